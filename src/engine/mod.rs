@@ -1,0 +1,258 @@
+//! The discrete-event core: a clock that jumps from event to event, the machine, and the
+//! loop that feeds a [`Policy`].
+//!
+//! At one timestamp the engine applies all completions, then overdue notices, then all
+//! arrivals, then runs exactly one scheduling pass. Ties are broken by job index, which is
+//! submit order then job number. Same trace, same policy: the same schedule, bit for bit.
+
+mod machine;
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use serde::Serialize;
+
+pub use machine::Machine;
+
+use crate::trace::{Job, Trace};
+
+/// Index of a job in [`Trace::jobs`].
+pub type JobIdx = u32;
+
+/// What a policy may know of a job: everything but its true runtime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JobView {
+    /// Index in the trace.
+    pub idx: JobIdx,
+    /// SWF job number.
+    pub id: u64,
+    /// Submit time.
+    pub submit: i64,
+    /// Processors requested.
+    pub procs: u32,
+    /// User estimate: the kill time.
+    pub estimate: i64,
+    /// Runtime the scheduler plans with (see `runtime` in the trace options).
+    pub sched_runtime: i64,
+    /// User id.
+    pub user: i32,
+    /// Queue number.
+    pub queue: i32,
+}
+
+/// A scheduling policy: told of arrivals and completions, asked once per timestamp to start jobs.
+///
+/// A policy keeps its own queue. It never sees a job's true runtime; it learns that a job
+/// ran past its planned runtime through [`Policy::on_overdue`].
+pub trait Policy {
+    /// A job was submitted at `sys.now()`.
+    fn on_arrival(&mut self, job: JobView, sys: &System);
+    /// A running job finished at `sys.now()` (its processors are already free).
+    fn on_completion(&mut self, job: JobView, sys: &System);
+    /// A running job is still running at the end of its planned runtime.
+    fn on_overdue(&mut self, _job: JobView, _sys: &System) {}
+    /// The one scheduling pass of this timestamp: start jobs with [`System::start`].
+    fn schedule(&mut self, sys: &mut System);
+}
+
+/// The engine as a policy sees it during a pass: the clock, the machine, and the start action.
+pub struct System<'a> {
+    now: i64,
+    jobs: &'a [Job],
+    machine: Machine,
+    started: Vec<JobIdx>,
+    wake: Option<i64>,
+}
+
+impl<'a> System<'a> {
+    /// Current time.
+    pub fn now(&self) -> i64 {
+        self.now
+    }
+
+    /// Processors free now.
+    pub fn free(&self) -> u32 {
+        self.machine.free()
+    }
+
+    /// Machine size.
+    pub fn machine_size(&self) -> u32 {
+        self.machine.size()
+    }
+
+    /// The machine (processor identities).
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
+    /// What the policy may know of job `idx`.
+    pub fn view(&self, idx: JobIdx) -> JobView {
+        view(self.jobs, idx)
+    }
+
+    /// Starts job `idx` now; false (nothing happens) if too few processors are free.
+    pub fn start(&mut self, idx: JobIdx) -> bool {
+        let procs = self.jobs[idx as usize].procs;
+        if self.machine.allocate(idx, procs) {
+            self.started.push(idx);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Asks for a scheduling pass at time `t` (later than now), even if nothing else happens then.
+    pub fn wake_at(&mut self, t: i64) {
+        if t > self.now {
+            self.wake = Some(self.wake.map_or(t, |w| w.min(t)));
+        }
+    }
+}
+
+fn view(jobs: &[Job], idx: JobIdx) -> JobView {
+    let j = &jobs[idx as usize];
+    JobView {
+        idx,
+        id: j.id,
+        submit: j.submit,
+        procs: j.procs,
+        estimate: j.estimate,
+        sched_runtime: j.sched_runtime,
+        user: j.user,
+        queue: j.queue,
+    }
+}
+
+/// What happened to one job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct JobRecord {
+    /// Start time, or -1 if it never started.
+    pub start: i64,
+    /// End time, or -1 if it never ended.
+    pub end: i64,
+    /// True if it started while a job submitted before it was still waiting.
+    pub backfilled: bool,
+}
+
+/// One step of the machine's state: from `time` on, `busy` processors and `queued` jobs waiting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Sample {
+    /// Time of the step.
+    pub time: i64,
+    /// Busy processors.
+    pub busy: u32,
+    /// Jobs waiting.
+    pub queued: u32,
+}
+
+/// The result of one simulation: per-job records (indexed like the trace) and the machine's steps.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    /// One record per trace job, same order.
+    pub records: Vec<JobRecord>,
+    /// Busy processors and queue length after every timestamp that changed them.
+    pub series: Vec<Sample>,
+    /// Scheduling passes run.
+    pub passes: u64,
+}
+
+/// Runs `policy` over `trace` to the end.
+pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
+    let jobs = &trace.jobs[..];
+    let n = jobs.len();
+    let mut records = vec![JobRecord { start: -1, end: -1, backfilled: false }; n];
+    let mut sys = System {
+        now: jobs.first().map_or(0, |j| j.submit),
+        jobs,
+        machine: Machine::new(trace.machine, n),
+        started: Vec::new(),
+        wake: None,
+    };
+    let mut ends: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
+    let mut overdue: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
+    let mut wakes: BinaryHeap<Reverse<i64>> = BinaryHeap::new();
+    let mut next_arrival = 0usize;
+    // Lowest job index not yet started: a job started above it was backfilled.
+    let mut first_waiting = 0usize;
+    let mut queued: u32 = 0;
+    let mut series: Vec<Sample> = Vec::new();
+    let mut passes = 0u64;
+
+    loop {
+        let mut t = i64::MAX;
+        if let Some(j) = jobs.get(next_arrival) {
+            t = j.submit;
+        }
+        if let Some(Reverse((e, _))) = ends.peek() {
+            t = t.min(*e);
+        }
+        if let Some(Reverse((e, _))) = overdue.peek() {
+            t = t.min(*e);
+        }
+        if let Some(Reverse(w)) = wakes.peek() {
+            t = t.min(*w);
+        }
+        if t == i64::MAX {
+            break;
+        }
+        sys.now = t;
+        while let Some(&Reverse((e, idx))) = ends.peek() {
+            if e != t {
+                break;
+            }
+            ends.pop();
+            sys.machine.release(idx);
+            records[idx as usize].end = t;
+            policy.on_completion(view(jobs, idx), &sys);
+        }
+        while let Some(&Reverse((e, idx))) = overdue.peek() {
+            if e != t {
+                break;
+            }
+            overdue.pop();
+            if records[idx as usize].end < 0 {
+                policy.on_overdue(view(jobs, idx), &sys);
+            }
+        }
+        while next_arrival < n && jobs[next_arrival].submit == t {
+            policy.on_arrival(view(jobs, next_arrival as JobIdx), &sys);
+            next_arrival += 1;
+            queued += 1;
+        }
+        while wakes.peek().is_some_and(|w| w.0 <= t) {
+            wakes.pop();
+        }
+
+        policy.schedule(&mut sys);
+        passes += 1;
+
+        for &idx in &sys.started {
+            let job = &jobs[idx as usize];
+            records[idx as usize].start = t;
+            queued -= 1;
+            ends.push(Reverse((t + job.runtime, idx)));
+            if job.runtime > job.sched_runtime {
+                overdue.push(Reverse((t + job.sched_runtime, idx)));
+            }
+        }
+        while first_waiting < next_arrival && records[first_waiting].start >= 0 {
+            first_waiting += 1;
+        }
+        for idx in sys.started.drain(..) {
+            records[idx as usize].backfilled = idx as usize > first_waiting;
+        }
+        if let Some(w) = sys.wake.take() {
+            wakes.push(Reverse(w));
+        }
+        let busy = sys.machine.busy();
+        match series.last_mut() {
+            Some(s) if s.busy == busy && s.queued == queued => {}
+            Some(s) if s.time == t => {
+                s.busy = busy;
+                s.queued = queued;
+            }
+            _ => series.push(Sample { time: t, busy, queued }),
+        }
+    }
+    Outcome { records, series, passes }
+}

@@ -1,0 +1,42 @@
+//! SchedLab: a parallel-job-scheduling simulator for Standard Workload Format traces.
+//!
+//! The data flows one way, each stage a plain value:
+//!
+//! ```text
+//! bytes --trace::parse--> Trace --engine::simulate(Policy)--> Outcome --metrics::summarize--> Metrics
+//! ```
+//!
+//! Where things are:
+//!
+//! - [`trace`]: SWF parsing (plain or gzip), the trace options (machine size, load scaling,
+//!   runtime source, overrun, wide jobs) and the report of what was dropped or altered.
+//! - [`engine`]: the discrete-event loop, the machine with processor identities, and the
+//!   [`engine::Policy`] trait every scheduler implements.
+//! - [`profile`]: the availability profile (free processors over future time) that all
+//!   backfilling policies plan with.
+//! - [`policy`]: one file per policy family and the registry of named presets
+//!   (`fcfs`, `fffs`, `bffs`, `wffs`, `easy`, `easy-sjbf`, `conservative`).
+//! - [`metrics`]: per-job records, aggregates (wait, response, bounded slowdown,
+//!   utilization, loss of capacity) and compressed time series.
+//! - [`run`]: `KEY=VALUE` settings and the whole flow in one call, as the CLI uses it.
+//! - [`keys`]: how names and keys are matched (case-insensitive, `-` = `_`).
+//!
+//! The command-line tool lives in `src/bin/schedlab.rs`. The library does no I/O and starts
+//! no threads, so it compiles unchanged to WebAssembly.
+//!
+//! ```
+//! let swf = b"; MaxProcs: 4\n1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n";
+//! let trace = schedlab::trace::parse(swf, &Default::default()).unwrap();
+//! let settings = schedlab::run::Settings::default();
+//! let cfg = schedlab::run::configure("easy", &settings).unwrap();
+//! let (_, result) = schedlab::run::run_one(&trace, &cfg[0], &settings.metrics);
+//! assert_eq!(result.metrics.avg_wait_s, 0.0);
+//! ```
+
+pub mod engine;
+pub mod keys;
+pub mod metrics;
+pub mod policy;
+pub mod profile;
+pub mod run;
+pub mod trace;

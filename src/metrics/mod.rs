@@ -1,0 +1,276 @@
+//! Metrics: per-job records -> aggregates and time series, with the definitions of DESIGN.md.
+//!
+//! - wait = start - submit; response = end - submit;
+//! - bounded slowdown = max(1, (wait + run) / max(tau, run)), tau = 10 s by default;
+//! - utilization = used processor-seconds / ((last end - first start) x machine size) (Leung et al.);
+//! - loss of capacity = idle processor-seconds while jobs wait / (machine size x (last event - first event))
+//!   (Leung et al. eq. 1);
+//! - percentiles are nearest-rank; averages are over all jobs unless the Tsafrir et al. cut is on.
+
+mod series;
+
+use serde::Serialize;
+
+pub use series::{compress, SeriesPoint};
+
+use crate::engine::Outcome;
+use crate::keys::{parse_choice, parse_num, KeyError};
+use crate::trace::Trace;
+
+/// Which jobs the averages are taken over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cut {
+    /// Every job.
+    None,
+    /// Tsafrir et al. section 2: drop the first 1% of terminated jobs and those ending after the last arrival.
+    Tsafrir,
+}
+
+/// Options of the metrics, set with `--set` like the others.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct MetricOptions {
+    /// Bounded-slowdown threshold in seconds.
+    pub tau: i64,
+    /// Which jobs are measured.
+    pub cut: Cut,
+}
+
+impl Default for MetricOptions {
+    fn default() -> Self {
+        MetricOptions { tau: 10, cut: Cut::None }
+    }
+}
+
+/// Documentation of each metric option key: (key, default, meaning).
+pub const METRIC_KEYS: &[(&str, &str, &str)] = &[
+    ("tau", "10", "bounded-slowdown threshold in seconds"),
+    ("cut", "none", "jobs measured: none (all jobs) | tsafrir (drop first 1% ended and those ending after the last arrival)"),
+];
+
+impl MetricOptions {
+    /// Sets one option by its normalised key; `Ok(false)` means the key is not a metric option.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, KeyError> {
+        match key {
+            "tau" => {
+                let t: i64 = parse_num(key, value)?;
+                if t < 1 {
+                    return Err(KeyError::new(key, value, "must be at least 1"));
+                }
+                self.tau = t;
+            }
+            "cut" => self.cut = parse_choice(key, value, &[("none", Cut::None), ("tsafrir", Cut::Tsafrir)])?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// Everything known about one simulated job: the schedule CSV's row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Record {
+    /// SWF job number.
+    pub job_id: u64,
+    /// Submit time.
+    pub submit: i64,
+    /// Start time (-1 if never started).
+    pub start: i64,
+    /// End time (-1 if never ended).
+    pub end: i64,
+    /// Processors.
+    pub procs: u32,
+    /// Runtime (after the overrun rule).
+    pub runtime: i64,
+    /// User estimate.
+    pub estimate: i64,
+    /// User id.
+    pub user: i32,
+    /// Queue.
+    pub queue: i32,
+    /// Started while a job submitted before it was still waiting.
+    pub backfilled: bool,
+}
+
+impl Record {
+    /// Wait time.
+    pub fn wait(&self) -> i64 {
+        self.start - self.submit
+    }
+    /// Response (turnaround) time.
+    pub fn response(&self) -> i64 {
+        self.end - self.submit
+    }
+    /// Bounded slowdown with threshold `tau`.
+    pub fn bsld(&self, tau: i64) -> f64 {
+        let run = self.end - self.start;
+        ((self.wait() + run) as f64 / run.max(tau) as f64).max(1.0)
+    }
+}
+
+/// Joins the trace's jobs with the outcome's start/end times.
+pub fn records(trace: &Trace, outcome: &Outcome) -> Vec<Record> {
+    trace
+        .jobs
+        .iter()
+        .zip(&outcome.records)
+        .map(|(j, r)| Record {
+            job_id: j.id,
+            submit: j.submit,
+            start: r.start,
+            end: r.end,
+            procs: j.procs,
+            runtime: j.runtime,
+            estimate: j.estimate,
+            user: j.user,
+            queue: j.queue,
+            backfilled: r.backfilled,
+        })
+        .collect()
+}
+
+/// Summary statistics of one quantity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Stats {
+    /// Mean.
+    pub avg: f64,
+    /// Median (nearest rank).
+    pub median: f64,
+    /// 95th percentile (nearest rank).
+    pub p95: f64,
+    /// Maximum.
+    pub max: f64,
+}
+
+impl Stats {
+    /// Statistics of `values` (sorted in place).
+    pub fn of(values: &mut [f64]) -> Stats {
+        if values.is_empty() {
+            return Stats::default();
+        }
+        values.sort_by(|a, b| a.total_cmp(b));
+        let n = values.len();
+        let rank = |p: f64| values[((p * n as f64).ceil() as usize).clamp(1, n) - 1];
+        Stats { avg: values.iter().sum::<f64>() / n as f64, median: rank(0.5), p95: rank(0.95), max: values[n - 1] }
+    }
+}
+
+/// The aggregates of one policy on one trace; keys are snake_case with units.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Jobs in the trace.
+    pub jobs: u64,
+    /// Jobs the averages are taken over (all finished jobs, or those left by the cut).
+    pub jobs_measured: u64,
+    /// Jobs that never finished (a policy that starved them; 0 for every policy here).
+    pub jobs_unfinished: u64,
+    /// Mean wait.
+    pub avg_wait_s: f64,
+    /// Median wait.
+    pub median_wait_s: f64,
+    /// 95th percentile wait.
+    pub p95_wait_s: f64,
+    /// Longest wait.
+    pub max_wait_s: f64,
+    /// Mean response time.
+    pub avg_response_s: f64,
+    /// Median response time.
+    pub median_response_s: f64,
+    /// 95th percentile response time.
+    pub p95_response_s: f64,
+    /// Longest response time.
+    pub max_response_s: f64,
+    /// Mean bounded slowdown.
+    pub avg_bsld: f64,
+    /// Median bounded slowdown.
+    pub median_bsld: f64,
+    /// 95th percentile bounded slowdown.
+    pub p95_bsld: f64,
+    /// Largest bounded slowdown.
+    pub max_bsld: f64,
+    /// Used processor-seconds over (makespan x machine size).
+    pub utilization: f64,
+    /// Last end minus first start.
+    pub makespan_s: i64,
+    /// Share of capacity left idle while jobs waited (Leung et al. eq. 1).
+    pub loss_of_capacity: f64,
+    /// Jobs started while a job submitted before them was waiting.
+    pub jobs_backfilled: u64,
+    /// Scheduling passes the engine ran.
+    pub scheduling_passes: u64,
+}
+
+/// Indices of the records the averages are taken over.
+fn measured(recs: &[Record], cut: Cut) -> Vec<usize> {
+    let done: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].end >= 0).collect();
+    match cut {
+        Cut::None => done,
+        Cut::Tsafrir => {
+            let last_arrival = recs.iter().map(|r| r.submit).max().unwrap_or(0);
+            let mut by_end = done;
+            by_end.sort_by_key(|&i| (recs[i].end, i));
+            let skip = by_end.len() / 100;
+            let mut keep: Vec<usize> =
+                by_end.into_iter().skip(skip).filter(|&i| recs[i].end <= last_arrival).collect();
+            keep.sort_unstable();
+            keep
+        }
+    }
+}
+
+/// Computes the aggregates of one simulation.
+pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metrics {
+    let recs = records(trace, outcome);
+    let idx = measured(&recs, opts.cut);
+    let mut wait: Vec<f64> = idx.iter().map(|&i| recs[i].wait() as f64).collect();
+    let mut resp: Vec<f64> = idx.iter().map(|&i| recs[i].response() as f64).collect();
+    let mut bsld: Vec<f64> = idx.iter().map(|&i| recs[i].bsld(opts.tau)).collect();
+    let (w, r, b) = (Stats::of(&mut wait), Stats::of(&mut resp), Stats::of(&mut bsld));
+
+    let done = recs.iter().filter(|r| r.end >= 0);
+    let first_start = done.clone().map(|r| r.start).min().unwrap_or(0);
+    let last_end = done.clone().map(|r| r.end).max().unwrap_or(0);
+    let used: f64 = done.clone().map(|r| r.procs as f64 * (r.end - r.start) as f64).sum();
+    let makespan = last_end - first_start;
+    let machine = trace.machine as f64;
+    let utilization = if makespan > 0 { used / (makespan as f64 * machine) } else { 0.0 };
+
+    Metrics {
+        jobs: recs.len() as u64,
+        jobs_measured: idx.len() as u64,
+        jobs_unfinished: recs.iter().filter(|r| r.end < 0).count() as u64,
+        avg_wait_s: w.avg,
+        median_wait_s: w.median,
+        p95_wait_s: w.p95,
+        max_wait_s: w.max,
+        avg_response_s: r.avg,
+        median_response_s: r.median,
+        p95_response_s: r.p95,
+        max_response_s: r.max,
+        avg_bsld: b.avg,
+        median_bsld: b.median,
+        p95_bsld: b.p95,
+        max_bsld: b.max,
+        utilization,
+        makespan_s: makespan,
+        loss_of_capacity: loss_of_capacity(outcome, trace.machine),
+        jobs_backfilled: recs.iter().filter(|r| r.backfilled).count() as u64,
+        scheduling_passes: outcome.passes,
+    }
+}
+
+/// Loss of capacity (Leung et al. eq. 1): idle processor-seconds during intervals in which
+/// some job waits, over machine size times the span from the first to the last event.
+pub fn loss_of_capacity(outcome: &Outcome, machine: u32) -> f64 {
+    let s = &outcome.series;
+    let (Some(first), Some(last)) = (s.first(), s.last()) else { return 0.0 };
+    let span = (last.time - first.time) as f64 * machine as f64;
+    if span <= 0.0 {
+        return 0.0;
+    }
+    let lost: f64 = s
+        .windows(2)
+        .filter(|w| w[0].queued > 0)
+        .map(|w| (machine - w[0].busy) as f64 * (w[1].time - w[0].time) as f64)
+        .sum();
+    lost / span
+}

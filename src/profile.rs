@@ -1,0 +1,183 @@
+//! The availability profile: free processors over future time, as a step function.
+//!
+//! Every backfilling policy plans with it: running jobs occupy `[start, planned end)`,
+//! reservations occupy `[reserved start, reserved start + planned runtime)`. Intervals are
+//! half-open, so a job that ends exactly when a reservation starts does not delay it.
+//! This is pyss's "CPU snapshot", kept as a sorted vector of breakpoints.
+
+/// One step of the profile: from `time` until the next point, `free` processors are free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Point {
+    time: i64,
+    free: i64,
+}
+
+/// Free processors over time from `origin` on; beyond the last point the last value holds.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    capacity: i64,
+    points: Vec<Point>,
+}
+
+impl Profile {
+    /// An empty machine of `capacity` processors, from time `origin`.
+    pub fn new(capacity: u32, origin: i64) -> Self {
+        Profile { capacity: capacity as i64, points: vec![Point { time: origin, free: capacity as i64 }] }
+    }
+
+    /// Machine size.
+    pub fn capacity(&self) -> i64 {
+        self.capacity
+    }
+
+    /// Number of breakpoints (a measure of planning cost).
+    pub fn len(&self) -> usize {
+        self.points.len()
+    }
+
+    /// Always false: a profile has at least its origin point.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Forgets the past: the profile starts at `now` afterwards.
+    pub fn advance(&mut self, now: i64) {
+        let keep = self.points.partition_point(|p| p.time <= now);
+        if keep > 1 {
+            self.points.drain(..keep - 1);
+        }
+        if self.points[0].time < now {
+            self.points[0].time = now;
+        }
+    }
+
+    /// Free processors at time `t` (t at or after the origin).
+    pub fn free_at(&self, t: i64) -> i64 {
+        let i = self.points.partition_point(|p| p.time <= t);
+        self.points[i.saturating_sub(1)].free
+    }
+
+    /// Free processors at the origin ("now").
+    pub fn free_now(&self) -> i64 {
+        self.points[0].free
+    }
+
+    /// Whether `procs` processors are free during `[start, start + dur)`.
+    pub fn fits(&self, start: i64, procs: i64, dur: i64) -> bool {
+        let end = start + dur.max(1);
+        let i = self.points.partition_point(|p| p.time <= start).saturating_sub(1);
+        self.points[i..].iter().take_while(|p| p.time < end).all(|p| p.free >= procs)
+    }
+
+    /// Earliest time at or after the origin when `procs` processors are free for `dur` seconds;
+    /// `None` if the job is wider than the machine ever frees.
+    pub fn earliest(&self, procs: i64, dur: i64) -> Option<i64> {
+        let dur = dur.max(1);
+        let pts = &self.points;
+        let mut i = 0;
+        'candidates: while i < pts.len() {
+            if pts[i].free < procs {
+                i += 1;
+                continue;
+            }
+            let start = pts[i].time;
+            let end = start + dur;
+            let mut j = i + 1;
+            while j < pts.len() && pts[j].time < end {
+                if pts[j].free < procs {
+                    i = j + 1;
+                    continue 'candidates;
+                }
+                j += 1;
+            }
+            return Some(start);
+        }
+        None
+    }
+
+    /// Index of the point starting exactly at `t`, inserting one if needed.
+    fn split(&mut self, t: i64) -> usize {
+        let i = self.points.partition_point(|p| p.time < t);
+        if i < self.points.len() && self.points[i].time == t {
+            return i;
+        }
+        // t is after the origin here, so i >= 1.
+        let free = self.points[i - 1].free;
+        self.points.insert(i, Point { time: t, free });
+        i
+    }
+
+    /// Adds `delta` free processors during `[start, end)` (negative to occupy them).
+    fn add(&mut self, start: i64, end: i64, delta: i64) {
+        let start = start.max(self.points[0].time);
+        if end <= start {
+            return;
+        }
+        let a = self.split(start);
+        let b = self.split(end);
+        for p in &mut self.points[a..b] {
+            p.free += delta;
+        }
+        // Merge equal neighbours at the two edges so the profile stays small.
+        if b < self.points.len() && self.points[b].free == self.points[b - 1].free {
+            self.points.remove(b);
+        }
+        if a > 0 && self.points[a].free == self.points[a - 1].free {
+            self.points.remove(a);
+        }
+    }
+
+    /// Occupies `procs` processors during `[start, start + dur)`.
+    pub fn reserve(&mut self, start: i64, procs: i64, dur: i64) {
+        self.add(start, start + dur.max(1), -procs);
+    }
+
+    /// Frees `procs` processors during `[start, start + dur)` (the inverse of [`Profile::reserve`]).
+    pub fn release(&mut self, start: i64, procs: i64, dur: i64) {
+        self.add(start, start + dur.max(1), procs);
+    }
+
+    /// The breakpoints as `(time, free)` pairs, for tests and charts.
+    pub fn steps(&self) -> Vec<(i64, i64)> {
+        self.points.iter().map(|p| (p.time, p.free)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserve_release_roundtrip_merges_points() {
+        let mut p = Profile::new(10, 0);
+        p.reserve(0, 4, 100);
+        p.reserve(50, 6, 100);
+        assert_eq!(p.steps(), vec![(0, 6), (50, 0), (100, 4), (150, 10)]);
+        p.release(50, 6, 100);
+        p.release(0, 4, 100);
+        assert_eq!(p.steps(), vec![(0, 10)]);
+    }
+
+    #[test]
+    fn earliest_respects_half_open_intervals() {
+        let mut p = Profile::new(10, 0);
+        p.reserve(0, 10, 100); // machine full until 100
+        p.reserve(200, 10, 50); // and again 200..250
+        assert_eq!(p.earliest(5, 100), Some(100)); // ends exactly at 200: fits
+        assert_eq!(p.earliest(5, 101), Some(250));
+        assert_eq!(p.earliest(11, 1), None);
+        assert!(p.fits(100, 10, 100));
+        assert!(!p.fits(100, 10, 101));
+    }
+
+    #[test]
+    fn advance_drops_the_past() {
+        let mut p = Profile::new(8, 0);
+        p.reserve(0, 8, 10);
+        p.reserve(10, 3, 10);
+        p.advance(15);
+        assert_eq!(p.steps(), vec![(15, 5), (20, 8)]);
+        assert_eq!(p.free_at(19), 5);
+        assert_eq!(p.free_at(20), 8);
+    }
+}

@@ -1,0 +1,92 @@
+//! The whole flow in one call, shared by the command line and the page:
+//! settings -> trace -> one simulation per policy -> metrics.
+
+use serde::Serialize;
+
+use crate::engine::{simulate, Outcome};
+use crate::keys::{split_setting, KeyError};
+use crate::metrics::{summarize, MetricOptions, Metrics};
+use crate::policy::{family_options, find, Configured, PolicyError, POLICIES};
+use crate::trace::{Trace, TraceOptions, TraceReport};
+
+/// All `KEY=VALUE` settings of a run, sorted into trace, metric and policy options.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settings {
+    /// Trace options.
+    pub trace: TraceOptions,
+    /// Metric options.
+    pub metrics: MetricOptions,
+    /// Settings left for the policies (normalised key, value).
+    pub policy: Vec<(String, String)>,
+}
+
+impl Settings {
+    /// Sorts `KEY=VALUE` strings; a key no trace or metric option takes is kept for the policies.
+    pub fn parse<S: AsRef<str>>(settings: &[S]) -> Result<Settings, KeyError> {
+        let mut out = Settings::default();
+        for s in settings {
+            let (k, v) = split_setting(s.as_ref())?;
+            if !out.trace.set(&k, &v)? && !out.metrics.set(&k, &v)? {
+                out.policy.push((k, v));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Resolves `NAME[,NAME...]` or `all` and applies the policy settings to each; a setting no
+/// selected policy takes is an error.
+pub fn configure(names: &str, settings: &Settings) -> Result<Vec<Configured>, PolicyError> {
+    let list: Vec<&str> = if names.trim().eq_ignore_ascii_case("all") {
+        POLICIES.iter().map(|p| p.name).collect()
+    } else {
+        names.split(',').map(str::trim).filter(|s| !s.is_empty()).collect()
+    };
+    if list.is_empty() {
+        return Err(PolicyError::Unknown(names.to_string()));
+    }
+    let mut out = Vec::new();
+    for name in list {
+        out.push(Configured::new(name, &settings.policy)?);
+    }
+    for (k, v) in &settings.policy {
+        let taken = out.iter().any(|c| family_options(c.family).iter().any(|d| d.key == k));
+        if !taken {
+            return Err(PolicyError::Option(KeyError::new(k, v, "no trace, metric or selected policy option has this key")));
+        }
+    }
+    Ok(out)
+}
+
+/// One policy's result, as printed in JSON.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PolicyResult {
+    /// Policy name.
+    pub policy: String,
+    /// Every option value it ran with.
+    pub options: std::collections::BTreeMap<String, String>,
+    /// Its metrics.
+    pub metrics: Metrics,
+}
+
+/// The JSON document of a run: the trace report and one result per policy.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunReport {
+    /// The trace report.
+    pub trace: TraceReport,
+    /// One result per policy, in the order asked.
+    pub results: Vec<PolicyResult>,
+}
+
+/// Simulates one configured policy and summarises it.
+pub fn run_one(trace: &Trace, cfg: &Configured, metrics: &MetricOptions) -> (Outcome, PolicyResult) {
+    let mut policy = cfg.build(trace);
+    let outcome = simulate(trace, policy.as_mut());
+    let m = summarize(trace, &outcome, metrics);
+    (outcome, PolicyResult { policy: cfg.policy.to_string(), options: cfg.options.clone(), metrics: m })
+}
+
+/// Looks up a policy's canonical name (for callers that only need to check a name).
+pub fn canonical_name(name: &str) -> Option<&'static str> {
+    find(name).map(|p| p.name)
+}

@@ -1,0 +1,359 @@
+//! Trace ingestion: SWF bytes (plain or gzip) -> [`Trace`] = jobs + header + a report of
+//! everything dropped or altered and why.
+//!
+//! The defaults are DESIGN.md's "Trace handling defaults"; each is a [`TraceOptions`] switch.
+//! A malformed line is reported with its line number and field and skipped; parsing fails
+//! as a whole only when no usable job remains.
+
+mod options;
+mod swf;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+
+use serde::Serialize;
+
+pub use options::{Overrun, ProcsField, RuntimeSource, TraceOptions, Wide, TRACE_KEYS};
+pub use swf::{leading_int, parse_job_line, Header, LineError, FIELD_NAMES};
+
+/// Largest time value accepted (about 35,000 years in seconds); larger ones are dropped.
+pub const MAX_TIME: i64 = 1 << 40;
+
+/// How many line errors the report keeps verbatim (the rest are only counted).
+pub const MAX_REPORTED_ERRORS: usize = 100;
+
+/// One job as the simulation sees it, after the trace options were applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Job {
+    /// SWF job number (field 1).
+    pub id: u64,
+    /// Submit time in seconds (after load scaling).
+    pub submit: i64,
+    /// Actual runtime in seconds (after the overrun rule); only the engine reads it.
+    pub runtime: i64,
+    /// User estimate in seconds: the kill time.
+    pub estimate: i64,
+    /// Runtime the scheduler plans with (estimate, exact or doubled estimate).
+    pub sched_runtime: i64,
+    /// Processors the job occupies.
+    pub procs: u32,
+    /// User id (field 12).
+    pub user: i32,
+    /// Group id (field 13).
+    pub group: i32,
+    /// Queue number (field 15).
+    pub queue: i32,
+    /// Partition number (field 16).
+    pub partition: i32,
+}
+
+/// What was read, kept, dropped and changed: shown to the user next to every result.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TraceReport {
+    /// Lines in the (decompressed) input, including header and blank lines.
+    pub lines_read: u64,
+    /// `;` lines.
+    pub header_lines: u64,
+    /// Blank lines.
+    pub blank_lines: u64,
+    /// Lines that looked like job records.
+    pub job_lines: u64,
+    /// Jobs that reach the simulation.
+    pub jobs_kept: u64,
+    /// Jobs dropped, by reason.
+    pub dropped: BTreeMap<&'static str, u64>,
+    /// Jobs kept but changed, by reason.
+    pub altered: BTreeMap<&'static str, u64>,
+    /// The first malformed lines, with line number and field.
+    pub errors: Vec<LineError>,
+    /// How many malformed lines there were in all.
+    pub errors_total: u64,
+    /// Whole-file remarks (truncated gzip, exact estimates, ...).
+    pub warnings: Vec<String>,
+    /// Machine size in processors.
+    pub machine_size: u32,
+    /// Where the machine size came from.
+    pub machine_source: &'static str,
+    /// True when the trace had no estimates and the runtimes stand in for them.
+    pub estimates_exact: bool,
+    /// First submit time (after scaling).
+    pub first_submit: i64,
+    /// Last submit time (after scaling).
+    pub last_submit: i64,
+    /// Last submit minus first submit, in seconds.
+    pub span_s: i64,
+    /// Distinct users among kept jobs.
+    pub users: u64,
+    /// Distinct queues among kept jobs.
+    pub queues: u64,
+    /// The options the trace was read with.
+    pub options: TraceOptions,
+}
+
+/// A parsed trace, ready to simulate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Trace {
+    /// Jobs sorted by submit time, then job number.
+    pub jobs: Vec<Job>,
+    /// Machine size in processors.
+    pub machine: u32,
+    /// The SWF header.
+    pub header: Header,
+    /// What happened to every line.
+    pub report: TraceReport,
+}
+
+/// Why a trace could not be used at all.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceError {
+    /// A sentence for the user.
+    pub message: String,
+    /// The report so far (what was read and why everything was dropped).
+    pub report: Box<TraceReport>,
+}
+
+impl std::fmt::Display for TraceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+/// Decompresses gzip input if it starts with the gzip magic; plain input is returned as is.
+/// A truncated or corrupt stream keeps what decoded before the fault and says so.
+pub fn decompress(bytes: &[u8]) -> Result<(std::borrow::Cow<'_, [u8]>, Option<String>), String> {
+    if bytes.len() < 2 || bytes[0] != 0x1f || bytes[1] != 0x8b {
+        return Ok((std::borrow::Cow::Borrowed(bytes), None));
+    }
+    let mut out = Vec::with_capacity(bytes.len().saturating_mul(4));
+    let mut dec = flate2::read::MultiGzDecoder::new(bytes);
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match dec.read(&mut buf) {
+            Ok(0) => return Ok((std::borrow::Cow::Owned(out), None)),
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) => {
+                if out.is_empty() {
+                    return Err(format!("the gzip data is corrupt or truncated ({e}); nothing could be decoded"));
+                }
+                // The last line may be cut in the middle; drop it rather than misread it.
+                let keep = out.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                let note = format!(
+                    "the gzip data is corrupt or truncated ({e}); kept the {} complete lines decoded before the fault",
+                    out[..keep].iter().filter(|&&b| b == b'\n').count()
+                );
+                out.truncate(keep);
+                return Ok((std::borrow::Cow::Owned(out), Some(note)));
+            }
+        }
+    }
+}
+
+/// A job record after field selection, before the whole-trace decisions.
+struct Raw {
+    id: u64,
+    submit: i64,
+    runtime: i64,
+    estimate: i64,
+    procs: i64,
+    user: i32,
+    group: i32,
+    queue: i32,
+    partition: i32,
+}
+
+fn to_i32(v: i64) -> i32 {
+    v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+}
+
+/// Parses SWF bytes (plain or gzip) into a trace, applying `opts`.
+pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
+    let mut report = TraceReport { options: opts.clone(), ..TraceReport::default() };
+    let text = match decompress(bytes) {
+        Ok((text, warning)) => {
+            report.warnings.extend(warning);
+            text
+        }
+        Err(message) => return Err(TraceError { message, report: Box::new(report) }),
+    };
+    let mut header = Header::default();
+    let mut raws: Vec<Raw> = Vec::new();
+    let mut any_estimate = false;
+    let mut dropped: BTreeMap<&'static str, u64> = BTreeMap::new();
+
+    let body: &[u8] = &text;
+    let body = body.strip_suffix(b"\n").unwrap_or(body);
+    if !body.is_empty() {
+        for (i, line) in body.split(|&b| b == b'\n').enumerate() {
+            let line_no = i as u64 + 1;
+            report.lines_read += 1;
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let trimmed = line.trim_ascii();
+            if trimmed.is_empty() {
+                report.blank_lines += 1;
+                continue;
+            }
+            if trimmed[0] == b';' {
+                report.header_lines += 1;
+                header.add_line(&String::from_utf8_lossy(&trimmed[1..]));
+                continue;
+            }
+            report.job_lines += 1;
+            let f = match parse_job_line(trimmed, line_no) {
+                Ok(f) => f,
+                Err(e) => {
+                    report.errors_total += 1;
+                    if report.errors.len() < MAX_REPORTED_ERRORS {
+                        report.errors.push(e);
+                    }
+                    *dropped.entry("malformed_line").or_default() += 1;
+                    continue;
+                }
+            };
+            if !opts.keep_partial && (2..=4).contains(&f[10]) {
+                *dropped.entry("partial_record").or_default() += 1;
+                continue;
+            }
+            let (first, second) = match opts.procs {
+                ProcsField::Requested => (f[7], f[4]),
+                ProcsField::Allocated => (f[4], f[7]),
+            };
+            let procs = if first > 0 { first } else { second };
+            if f[8] > 0 {
+                any_estimate = true;
+            }
+            raws.push(Raw {
+                id: f[0].max(0) as u64,
+                submit: f[1],
+                runtime: f[3],
+                estimate: f[8],
+                procs,
+                user: to_i32(f[11]),
+                group: to_i32(f[12]),
+                queue: to_i32(f[14]),
+                partition: to_i32(f[15]),
+            });
+        }
+    }
+    report.estimates_exact = !any_estimate;
+    if !any_estimate && !raws.is_empty() {
+        report.warnings.push("the trace has no user estimates: runtimes stand in for them (estimates are exact)".into());
+    }
+
+    // Machine size: option, header MaxProcs, else the widest job.
+    let widest = raws.iter().filter(|r| r.procs > 0).map(|r| r.procs).max().unwrap_or(0);
+    let (machine, source): (i64, &'static str) = match (opts.machine, header.max_procs) {
+        (Some(m), _) => (m as i64, "option"),
+        (None, Some(m)) if m > 0 => (m, "header MaxProcs"),
+        _ => (widest, "widest job"),
+    };
+    let machine = machine.clamp(0, u32::MAX as i64) as u32;
+    report.machine_size = machine;
+    report.machine_source = source;
+
+    let mut altered: BTreeMap<&'static str, u64> = BTreeMap::new();
+    let mut jobs: Vec<Job> = Vec::with_capacity(raws.len());
+    for r in raws {
+        let reason = if r.procs <= 0 {
+            Some("procs_not_positive")
+        } else if r.runtime <= 0 {
+            Some("runtime_not_positive")
+        } else if any_estimate && r.estimate <= 0 {
+            Some("estimate_not_positive")
+        } else if r.submit.abs() > MAX_TIME || r.runtime > MAX_TIME || r.estimate > MAX_TIME {
+            Some("time_out_of_range")
+        } else if r.procs > machine as i64 && opts.wide == Wide::Drop {
+            Some("wider_than_machine")
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            *dropped.entry(reason).or_default() += 1;
+            continue;
+        }
+        let mut procs = r.procs;
+        if procs > machine as i64 {
+            procs = machine as i64;
+            *altered.entry("clamped_to_machine").or_default() += 1;
+        }
+        let estimate = if any_estimate { r.estimate } else { r.runtime };
+        let mut runtime = r.runtime;
+        if runtime > estimate {
+            match opts.overrun {
+                Overrun::Kill => {
+                    runtime = estimate;
+                    *altered.entry("killed_at_estimate").or_default() += 1;
+                }
+                Overrun::Run => *altered.entry("ran_past_estimate").or_default() += 1,
+            }
+        }
+        let sched_runtime = match opts.runtime {
+            RuntimeSource::Estimate => estimate,
+            RuntimeSource::Exact => runtime,
+            RuntimeSource::X2 => estimate.saturating_mul(2),
+        };
+        jobs.push(Job {
+            id: r.id,
+            submit: r.submit,
+            runtime,
+            estimate,
+            sched_runtime,
+            procs: procs as u32,
+            user: r.user,
+            group: r.group,
+            queue: r.queue,
+            partition: r.partition,
+        });
+    }
+
+    let out_of_order = jobs.windows(2).filter(|w| (w[1].submit, w[1].id) < (w[0].submit, w[0].id)).count();
+    if out_of_order > 0 {
+        jobs.sort_by_key(|j| (j.submit, j.id));
+        *altered.entry("sorted").or_default() += out_of_order as u64;
+    }
+    if let Some(first) = jobs.first().map(|j| j.submit) {
+        if opts.load != 1.0 {
+            for j in &mut jobs {
+                j.submit = first + ((j.submit - first) as f64 / opts.load).round() as i64;
+            }
+            *altered.entry("load_scaled").or_default() += jobs.len() as u64;
+        }
+    }
+    report.dropped = dropped;
+    report.altered = altered;
+    report.jobs_kept = jobs.len() as u64;
+    if let (Some(a), Some(b)) = (jobs.first(), jobs.last()) {
+        report.first_submit = a.submit;
+        report.last_submit = b.submit;
+        report.span_s = b.submit - a.submit;
+    }
+    report.users = jobs.iter().map(|j| j.user).collect::<BTreeSet<_>>().len() as u64;
+    report.queues = jobs.iter().map(|j| j.queue).collect::<BTreeSet<_>>().len() as u64;
+
+    if jobs.is_empty() {
+        let message = no_jobs_message(&report);
+        return Err(TraceError { message, report: Box::new(report) });
+    }
+    if machine == 0 {
+        let message = "the machine size is 0: set it with machine=N".to_string();
+        return Err(TraceError { message, report: Box::new(report) });
+    }
+    Ok(Trace { jobs, machine, header, report })
+}
+
+/// Explains why no job is usable, naming the reasons and the first bad line.
+fn no_jobs_message(r: &TraceReport) -> String {
+    if r.lines_read == 0 {
+        return "the file is empty".into();
+    }
+    if r.job_lines == 0 {
+        return format!("no job lines: the {} lines read are header or blank lines", r.lines_read);
+    }
+    let reasons: Vec<String> = r.dropped.iter().map(|(k, v)| format!("{v} {k}")).collect();
+    let mut msg = format!("no usable jobs: all {} job lines were dropped ({})", r.job_lines, reasons.join(", "));
+    if let Some(e) = r.errors.first() {
+        msg.push_str(&format!("; first error: {e}"));
+    }
+    msg
+}

@@ -1,0 +1,148 @@
+//! Trace options: how raw SWF records become the jobs a simulation sees.
+
+use serde::Serialize;
+
+use crate::keys::{parse_choice, parse_num, KeyError};
+
+/// Which runtime the scheduler plans with (the kill time is always the user estimate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuntimeSource {
+    /// The user estimate (field 9), as production schedulers do.
+    Estimate,
+    /// The actual runtime: a clairvoyant scheduler ("perfect" in Tsafrir et al.).
+    Exact,
+    /// Twice the user estimate ("X2" in Tsafrir et al.).
+    X2,
+}
+
+/// What happens to a job whose runtime exceeds its user estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Overrun {
+    /// Killed at its estimate (runtime := estimate), as production EASY does.
+    Kill,
+    /// Keeps the runtime recorded in the trace.
+    Run,
+}
+
+/// What happens to a job wider than the machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Wide {
+    /// Dropped from the trace (counted in the report).
+    Drop,
+    /// Narrowed to the machine size (counted in the report).
+    Clamp,
+}
+
+/// Which SWF field gives a job's processor count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProcsField {
+    /// Requested processors (field 8), else allocated (field 5).
+    Requested,
+    /// Allocated processors (field 5), else requested (field 8).
+    Allocated,
+}
+
+/// Every switch that turns raw SWF records into simulated jobs; `Default` is DESIGN.md's defaults.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TraceOptions {
+    /// Machine size override; `None` takes the header's MaxProcs, else the widest job.
+    pub machine: Option<u32>,
+    /// Offered-load factor: submit offsets from the first arrival are divided by it (1.25 = 25% denser).
+    pub load: f64,
+    /// Runtime the scheduler plans with.
+    pub runtime: RuntimeSource,
+    /// Treatment of jobs that run past their estimate.
+    pub overrun: Overrun,
+    /// Treatment of jobs wider than the machine.
+    pub wide: Wide,
+    /// Field that gives the processor count.
+    pub procs: ProcsField,
+    /// Keep status 2-4 records (partial records of checkpointed jobs) instead of skipping them.
+    pub keep_partial: bool,
+}
+
+impl Default for TraceOptions {
+    fn default() -> Self {
+        TraceOptions {
+            machine: None,
+            load: 1.0,
+            runtime: RuntimeSource::Estimate,
+            overrun: Overrun::Kill,
+            wide: Wide::Drop,
+            procs: ProcsField::Requested,
+            keep_partial: false,
+        }
+    }
+}
+
+/// Documentation of each trace option key: (key, default, meaning).
+pub const TRACE_KEYS: &[(&str, &str, &str)] = &[
+    ("machine", "header", "machine size in processors (default: header MaxProcs, else the widest job)"),
+    ("load", "1", "offered-load factor: submit offsets are divided by it (1.25 = 25% more load)"),
+    ("runtime", "estimate", "runtime the scheduler plans with: estimate | exact (clairvoyant) | x2"),
+    ("overrun", "kill", "jobs running past their estimate: kill (at the estimate) | run"),
+    ("wide", "drop", "jobs wider than the machine: drop | clamp"),
+    ("procs", "requested", "processor field: requested (field 8, else 5) | allocated (field 5, else 8)"),
+    ("partial", "skip", "status 2-4 records (checkpoint fragments): skip | keep"),
+];
+
+impl TraceOptions {
+    /// Sets one option by its normalised key; `Ok(false)` means the key is not a trace option.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, KeyError> {
+        match key {
+            "machine" => {
+                self.machine = if value.eq_ignore_ascii_case("header") {
+                    None
+                } else {
+                    let m: u32 = parse_num(key, value)?;
+                    if m == 0 {
+                        return Err(KeyError::new(key, value, "must be at least 1"));
+                    }
+                    Some(m)
+                }
+            }
+            "load" => {
+                let f: f64 = parse_num(key, value)?;
+                if !(f.is_finite() && f > 0.0) {
+                    return Err(KeyError::new(key, value, "must be a positive number"));
+                }
+                self.load = f;
+            }
+            "runtime" => {
+                self.runtime = parse_choice(
+                    key,
+                    value,
+                    &[
+                        ("estimate", RuntimeSource::Estimate),
+                        ("exact", RuntimeSource::Exact),
+                        ("perfect", RuntimeSource::Exact),
+                        ("x2", RuntimeSource::X2),
+                    ],
+                )?
+            }
+            "overrun" => {
+                self.overrun =
+                    parse_choice(key, value, &[("kill", Overrun::Kill), ("run", Overrun::Run)])?
+            }
+            "wide" => {
+                self.wide = parse_choice(key, value, &[("drop", Wide::Drop), ("clamp", Wide::Clamp)])?
+            }
+            "procs" => {
+                self.procs = parse_choice(
+                    key,
+                    value,
+                    &[("requested", ProcsField::Requested), ("allocated", ProcsField::Allocated)],
+                )?
+            }
+            "partial" => {
+                self.keep_partial = parse_choice(key, value, &[("skip", false), ("keep", true)])?
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}

@@ -1,0 +1,51 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use schedlab::engine::simulate;
+use schedlab::metrics::{records, Record};
+use schedlab::policy::Configured;
+use schedlab::trace::{parse, Trace, TraceOptions};
+
+/// `../shared` beside the repository.
+pub fn shared() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared")
+}
+
+/// Reads a file from `../shared`, failing the test with a clear message if it is missing.
+pub fn read_shared(rel: &str) -> Vec<u8> {
+    let p = shared().join(rel);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("cannot read {}: {e} (is ../shared beside the repository?)", p.display()))
+}
+
+/// Parses SWF text with default options.
+pub fn trace(text: &str) -> Trace {
+    parse(text.as_bytes(), &TraceOptions::default()).expect("trace parses")
+}
+
+/// Runs policy `name` with `settings` (`KEY=VALUE`) and returns the per-job records.
+pub fn run(trace: &Trace, name: &str, settings: &[&str]) -> Vec<Record> {
+    let pairs: Vec<(String, String)> =
+        settings.iter().map(|s| schedlab::keys::split_setting(s).expect("KEY=VALUE")).collect();
+    let cfg = Configured::new(name, &pairs).expect("policy configures");
+    let mut policy = cfg.build(trace);
+    let outcome = simulate(trace, policy.as_mut());
+    records(trace, &outcome)
+}
+
+/// Builds an SWF text from `(submit, runtime, procs, estimate)` rows, jobs numbered from 1.
+pub fn swf(machine: u32, jobs: &[(i64, i64, u32, i64)]) -> String {
+    let mut s = format!("; MaxProcs: {machine}\n");
+    for (i, (submit, run, procs, est)) in jobs.iter().enumerate() {
+        s.push_str(&format!("{} {submit} -1 {run} {procs} -1 -1 {procs} {est} -1 1 1 1 -1 1 -1 -1 -1\n", i + 1));
+    }
+    s
+}
+
+/// Start times by job number order.
+pub fn starts(recs: &[Record]) -> Vec<i64> {
+    let mut r: Vec<(u64, i64)> = recs.iter().map(|r| (r.job_id, r.start)).collect();
+    r.sort();
+    r.into_iter().map(|(_, s)| s).collect()
+}
