@@ -1,1 +1,373 @@
-fn main() {}
+//! `schedlab`: the command-line face of the engine (trace reports, runs, benchmarks).
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+use schedlab::metrics::{compress, records, Cut, Record};
+use schedlab::policy::{family_options, Configured, POLICIES};
+use schedlab::run::{configure, run_one, PolicyResult, RunReport, Settings};
+use schedlab::trace::{parse, Trace, TraceReport, TRACE_KEYS};
+
+const USAGE: &str = "\
+schedlab: simulate parallel job schedulers on Standard Workload Format traces
+
+USAGE:
+  schedlab info TRACE [--set KEY=VALUE ...] [--format table|json]
+  schedlab run TRACE --policy NAME[,NAME...]|all [--set KEY=VALUE ...]
+                [--format table|json|csv] [--schedule-out FILE.csv] [--series N]
+  schedlab policies
+  schedlab bench [TRACE ...] [--policy NAME[,NAME...]|all] [--set KEY=VALUE ...] [--repeat N]
+
+TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_' alike.
+Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
+With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each.";
+
+/// A command-line failure: the message and the exit code.
+struct Fail(String, u8);
+
+fn usage(msg: impl Into<String>) -> Fail {
+    Fail(format!("{}\n\n{USAGE}", msg.into()), 2)
+}
+
+fn fail(msg: impl Into<String>) -> Fail {
+    Fail(msg.into(), 1)
+}
+
+/// Parsed flags shared by the subcommands.
+#[derive(Default)]
+struct Args {
+    positional: Vec<String>,
+    policy: Option<String>,
+    sets: Vec<String>,
+    format: Option<String>,
+    schedule_out: Option<String>,
+    series: Option<usize>,
+    repeat: Option<usize>,
+}
+
+fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
+    let mut a = Args::default();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = |name: &str| -> Result<String, Fail> {
+            match inline.clone() {
+                Some(v) => Ok(v),
+                None => it.next().ok_or_else(|| usage(format!("{name} needs a value"))),
+            }
+        };
+        match flag.as_str() {
+            "--policy" | "-p" => a.policy = Some(value("--policy")?),
+            "--set" | "-s" => a.sets.push(value("--set")?),
+            "--format" | "-f" => a.format = Some(value("--format")?.to_ascii_lowercase()),
+            "--schedule-out" => a.schedule_out = Some(value("--schedule-out")?),
+            "--series" => {
+                let v = value("--series")?;
+                a.series = Some(v.parse().map_err(|_| usage(format!("--series: not a count: {v}")))?);
+            }
+            "--repeat" => {
+                let v = value("--repeat")?;
+                a.repeat = Some(v.parse().map_err(|_| usage(format!("--repeat: not a count: {v}")))?);
+            }
+            "-h" | "--help" => return Err(Fail(USAGE.to_string(), 0)),
+            f if f.starts_with('-') && f.len() > 1 => return Err(usage(format!("unknown flag {f}"))),
+            _ => a.positional.push(arg),
+        }
+    }
+    Ok(a)
+}
+
+fn load_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
+    let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read {path}: {e}")))?;
+    parse(&bytes, &settings.trace).map_err(|e| fail(format!("{path}: {e}")))
+}
+
+fn settings(a: &Args) -> Result<Settings, Fail> {
+    Settings::parse(&a.sets).map_err(|e| usage(format!("--set {e}")))
+}
+
+fn one_trace(a: &Args) -> Result<&str, Fail> {
+    match a.positional.as_slice() {
+        [p] => Ok(p),
+        [] => Err(usage("missing TRACE")),
+        _ => Err(usage(format!("expected one TRACE, got {}", a.positional.len()))),
+    }
+}
+
+fn print_report_table(path: &str, trace: &Trace) {
+    let r = &trace.report;
+    let h = &trace.header;
+    println!("trace            {path}");
+    if let Some(c) = &h.computer {
+        println!("computer         {c}");
+    }
+    if let Some(i) = &h.installation {
+        println!("installation     {i}");
+    }
+    println!("lines read       {} ({} header, {} blank, {} job lines)", r.lines_read, r.header_lines, r.blank_lines, r.job_lines);
+    println!("jobs kept        {}", r.jobs_kept);
+    for (k, v) in &r.dropped {
+        println!("dropped          {v:>8}  {k}");
+    }
+    for (k, v) in &r.altered {
+        println!("altered          {v:>8}  {k}");
+    }
+    println!("machine          {} processors ({})", r.machine_size, r.machine_source);
+    println!("estimates        {}", if r.estimates_exact { "none in trace: runtimes used (exact)" } else { "from the trace" });
+    println!("submit span      {} .. {} s ({:.1} days)", r.first_submit, r.last_submit, r.span_s as f64 / 86400.0);
+    println!("users, queues    {}, {}", r.users, r.queues);
+    for w in &r.warnings {
+        println!("warning          {w}");
+    }
+    if r.errors_total > 0 {
+        println!("malformed lines  {} (first {} shown)", r.errors_total, r.errors.len().min(10));
+        for e in r.errors.iter().take(10) {
+            println!("  {e}");
+        }
+    }
+}
+
+fn cmd_info(a: &Args) -> Result<(), Fail> {
+    let path = one_trace(a)?;
+    let s = settings(a)?;
+    let trace = load_trace(path, &s)?;
+    match a.format.as_deref().unwrap_or("table") {
+        "json" => println!("{}", json!({"report": trace.report, "header": trace.header})),
+        "table" => print_report_table(path, &trace),
+        f => return Err(usage(format!("--format {f}: expected table or json"))),
+    }
+    Ok(())
+}
+
+const TABLE_COLUMNS: &[(&str, &str)] = &[
+    ("avg_wait_s", "avg wait s"),
+    ("avg_response_s", "avg resp s"),
+    ("avg_bsld", "avg bsld"),
+    ("max_bsld", "max bsld"),
+    ("utilization", "util"),
+    ("loss_of_capacity", "LOC"),
+    ("jobs_backfilled", "backfilled"),
+];
+
+fn fmt_num(v: &Value) -> String {
+    match v.as_f64() {
+        Some(f) if v.is_f64() => {
+            if f.abs() >= 1000.0 {
+                format!("{f:.0}")
+            } else {
+                format!("{f:.4}")
+            }
+        }
+        _ => v.to_string(),
+    }
+}
+
+fn write_schedule(path: &str, recs: &[Record]) -> Result<(), Fail> {
+    let mut out = String::with_capacity(recs.len() * 48 + 64);
+    out.push_str("job_id,submit,start,end,procs,runtime,estimate,user,queue\n");
+    for r in recs {
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{}\n",
+            r.job_id, r.submit, r.start, r.end, r.procs, r.runtime, r.estimate, r.user, r.queue
+        ));
+    }
+    std::fs::write(path, out).map_err(|e| fail(format!("cannot write {path}: {e}")))
+}
+
+fn schedule_path(base: &str, policy: &str, many: bool) -> String {
+    if !many {
+        return base.to_string();
+    }
+    match base.strip_suffix(".csv") {
+        Some(stem) => format!("{stem}.{policy}.csv"),
+        None => format!("{base}.{policy}.csv"),
+    }
+}
+
+fn cmd_run(a: &Args) -> Result<(), Fail> {
+    let path = one_trace(a)?;
+    let s = settings(a)?;
+    let names = a.policy.as_deref().ok_or_else(|| usage("run needs --policy NAME[,NAME...] or --policy all"))?;
+    let configs = configure(names, &s).map_err(|e| usage(e.to_string()))?;
+    let format = a.format.as_deref().unwrap_or("table");
+    if !["table", "json", "csv"].contains(&format) {
+        return Err(usage(format!("--format {format}: expected table, json or csv")));
+    }
+    let trace = load_trace(path, &s)?;
+    let mut results: Vec<PolicyResult> = Vec::new();
+    let mut series: Vec<Value> = Vec::new();
+    for cfg in &configs {
+        let (outcome, result) = run_one(&trace, cfg, &s.metrics);
+        if let Some(base) = &a.schedule_out {
+            write_schedule(&schedule_path(base, cfg.policy, configs.len() > 1), &records(&trace, &outcome))?;
+        }
+        if let Some(n) = a.series {
+            series.push(json!({"policy": cfg.policy, "points": compress(&outcome.series, n)}));
+        }
+        results.push(result);
+    }
+    let report = RunReport { trace: trace.report.clone(), results };
+    match format {
+        "json" => {
+            let mut v = serde_json::to_value(&report).map_err(|e| fail(e.to_string()))?;
+            if a.series.is_some() {
+                v["series"] = Value::Array(series);
+            }
+            println!("{v}");
+        }
+        "csv" => print_csv(&report),
+        _ => print_table(path, &trace.report, &report, s.metrics.cut),
+    }
+    Ok(())
+}
+
+fn metric_values(r: &PolicyResult) -> Vec<(String, Value)> {
+    match serde_json::to_value(&r.metrics) {
+        Ok(Value::Object(m)) => m.into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn print_csv(report: &RunReport) {
+    let Some(first) = report.results.first() else { return };
+    let keys: Vec<String> = metric_values(first).into_iter().map(|(k, _)| k).collect();
+    println!("policy,options,{}", keys.join(","));
+    for r in &report.results {
+        let opts: Vec<String> = r.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let vals: Vec<String> = metric_values(r).into_iter().map(|(_, v)| v.to_string()).collect();
+        println!("{},{},{}", r.policy, opts.join(" "), vals.join(","));
+    }
+}
+
+fn print_table(path: &str, tr: &TraceReport, report: &RunReport, cut: Cut) {
+    println!(
+        "{path}: {} jobs on {} processors ({}); averages over {}",
+        tr.jobs_kept,
+        tr.machine_size,
+        tr.machine_source,
+        match cut {
+            Cut::None => "all jobs",
+            Cut::Tsafrir => "jobs left by the Tsafrir et al. warm-up/cool-down cut",
+        }
+    );
+    let mut header = format!("{:<14}", "policy");
+    for (_, title) in TABLE_COLUMNS {
+        header.push_str(&format!("{title:>12}"));
+    }
+    println!("{header}");
+    for r in &report.results {
+        let vals: std::collections::BTreeMap<String, Value> = metric_values(r).into_iter().collect();
+        let mut line = format!("{:<14}", r.policy);
+        for (key, _) in TABLE_COLUMNS {
+            line.push_str(&format!("{:>12}", vals.get(*key).map_or(String::new(), fmt_num)));
+        }
+        println!("{line}");
+    }
+}
+
+fn cmd_policies() {
+    println!("POLICIES");
+    for p in POLICIES {
+        let d: Vec<String> = p.defaults.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        println!("  {:<14} {}", p.name, p.summary);
+        println!("  {:<14} family {}, defaults: {}", "", p.family, d.join(" "));
+    }
+    let mut families: Vec<&str> = POLICIES.iter().map(|p| p.family).collect();
+    families.dedup();
+    for f in families {
+        println!("\nOPTIONS OF THE {} FAMILY", f.to_uppercase());
+        for o in family_options(f) {
+            println!("  {:<10} {:<34} {}", o.key, o.values, o.doc);
+        }
+    }
+    println!("\nTRACE OPTIONS");
+    for (k, d, doc) in TRACE_KEYS {
+        println!("  {k:<10} default {d:<10} {doc}");
+    }
+    println!("\nMETRIC OPTIONS");
+    for (k, d, doc) in schedlab::metrics::METRIC_KEYS {
+        println!("  {k:<10} default {d:<10} {doc}");
+    }
+}
+
+/// Peak resident memory of this process in KiB (Linux), if known.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn cmd_bench(a: &Args) -> Result<(), Fail> {
+    let s = settings(a)?;
+    let configs: Vec<Configured> =
+        configure(a.policy.as_deref().unwrap_or("all"), &s).map_err(|e| usage(e.to_string()))?;
+    let mut paths = a.positional.clone();
+    if paths.is_empty() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces/");
+        paths = vec![format!("{dir}SDSC-SP2-1998-4.2-cln.swf.gz"), format!("{dir}HPC2N-2002-2.2-cln.swf.gz")];
+    }
+    let repeat = a.repeat.unwrap_or(3).max(1);
+    println!("{:<28} {:<14} {:>8} {:>10} {:>12} {:>10}", "trace", "policy", "jobs", "seconds", "jobs/s", "passes");
+    for path in &paths {
+        let t0 = Instant::now();
+        let trace = load_trace(path, &s)?;
+        let parse_s = t0.elapsed().as_secs_f64();
+        let name = std::path::Path::new(path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+        let short: String = name.trim_end_matches(".gz").trim_end_matches(".swf").chars().take(28).collect();
+        let n = trace.jobs.len();
+        println!("{short:<28} {:<14} {n:>8} {parse_s:>10.3} {:>12.0} {:>10}", "(parse)", n as f64 / parse_s, "-");
+        for cfg in &configs {
+            let mut best = f64::INFINITY;
+            let mut passes = 0;
+            for _ in 0..repeat {
+                let t = Instant::now();
+                let mut policy = cfg.build(&trace);
+                let outcome = schedlab::engine::simulate(&trace, policy.as_mut());
+                best = best.min(t.elapsed().as_secs_f64());
+                passes = outcome.passes;
+                std::hint::black_box(&outcome);
+            }
+            println!("{short:<28} {:<14} {n:>8} {best:>10.3} {:>12.0} {passes:>10}", cfg.policy, n as f64 / best);
+            let _ = std::io::stdout().flush();
+        }
+    }
+    match peak_rss_kib() {
+        Some(k) => println!("peak memory (VmHWM): {:.1} MiB", k as f64 / 1024.0),
+        None => println!("peak memory: not available on this system"),
+    }
+    println!("seconds: best of {repeat} runs of the simulation alone (trace parsed once; metrics not included)");
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let mut it = std::env::args().skip(1);
+    let cmd = it.next();
+    let result = parse_args(it).and_then(|a| match cmd.as_deref() {
+        Some("info") => cmd_info(&a),
+        Some("run") => cmd_run(&a),
+        Some("policies") => {
+            cmd_policies();
+            Ok(())
+        }
+        Some("bench") => cmd_bench(&a),
+        Some("-h" | "--help" | "help") => Err(Fail(USAGE.to_string(), 0)),
+        Some(c) => Err(usage(format!("unknown command {c}"))),
+        None => Err(usage("missing command")),
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Fail(msg, 0)) => {
+            println!("{msg}");
+            ExitCode::SUCCESS
+        }
+        Err(Fail(msg, code)) => {
+            eprintln!("schedlab: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}
