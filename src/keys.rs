@@ -6,10 +6,7 @@ use std::str::FromStr;
 
 /// Normalises a name or key: lower case, `-` becomes `_`, surrounding blanks removed.
 pub fn normalize(name: &str) -> String {
-    name.trim()
-        .chars()
-        .map(|c| if c == '-' { '_' } else { c.to_ascii_lowercase() })
-        .collect()
+    name.trim().chars().map(|c| if c == '-' { '_' } else { c.to_ascii_lowercase() }).collect()
 }
 
 /// A rejected `KEY=VALUE` setting, with the reason.

@@ -52,7 +52,11 @@ pub fn configure(names: &str, settings: &Settings) -> Result<Vec<Configured>, Po
     for (k, v) in &settings.policy {
         let taken = out.iter().any(|c| family_options(c.family).iter().any(|d| d.key == k));
         if !taken {
-            return Err(PolicyError::Option(KeyError::new(k, v, "no trace, metric or selected policy option has this key")));
+            return Err(PolicyError::Option(KeyError::new(
+                k,
+                v,
+                "no trace, metric or selected policy option has this key",
+            )));
         }
     }
     Ok(out)

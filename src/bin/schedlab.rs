@@ -109,7 +109,10 @@ fn print_report_table(path: &str, trace: &Trace) {
     if let Some(i) = &h.installation {
         println!("installation     {i}");
     }
-    println!("lines read       {} ({} header, {} blank, {} job lines)", r.lines_read, r.header_lines, r.blank_lines, r.job_lines);
+    println!(
+        "lines read       {} ({} header, {} blank, {} job lines)",
+        r.lines_read, r.header_lines, r.blank_lines, r.job_lines
+    );
     println!("jobs kept        {}", r.jobs_kept);
     for (k, v) in &r.dropped {
         println!("dropped          {v:>8}  {k}");
@@ -118,7 +121,10 @@ fn print_report_table(path: &str, trace: &Trace) {
         println!("altered          {v:>8}  {k}");
     }
     println!("machine          {} processors ({})", r.machine_size, r.machine_source);
-    println!("estimates        {}", if r.estimates_exact { "none in trace: runtimes used (exact)" } else { "from the trace" });
+    println!(
+        "estimates        {}",
+        if r.estimates_exact { "none in trace: runtimes used (exact)" } else { "from the trace" }
+    );
     println!("submit span      {} .. {} s ({:.1} days)", r.first_submit, r.last_submit, r.span_s as f64 / 86400.0);
     println!("users, queues    {}, {}", r.users, r.queues);
     for w in &r.warnings {

@@ -62,6 +62,7 @@ pub struct System<'a> {
     machine: Machine,
     started: Vec<JobIdx>,
     wake: Option<i64>,
+    records: Vec<JobRecord>,
 }
 
 impl<'a> System<'a> {
@@ -101,6 +102,15 @@ impl<'a> System<'a> {
         }
     }
 
+    /// Notes that job `idx` was promised a start at `t`; the first promise of each job is kept
+    /// in its record, so guarantees and predictability can be checked afterwards.
+    pub fn note_reservation(&mut self, idx: JobIdx, t: i64) {
+        let r = &mut self.records[idx as usize];
+        if r.reserved < 0 && r.start < 0 {
+            r.reserved = t;
+        }
+    }
+
     /// Asks for a scheduling pass at time `t` (later than now), even if nothing else happens then.
     pub fn wake_at(&mut self, t: i64) {
         if t > self.now {
@@ -132,6 +142,8 @@ pub struct JobRecord {
     pub end: i64,
     /// True if it started while a job submitted before it was still waiting.
     pub backfilled: bool,
+    /// The first start time the policy promised it (a reservation), or -1 if none.
+    pub reserved: i64,
 }
 
 /// One step of the machine's state: from `time` on, `busy` processors and `queued` jobs waiting.
@@ -160,13 +172,13 @@ pub struct Outcome {
 pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
     let jobs = &trace.jobs[..];
     let n = jobs.len();
-    let mut records = vec![JobRecord { start: -1, end: -1, backfilled: false }; n];
     let mut sys = System {
         now: jobs.first().map_or(0, |j| j.submit),
         jobs,
         machine: Machine::new(trace.machine, n),
         started: Vec::new(),
         wake: None,
+        records: vec![JobRecord { start: -1, end: -1, backfilled: false, reserved: -1 }; n],
     };
     let mut ends: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
     let mut overdue: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
@@ -202,7 +214,7 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
             }
             ends.pop();
             sys.machine.release(idx);
-            records[idx as usize].end = t;
+            sys.records[idx as usize].end = t;
             policy.on_completion(view(jobs, idx), &sys);
         }
         while let Some(&Reverse((e, idx))) = overdue.peek() {
@@ -210,7 +222,7 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
                 break;
             }
             overdue.pop();
-            if records[idx as usize].end < 0 {
+            if sys.records[idx as usize].end < 0 {
                 policy.on_overdue(view(jobs, idx), &sys);
             }
         }
@@ -228,18 +240,18 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
 
         for &idx in &sys.started {
             let job = &jobs[idx as usize];
-            records[idx as usize].start = t;
+            sys.records[idx as usize].start = t;
             queued -= 1;
             ends.push(Reverse((t + job.runtime, idx)));
             if job.runtime > job.sched_runtime {
                 overdue.push(Reverse((t + job.sched_runtime, idx)));
             }
         }
-        while first_waiting < next_arrival && records[first_waiting].start >= 0 {
+        while first_waiting < next_arrival && sys.records[first_waiting].start >= 0 {
             first_waiting += 1;
         }
         for idx in sys.started.drain(..) {
-            records[idx as usize].backfilled = idx as usize > first_waiting;
+            sys.records[idx as usize].backfilled = idx as usize > first_waiting;
         }
         if let Some(w) = sys.wake.take() {
             wakes.push(Reverse(w));
@@ -254,5 +266,5 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
             _ => series.push(Sample { time: t, busy, queued }),
         }
     }
-    Outcome { records, series, passes }
+    Outcome { records: sys.records, series, passes }
 }

@@ -45,7 +45,11 @@ impl Default for MetricOptions {
 /// Documentation of each metric option key: (key, default, meaning).
 pub const METRIC_KEYS: &[(&str, &str, &str)] = &[
     ("tau", "10", "bounded-slowdown threshold in seconds"),
-    ("cut", "none", "jobs measured: none (all jobs) | tsafrir (drop first 1% ended and those ending after the last arrival)"),
+    (
+        "cut",
+        "none",
+        "jobs measured: none (all jobs) | tsafrir (drop first 1% ended and those ending after the last arrival)",
+    ),
 ];
 
 impl MetricOptions {
@@ -209,8 +213,7 @@ fn measured(recs: &[Record], cut: Cut) -> Vec<usize> {
             let mut by_end = done;
             by_end.sort_by_key(|&i| (recs[i].end, i));
             let skip = by_end.len() / 100;
-            let mut keep: Vec<usize> =
-                by_end.into_iter().skip(skip).filter(|&i| recs[i].end <= last_arrival).collect();
+            let mut keep: Vec<usize> = by_end.into_iter().skip(skip).filter(|&i| recs[i].end <= last_arrival).collect();
             keep.sort_unstable();
             keep
         }

@@ -28,7 +28,13 @@ pub fn compress(steps: &[Sample], n: usize) -> Vec<SeriesPoint> {
     let width = ((span + n as i64 - 1) / n as i64).max(1);
     let buckets = ((span + width - 1) / width) as usize;
     let mut out: Vec<SeriesPoint> = (0..buckets)
-        .map(|b| SeriesPoint { time: t0 + b as i64 * width, busy_avg: 0.0, busy_max: 0, queued_avg: 0.0, queued_max: 0 })
+        .map(|b| SeriesPoint {
+            time: t0 + b as i64 * width,
+            busy_avg: 0.0,
+            busy_max: 0,
+            queued_avg: 0.0,
+            queued_max: 0,
+        })
         .collect();
     for (i, s) in steps.iter().enumerate() {
         let end = steps.get(i + 1).map_or(last.time, |x| x.time);

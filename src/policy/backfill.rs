@@ -158,6 +158,7 @@ impl Policy for Backfill {
                 }
                 self.profile.reserve(s, e.procs, e.dur);
                 self.queue[pos].reserved = Some(s);
+                sys.note_reservation(e.idx, s);
                 reserved += 1;
                 next_wake = next_wake.min(s);
             } else {

@@ -238,7 +238,9 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
     }
     report.estimates_exact = !any_estimate;
     if !any_estimate && !raws.is_empty() {
-        report.warnings.push("the trace has no user estimates: runtimes stand in for them (estimates are exact)".into());
+        report
+            .warnings
+            .push("the trace has no user estimates: runtimes stand in for them (estimates are exact)".into());
     }
 
     // Machine size: option, header MaxProcs, else the widest job.

@@ -124,13 +124,8 @@ impl TraceOptions {
                     ],
                 )?
             }
-            "overrun" => {
-                self.overrun =
-                    parse_choice(key, value, &[("kill", Overrun::Kill), ("run", Overrun::Run)])?
-            }
-            "wide" => {
-                self.wide = parse_choice(key, value, &[("drop", Wide::Drop), ("clamp", Wide::Clamp)])?
-            }
+            "overrun" => self.overrun = parse_choice(key, value, &[("kill", Overrun::Kill), ("run", Overrun::Run)])?,
+            "wide" => self.wide = parse_choice(key, value, &[("drop", Wide::Drop), ("clamp", Wide::Clamp)])?,
             "procs" => {
                 self.procs = parse_choice(
                     key,
@@ -138,9 +133,7 @@ impl TraceOptions {
                     &[("requested", ProcsField::Requested), ("allocated", ProcsField::Allocated)],
                 )?
             }
-            "partial" => {
-                self.keep_partial = parse_choice(key, value, &[("skip", false), ("keep", true)])?
-            }
+            "partial" => self.keep_partial = parse_choice(key, value, &[("skip", false), ("keep", true)])?,
             _ => return Ok(false),
         }
         Ok(true)

@@ -16,7 +16,8 @@ pub fn shared() -> PathBuf {
 /// Reads a file from `../shared`, failing the test with a clear message if it is missing.
 pub fn read_shared(rel: &str) -> Vec<u8> {
     let p = shared().join(rel);
-    std::fs::read(&p).unwrap_or_else(|e| panic!("cannot read {}: {e} (is ../shared beside the repository?)", p.display()))
+    std::fs::read(&p)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e} (is ../shared beside the repository?)", p.display()))
 }
 
 /// Parses SWF text with default options.

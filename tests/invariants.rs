@@ -1,0 +1,130 @@
+//! Invariants of every policy on every real trace in ../shared/traces (run with --release).
+
+mod common;
+
+use schedlab::engine::{simulate, Outcome};
+use schedlab::policy::{Configured, POLICIES};
+use schedlab::trace::{parse, RuntimeSource, Trace, TraceOptions};
+
+const TRACES: &[&str] = &[
+    "KTH-SP2-1996-2.1-cln.swf.gz",
+    "SDSC-SP2-1998-4.2-cln.swf.gz",
+    "SDSC-Par-1996-3.1-cln.swf.gz",
+    "NASA-iPSC-1993-3.1-cln.swf.gz",
+    "LANL-CM5-1994-4.1-cln.swf.gz",
+    "Sandia-Ross-2001-1.1-cln.swf.gz",
+    "HPC2N-2002-2.2-cln.swf.gz",
+];
+
+fn load(name: &str, opts: &TraceOptions) -> Trace {
+    parse(&common::read_shared(&format!("traces/{name}")), opts).expect("real trace parses")
+}
+
+fn run(trace: &Trace, policy: &str) -> Outcome {
+    let cfg = Configured::new(policy, &[]).expect("policy exists");
+    let mut p = cfg.build(trace);
+    simulate(trace, p.as_mut())
+}
+
+/// Checks what must hold for any policy: every job runs once, after its submission, for its
+/// runtime, and the machine is never over-subscribed.
+fn check_schedule(trace: &Trace, out: &Outcome, what: &str) {
+    let mut events: Vec<(i64, i64)> = Vec::with_capacity(trace.jobs.len() * 2);
+    for (j, r) in trace.jobs.iter().zip(&out.records) {
+        assert!(r.start >= j.submit, "{what}: job {} starts at {} before its submit {}", j.id, r.start, j.submit);
+        assert_eq!(r.end, r.start + j.runtime, "{what}: job {} end != start + runtime", j.id);
+        events.push((r.start, j.procs as i64));
+        events.push((r.end, -(j.procs as i64)));
+    }
+    // Ends before starts at one time: a job may start when another ends.
+    events.sort_by_key(|&(t, d)| (t, d));
+    let mut busy = 0i64;
+    for (t, d) in events {
+        busy += d;
+        assert!(
+            busy <= trace.machine as i64,
+            "{what}: {busy} processors busy at {t} on a machine of {}",
+            trace.machine
+        );
+    }
+    assert_eq!(busy, 0, "{what}: processors left busy at the end");
+    let max_series = out.series.iter().map(|s| s.busy).max().unwrap_or(0);
+    assert!(max_series <= trace.machine, "{what}: series shows {max_series} busy");
+    assert_eq!(out.series.last().map(|s| (s.busy, s.queued)), Some((0, 0)), "{what}: machine not idle at the end");
+}
+
+/// Every policy on every trace keeps the basic invariants.
+#[test]
+fn every_policy_on_every_real_trace_keeps_the_invariants() {
+    for name in TRACES {
+        let trace = load(name, &TraceOptions::default());
+        for p in POLICIES {
+            let out = run(&trace, p.name);
+            check_schedule(&trace, &out, &format!("{} on {name}", p.name));
+        }
+    }
+}
+
+/// Reserved jobs never start later than the first reservation they were given, under exact
+/// runtimes (the guarantee of EASY for the head job and of conservative for every job), and
+/// also under user estimates, since jobs are killed at their estimate.
+#[test]
+fn reservations_are_honoured_on_real_traces() {
+    for runtime in [RuntimeSource::Exact, RuntimeSource::Estimate] {
+        let opts = TraceOptions { runtime, ..TraceOptions::default() };
+        for name in ["KTH-SP2-1996-2.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz", "HPC2N-2002-2.2-cln.swf.gz"] {
+            let trace = load(name, &opts);
+            for policy in ["easy", "easy-sjbf", "conservative"] {
+                let out = run(&trace, policy);
+                let mut reserved = 0;
+                for (j, r) in trace.jobs.iter().zip(&out.records) {
+                    if r.reserved >= 0 {
+                        reserved += 1;
+                        assert!(
+                            r.start <= r.reserved,
+                            "{policy} on {name} ({runtime:?}): job {} reserved for {} started at {}",
+                            j.id,
+                            r.reserved,
+                            r.start
+                        );
+                    }
+                }
+                assert!(reserved > 100, "{policy} on {name}: only {reserved} reservations made");
+                if policy == "conservative" {
+                    // Every job that did not start on arrival holds a reservation from its arrival on.
+                    for (j, r) in trace.jobs.iter().zip(&out.records) {
+                        assert!(
+                            r.reserved >= 0 || r.start == j.submit,
+                            "conservative: job {} had no reservation",
+                            j.id
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Two runs of the same trace and policy give the same schedule, bit for bit.
+#[test]
+fn simulations_are_deterministic() {
+    let trace = load("SDSC-SP2-1998-4.2-cln.swf.gz", &TraceOptions::default());
+    for p in POLICIES {
+        assert_eq!(run(&trace, p.name), run(&trace, p.name), "{} is not deterministic", p.name);
+    }
+}
+
+/// FCFS starts jobs in submission order, never backfills, and with exact runtimes
+/// conservative backfilling never starts a job later than FCFS would.
+#[test]
+fn fcfs_keeps_order_and_conservative_dominates_it() {
+    let opts = TraceOptions { runtime: RuntimeSource::Exact, ..TraceOptions::default() };
+    let trace = load("KTH-SP2-1996-2.1-cln.swf.gz", &opts);
+    let fcfs = run(&trace, "fcfs");
+    assert!(fcfs.records.windows(2).all(|w| w[0].start <= w[1].start), "fcfs started jobs out of order");
+    assert!(fcfs.records.iter().all(|r| !r.backfilled));
+    let cons = run(&trace, "conservative");
+    for (i, (f, c)) in fcfs.records.iter().zip(&cons.records).enumerate() {
+        assert!(c.start <= f.start, "job index {i}: conservative {} later than fcfs {}", c.start, f.start);
+    }
+}
