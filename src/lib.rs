@@ -33,6 +33,8 @@
 //! assert_eq!(result.metrics.avg_wait_s, 0.0);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod engine;
 pub mod keys;
 pub mod metrics;

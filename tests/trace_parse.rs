@@ -6,6 +6,7 @@ use schedlab::run::Settings;
 use schedlab::trace::{parse, Overrun, RuntimeSource, TraceOptions, Wide};
 
 /// A job line with the fields that matter here; the rest are -1 or plain.
+#[allow(clippy::too_many_arguments)]
 fn line(id: u64, submit: i64, run: i64, alloc: i64, req: i64, est: i64, status: i64, user: i64) -> String {
     format!("{id} {submit} -1 {run} {alloc} -1 -1 {req} {est} -1 {status} {user} 1 -1 2 1 -1 -1\n")
 }

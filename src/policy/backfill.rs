@@ -62,6 +62,10 @@ pub struct Backfill {
     /// A job ended before its planned end, or overran it: reservations must be recomputed.
     dirty: bool,
     candidates: Vec<usize>,
+    /// Queue entries before `head` have all started (the queue is compacted lazily).
+    head: usize,
+    /// Started entries at or after `head`.
+    holes: usize,
 }
 
 impl Backfill {
@@ -75,6 +79,23 @@ impl Backfill {
             planned_dur: vec![0; jobs],
             dirty: false,
             candidates: Vec::new(),
+            head: 0,
+            holes: 0,
+        }
+    }
+
+    /// Drops started entries from the queue: cheaply from the front, wholesale when they pile up.
+    fn compact(&mut self) {
+        while self.head < self.queue.len() && self.queue[self.head].started {
+            self.head += 1;
+            self.holes -= 1;
+        }
+        let live = self.queue.len() - self.head;
+        if self.head == self.queue.len() || self.head > live || self.holes > 64 + live / 4 {
+            self.queue.drain(..self.head);
+            self.queue.retain(|e| !e.started);
+            self.head = 0;
+            self.holes = 0;
         }
     }
 
@@ -93,6 +114,7 @@ impl Backfill {
         let q = &mut self.queue[pos];
         q.started = true;
         q.reserved = None;
+        self.holes += 1;
         true
     }
 }
@@ -129,11 +151,15 @@ impl Policy for Backfill {
         let now = sys.now();
         self.profile.advance(now);
         let k = self.opts.k.unwrap_or(usize::MAX);
+        let order = self.opts.order;
         let mut reserved = 0usize;
         let mut next_wake = i64::MAX;
         self.candidates.clear();
-        for pos in 0..self.queue.len() {
+        for pos in self.head..self.queue.len() {
             let e = self.queue[pos];
+            if e.started {
+                continue;
+            }
             if let Some(s) = e.reserved {
                 let mut s = s;
                 if self.dirty || s < now {
@@ -162,20 +188,32 @@ impl Policy for Backfill {
                 reserved += 1;
                 next_wake = next_wake.min(s);
             } else {
-                self.candidates.push(pos);
+                // Past the reservation depth every job is a candidate, and reserved jobs only
+                // stand before this point, so the scan can stop once nothing more can start.
+                if (order == Order::None && reserved > 0) || self.profile.free_now() <= 0 {
+                    break;
+                }
+                match order {
+                    Order::None | Order::Queue => {
+                        let fits = e.procs <= self.profile.free_now() && self.profile.fits(now, e.procs, e.dur);
+                        if !(fits && self.start_now(sys, pos, false)) && order == Order::None {
+                            break;
+                        }
+                    }
+                    _ => self.candidates.push(pos),
+                }
             }
         }
         self.dirty = false;
 
-        let order = self.opts.order;
-        if !(order == Order::None && reserved > 0) {
+        if !self.candidates.is_empty() {
             let mut cands = std::mem::take(&mut self.candidates);
             let q = &self.queue;
             match order {
-                Order::None | Order::Queue => {}
                 Order::Sjbf => cands.sort_by_key(|&p| (q[p].dur, p)),
                 Order::BestFit => cands.sort_by_key(|&p| (-q[p].procs, p)),
                 Order::WorstFit => cands.sort_by_key(|&p| (q[p].procs, p)),
+                Order::None | Order::Queue => {}
             }
             let mut free = self.profile.free_now();
             for &pos in &cands {
@@ -185,13 +223,11 @@ impl Policy for Backfill {
                 let e = self.queue[pos];
                 if e.procs <= free && self.profile.fits(now, e.procs, e.dur) && self.start_now(sys, pos, false) {
                     free -= e.procs;
-                } else if order == Order::None {
-                    break;
                 }
             }
             self.candidates = cands;
         }
-        self.queue.retain(|e| !e.started);
+        self.compact();
         if next_wake < i64::MAX {
             sys.wake_at(next_wake);
         }

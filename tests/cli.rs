@@ -1,0 +1,156 @@
+//! The `schedlab` command line, run as a user would.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn schedlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_schedlab")).args(args).output().expect("schedlab runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A scratch directory unique to one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("schedlab-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Four jobs on 4 processors; the schedules of fcfs and easy differ (jobs 3 and 4 backfill under easy).
+const SWF: &str = "\
+; Version: 2.2
+; MaxProcs: 4
+1 0 -1 100 2 -1 -1 2 100 -1 1 7 1 -1 1 -1 -1 -1
+2 10 -1 50 4 -1 -1 4 50 -1 1 8 1 -1 1 -1 -1 -1
+3 20 -1 30 2 -1 -1 2 40 -1 1 7 1 -1 2 -1 -1 -1
+4 30 -1 10 1 -1 -1 1 10 -1 1 9 1 -1 1 -1 -1 -1
+";
+
+fn write_trace(dir: &Path, gz: bool) -> String {
+    let path = dir.join(if gz { "t.swf.gz" } else { "t.swf" });
+    let bytes = if gz {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(SWF.as_bytes()).unwrap();
+        e.finish().unwrap()
+    } else {
+        SWF.as_bytes().to_vec()
+    };
+    std::fs::write(&path, bytes).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// `run --format json` has the documented shape, metric keys and values.
+#[test]
+fn run_json_shape_and_values() {
+    let d = scratch("json");
+    let t = write_trace(&d, true);
+    let o = schedlab(&["run", &t, "--policy", "FCFS,Easy", "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["trace"]["jobs_kept"], 4);
+    assert_eq!(v["trace"]["machine_size"], 4);
+    let res = v["results"].as_array().unwrap();
+    assert_eq!(res.len(), 2);
+    assert_eq!(res[0]["policy"], "fcfs");
+    assert_eq!(res[1]["policy"], "easy");
+    assert_eq!(res[1]["options"]["k"], "1");
+    for key in
+        ["avg_wait_s", "avg_bsld", "max_bsld", "utilization", "loss_of_capacity", "jobs_backfilled", "makespan_s"]
+    {
+        assert!(res[0]["metrics"].get(key).is_some(), "missing {key}");
+    }
+    // fcfs: 1 at 0, 2 at 100, 3 at 150, 4 at 150 -> waits 0, 90, 130, 120.
+    assert_eq!(res[0]["metrics"]["avg_wait_s"], 85.0);
+    assert_eq!(res[0]["metrics"]["jobs_backfilled"], 0);
+    // easy: 2 is reserved for 100; 3 (2 procs, estimate 40) ends by then and backfills at 20;
+    // 4 (1 proc) finds no free processor until 3 ends at 50, and backfills then.
+    assert_eq!(res[1]["metrics"]["jobs_backfilled"], 2);
+}
+
+/// `--schedule-out` writes the documented CSV, one file per policy when there are several.
+#[test]
+fn schedule_csv_is_written() {
+    let d = scratch("csv");
+    let t = write_trace(&d, false);
+    let out = d.join("sched.csv");
+    let o = schedlab(&["run", &t, "--policy", "easy", "--schedule-out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "job_id,submit,start,end,procs,runtime,estimate,user,queue");
+    assert_eq!(lines[1], "1,0,0,100,2,100,100,7,1");
+    assert_eq!(lines[2], "2,10,100,150,4,50,50,8,1");
+    assert_eq!(lines[3], "3,20,20,50,2,30,40,7,2");
+    assert_eq!(lines[4], "4,30,50,60,1,10,10,9,1");
+    let o = schedlab(&["run", &t, "--policy", "easy,conservative", "--schedule-out", out.to_str().unwrap()]);
+    assert!(o.status.success());
+    assert!(d.join("sched.easy.csv").exists() && d.join("sched.conservative.csv").exists());
+}
+
+/// `--policy all` runs every policy; csv and table formats print one row each.
+#[test]
+fn all_policies_in_every_format() {
+    let d = scratch("all");
+    let t = write_trace(&d, false);
+    let o = schedlab(&["run", &t, "--policy", "all", "--format", "csv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(s.starts_with("policy,options,jobs,"));
+    assert_eq!(s.lines().count(), 1 + schedlab::policy::POLICIES.len());
+    let o = schedlab(&["run", &t, "--policy", "all", "--set", "K=2", "--set", "tau=60"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("conservative"));
+}
+
+/// `info` prints the report; `policies` lists every policy and option.
+#[test]
+fn info_and_policies() {
+    let d = scratch("info");
+    let t = write_trace(&d, false);
+    let o = schedlab(&["info", &t]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("jobs kept        4"), "{}", stdout(&o));
+    let o = schedlab(&["info", &t, "--format", "json"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["report"]["users"], 3);
+    let o = schedlab(&["policies"]);
+    let s = stdout(&o);
+    for p in schedlab::policy::POLICIES {
+        assert!(s.contains(p.name), "{} missing", p.name);
+    }
+    for key in ["k ", "backfill", "machine", "load", "runtime", "overrun", "wide", "tau", "cut"] {
+        assert!(s.contains(key), "{key} missing");
+    }
+}
+
+/// Mistakes get a clear message and a non-zero exit code.
+#[test]
+fn errors_are_clear() {
+    let d = scratch("err");
+    let t = write_trace(&d, false);
+    let o = schedlab(&["run", &t, "--policy", "nosuch"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown policy \"nosuch\""), "{}", stderr(&o));
+    let o = schedlab(&["run", &t, "--policy", "easy", "--set", "colour=blue"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("colour=blue"), "{}", stderr(&o));
+    let o = schedlab(&["run", &t, "--policy", "easy", "--set", "k=many"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = schedlab(&["run", "/nonexistent.swf", "--policy", "easy"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot read /nonexistent.swf"));
+    let empty = d.join("empty.swf");
+    std::fs::write(&empty, "").unwrap();
+    let o = schedlab(&["info", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("the file is empty"));
+}
