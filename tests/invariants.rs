@@ -65,6 +65,21 @@ fn every_policy_on_every_real_trace_keeps_the_invariants() {
     }
 }
 
+/// With jobs running past their estimates (overrun=run) the planner is wrong about them, yet no
+/// policy over-subscribes the machine or loses a job.
+#[test]
+fn overrunning_jobs_keep_the_invariants() {
+    let opts = TraceOptions { overrun: schedlab::trace::Overrun::Run, ..TraceOptions::default() };
+    for name in ["SDSC-SP2-1998-4.2-cln.swf.gz", "KTH-SP2-1996-2.1-cln.swf.gz"] {
+        let trace = load(name, &opts);
+        assert!(trace.report.altered.get("ran_past_estimate").copied().unwrap_or(0) > 400);
+        for p in POLICIES {
+            let out = run(&trace, p.name);
+            check_schedule(&trace, &out, &format!("{} on {name} with overrun=run", p.name));
+        }
+    }
+}
+
 /// Reserved jobs never start later than the first reservation they were given, under exact
 /// runtimes (the guarantee of EASY for the head job and of conservative for every job), and
 /// also under user estimates, since jobs are killed at their estimate.

@@ -49,8 +49,9 @@ pub trait Policy {
     fn on_arrival(&mut self, job: JobView, sys: &System);
     /// A running job finished at `sys.now()` (its processors are already free).
     fn on_completion(&mut self, job: JobView, sys: &System);
-    /// A running job is still running at the end of its planned runtime.
-    fn on_overdue(&mut self, _job: JobView, _sys: &System) {}
+    /// A running job is still running at the end of its planned runtime (or at a time the
+    /// policy asked to [`System::watch`]).
+    fn on_overdue(&mut self, _job: JobView, _sys: &mut System) {}
     /// The one scheduling pass of this timestamp: start jobs with [`System::start`].
     fn schedule(&mut self, sys: &mut System);
 }
@@ -63,6 +64,7 @@ pub struct System<'a> {
     started: Vec<JobIdx>,
     wake: Option<i64>,
     records: Vec<JobRecord>,
+    overdue: BinaryHeap<Reverse<(i64, JobIdx)>>,
 }
 
 impl<'a> System<'a> {
@@ -108,6 +110,13 @@ impl<'a> System<'a> {
         let r = &mut self.records[idx as usize];
         if r.reserved < 0 && r.start < 0 {
             r.reserved = t;
+        }
+    }
+
+    /// Asks to be told through [`Policy::on_overdue`] if job `idx` is still running at `t`.
+    pub fn watch(&mut self, idx: JobIdx, t: i64) {
+        if t > self.now {
+            self.overdue.push(Reverse((t, idx)));
         }
     }
 
@@ -179,9 +188,9 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
         started: Vec::new(),
         wake: None,
         records: vec![JobRecord { start: -1, end: -1, backfilled: false, reserved: -1 }; n],
+        overdue: BinaryHeap::new(),
     };
     let mut ends: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
-    let mut overdue: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
     let mut wakes: BinaryHeap<Reverse<i64>> = BinaryHeap::new();
     let mut next_arrival = 0usize;
     // Lowest job index not yet started: a job started above it was backfilled.
@@ -198,7 +207,7 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
         if let Some(Reverse((e, _))) = ends.peek() {
             t = t.min(*e);
         }
-        if let Some(Reverse((e, _))) = overdue.peek() {
+        if let Some(Reverse((e, _))) = sys.overdue.peek() {
             t = t.min(*e);
         }
         if let Some(Reverse(w)) = wakes.peek() {
@@ -217,13 +226,13 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
             sys.records[idx as usize].end = t;
             policy.on_completion(view(jobs, idx), &sys);
         }
-        while let Some(&Reverse((e, idx))) = overdue.peek() {
+        while let Some(&Reverse((e, idx))) = sys.overdue.peek() {
             if e != t {
                 break;
             }
-            overdue.pop();
+            sys.overdue.pop();
             if sys.records[idx as usize].end < 0 {
-                policy.on_overdue(view(jobs, idx), &sys);
+                policy.on_overdue(view(jobs, idx), &mut sys);
             }
         }
         while next_arrival < n && jobs[next_arrival].submit == t {
@@ -244,7 +253,7 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
             queued -= 1;
             ends.push(Reverse((t + job.runtime, idx)));
             if job.runtime > job.sched_runtime {
-                overdue.push(Reverse((t + job.sched_runtime, idx)));
+                sys.overdue.push(Reverse((t + job.sched_runtime, idx)));
             }
         }
         while first_waiting < next_arrival && sys.records[first_waiting].start >= 0 {

@@ -107,7 +107,10 @@ impl Backfill {
             self.profile.reserve(now, e.procs, e.dur);
         }
         if !sys.start(e.idx) {
-            self.profile.release(now, e.procs, e.dur);
+            // A reservation keeps its booking (it is re-placed next pass); a fresh booking is undone.
+            if !booked {
+                self.profile.release(now, e.procs, e.dur);
+            }
             return false;
         }
         self.planned_end[e.idx as usize] = now + e.dur.max(1);
@@ -134,9 +137,9 @@ impl Policy for Backfill {
         }
     }
 
-    fn on_overdue(&mut self, job: JobView, sys: &System) {
+    fn on_overdue(&mut self, job: JobView, sys: &mut System) {
         // The scheduler knows only that the job outlived its plan; it books it for its planned
-        // runtime once more (a doubling of the plan), and replans everything around it.
+        // runtime once more, replans everything around it, and checks again at the new end.
         let i = job.idx as usize;
         let now = sys.now();
         if self.planned_end[i] <= now {
@@ -144,6 +147,7 @@ impl Policy for Backfill {
             self.profile.reserve(now, job.procs as i64, ext);
             self.planned_end[i] = now + ext;
             self.dirty = true;
+            sys.watch(job.idx, now + ext);
         }
     }
 
