@@ -29,7 +29,7 @@
 //! let trace = schedlab::trace::parse(swf, &Default::default()).unwrap();
 //! let settings = schedlab::run::Settings::default();
 //! let cfg = schedlab::run::configure("easy", &settings).unwrap();
-//! let (_, result) = schedlab::run::run_one(&trace, &cfg[0], &settings.metrics);
+//! let (_, result) = schedlab::run::run_one(&trace, &cfg[0], &settings);
 //! assert_eq!(result.metrics.avg_wait_s, 0.0);
 //! ```
 

@@ -3,17 +3,19 @@
 
 use serde::Serialize;
 
-use crate::engine::{simulate, Outcome};
+use crate::engine::{simulate, EngineOptions, Outcome};
 use crate::keys::{split_setting, KeyError};
 use crate::metrics::{summarize, MetricOptions, Metrics};
 use crate::policy::{family_options, find, Configured, PolicyError, POLICIES};
 use crate::trace::{Trace, TraceOptions, TraceReport};
 
-/// All `KEY=VALUE` settings of a run, sorted into trace, metric and policy options.
+/// All `KEY=VALUE` settings of a run, sorted into trace, engine, metric and policy options.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Settings {
     /// Trace options.
     pub trace: TraceOptions,
+    /// Engine options.
+    pub engine: EngineOptions,
     /// Metric options.
     pub metrics: MetricOptions,
     /// Settings left for the policies (normalised key, value).
@@ -26,7 +28,7 @@ impl Settings {
         let mut out = Settings::default();
         for s in settings {
             let (k, v) = split_setting(s.as_ref())?;
-            if !out.trace.set(&k, &v)? && !out.metrics.set(&k, &v)? {
+            if !out.trace.set(&k, &v)? && !out.engine.set(&k, &v)? && !out.metrics.set(&k, &v)? {
                 out.policy.push((k, v));
             }
         }
@@ -73,20 +75,31 @@ pub struct PolicyResult {
     pub metrics: Metrics,
 }
 
-/// The JSON document of a run: the trace report and one result per policy.
+/// The engine and metric settings every policy of a run shared (trace options are in the report).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSettings {
+    /// Engine options.
+    pub engine: EngineOptions,
+    /// Metric options.
+    pub metrics: MetricOptions,
+}
+
+/// The JSON document of a run: the trace report, shared settings and one result per policy.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunReport {
     /// The trace report.
     pub trace: TraceReport,
+    /// Engine and metric settings.
+    pub settings: RunSettings,
     /// One result per policy, in the order asked.
     pub results: Vec<PolicyResult>,
 }
 
 /// Simulates one configured policy and summarises it.
-pub fn run_one(trace: &Trace, cfg: &Configured, metrics: &MetricOptions) -> (Outcome, PolicyResult) {
+pub fn run_one(trace: &Trace, cfg: &Configured, settings: &Settings) -> (Outcome, PolicyResult) {
     let mut policy = cfg.build(trace);
-    let outcome = simulate(trace, policy.as_mut());
-    let m = summarize(trace, &outcome, metrics);
+    let outcome = simulate(trace, policy.as_mut(), &settings.engine);
+    let m = summarize(trace, &outcome, &settings.metrics);
     (outcome, PolicyResult { policy: cfg.policy.to_string(), options: cfg.options.clone(), metrics: m })
 }
 

@@ -18,11 +18,26 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A scratch directory unique to one test.
-fn scratch(name: &str) -> PathBuf {
+/// A scratch directory unique to one test, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("schedlab-cli-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Scratch(d)
 }
 
 /// Four jobs on 4 processors; the schedules of fcfs and easy differ (jobs 3 and 4 backfill under easy).

@@ -438,3 +438,27 @@ fn overrun_run_twice_past_plan_head_not_delayed() {
     let recs = common::run(&trace, "easy", &[]);
     assert_eq!(common::starts(&recs), vec![0, 200, 210]);
 }
+
+// ---------------------------------------------------------------------------------------
+// Pass granularity: one pass per timestamp (default) vs one per event (pyss, `passes=event`)
+// ---------------------------------------------------------------------------------------
+
+/// Two jobs end early in the same second. With one pass per timestamp the head sees both
+/// ends; pyss runs a pass after the first end alone, backfills, and delays the head.
+#[test]
+fn simultaneous_early_ends_per_timestamp_vs_per_event() {
+    // Machine 10. J1 s0 5p est 100 run 50; J2 s0 5p est 100 run 50 (both planned to 100, both
+    // end at 50); J3 s1 10p 100s (head); J4 s1 5p 40s.
+    // t=1  J3 reserved at 100 ([100,200) 10p); J4 [1,41) needs 5 of 0 free: waits.
+    // passes=timestamp: t=50 both ends told, then one pass: 10 free, J3 starts at 50;
+    //     J4 then waits for J3's end: starts at 150.
+    // passes=event: t=50 J1's end (J1 started first) told, pass: profile [50,100) 5 free
+    //     (J2 still booked to 100); J3 stays reserved at 100; J4 [50,90) 5p ends before 100:
+    //     backfilled at 50. J2's end told, pass: 5 free < 10, J3 re-placed after J4: at 90.
+    let rows = [(0, 50, 5, 100), (0, 50, 5, 100), (1, 100, 10, 100), (1, 40, 5, 40)];
+    let trace = common::trace(&common::swf(10, &rows));
+    for policy in ["easy", "easy-sjbf"] {
+        assert_eq!(common::starts(&common::run(&trace, policy, &[])), vec![0, 0, 50, 150], "{policy}");
+        assert_eq!(common::starts(&common::run(&trace, policy, &["passes=event"])), vec![0, 0, 90, 50], "{policy}");
+    }
+}

@@ -23,7 +23,7 @@ fn load(name: &str, opts: &TraceOptions) -> Trace {
 fn run(trace: &Trace, policy: &str) -> Outcome {
     let cfg = Configured::new(policy, &[]).expect("policy exists");
     let mut p = cfg.build(trace);
-    simulate(trace, p.as_mut())
+    simulate(trace, p.as_mut(), &Default::default())
 }
 
 /// Checks what must hold for any policy: every job runs once, after its submission, for its

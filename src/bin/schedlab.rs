@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use schedlab::metrics::{compress, records, Cut, Record};
 use schedlab::policy::{family_options, Configured, POLICIES};
-use schedlab::run::{configure, run_one, PolicyResult, RunReport, Settings};
+use schedlab::run::{configure, run_one, PolicyResult, RunReport, RunSettings, Settings};
 use schedlab::trace::{parse, Trace, TraceReport, TRACE_KEYS};
 
 const USAGE: &str = "\
@@ -208,7 +208,7 @@ fn cmd_run(a: &Args) -> Result<(), Fail> {
     let mut results: Vec<PolicyResult> = Vec::new();
     let mut series: Vec<Value> = Vec::new();
     for cfg in &configs {
-        let (outcome, result) = run_one(&trace, cfg, &s.metrics);
+        let (outcome, result) = run_one(&trace, cfg, &s);
         if let Some(base) = &a.schedule_out {
             write_schedule(&schedule_path(base, cfg.policy, configs.len() > 1), &records(&trace, &outcome))?;
         }
@@ -217,7 +217,11 @@ fn cmd_run(a: &Args) -> Result<(), Fail> {
         }
         results.push(result);
     }
-    let report = RunReport { trace: trace.report.clone(), results };
+    let report = RunReport {
+        trace: trace.report.clone(),
+        settings: RunSettings { engine: s.engine, metrics: s.metrics },
+        results,
+    };
     match format {
         "json" => {
             let mut v = serde_json::to_value(&report).map_err(|e| fail(e.to_string()))?;
@@ -295,6 +299,10 @@ fn cmd_policies() {
     for (k, d, doc) in TRACE_KEYS {
         println!("  {k:<10} default {d:<10} {doc}");
     }
+    println!("\nENGINE OPTIONS");
+    for (k, d, doc) in schedlab::engine::ENGINE_KEYS {
+        println!("  {k:<10} default {d:<10} {doc}");
+    }
     println!("\nMETRIC OPTIONS");
     for (k, d, doc) in schedlab::metrics::METRIC_KEYS {
         println!("  {k:<10} default {d:<10} {doc}");
@@ -350,7 +358,7 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
             for _ in 0..repeat {
                 let t = Instant::now();
                 let mut policy = cfg.build(&trace);
-                let outcome = schedlab::engine::simulate(&trace, policy.as_mut());
+                let outcome = schedlab::engine::simulate(&trace, policy.as_mut(), &s.engine);
                 best = best.min(t.elapsed().as_secs_f64());
                 passes = outcome.passes;
                 std::hint::black_box(&outcome);

@@ -4,17 +4,67 @@
 //! At one timestamp the engine applies all completions, then overdue notices, then all
 //! arrivals, then runs exactly one scheduling pass. Ties are broken by job index, which is
 //! submit order then job number. Same trace, same policy: the same schedule, bit for bit.
+//!
+//! With `passes=event` ([`EngineOptions`]) it follows pyss instead: one pass after each
+//! arrival, then one after each completion (in the order the jobs started). The processors of
+//! every job ending at that second are free in the machine at once, but the policy hears of
+//! each end only at its own event, so an earlier pass still plans with the later jobs' booked
+//! remainders. This reproduces figures published with pyss-based simulators (docs/VALIDATION.md).
 
 mod machine;
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use serde::Serialize;
 
 pub use machine::Machine;
 
+use crate::keys::{parse_choice, KeyError};
 use crate::trace::{Job, Trace};
+
+/// How many scheduling passes the engine runs at one timestamp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Passes {
+    /// All completions, then all arrivals, then one pass (DESIGN.md's engine semantics).
+    Timestamp,
+    /// pyss: one pass after each arrival, then one after each completion, in start order.
+    Event,
+}
+
+/// Options of the engine itself, set with `--set` like the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct EngineOptions {
+    /// Scheduling passes per timestamp.
+    pub passes: Passes,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions { passes: Passes::Timestamp }
+    }
+}
+
+/// Documentation of each engine option key: (key, default, meaning).
+pub const ENGINE_KEYS: &[(&str, &str, &str)] = &[(
+    "passes",
+    "timestamp",
+    "scheduling passes: timestamp (one per timestamp) | event (one per arrival and completion, as pyss)",
+)];
+
+impl EngineOptions {
+    /// Sets one option by its normalised key; `Ok(false)` means the key is not an engine option.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, KeyError> {
+        match key {
+            "passes" => {
+                self.passes = parse_choice(key, value, &[("timestamp", Passes::Timestamp), ("event", Passes::Event)])?
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
 
 /// Index of a job in [`Trace::jobs`].
 pub type JobIdx = u32;
@@ -178,7 +228,7 @@ pub struct Outcome {
 }
 
 /// Runs `policy` over `trace` to the end.
-pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
+pub fn simulate(trace: &Trace, policy: &mut dyn Policy, opts: &EngineOptions) -> Outcome {
     let jobs = &trace.jobs[..];
     let n = jobs.len();
     let mut sys = System {
@@ -198,6 +248,11 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
     let mut queued: u32 = 0;
     let mut series: Vec<Sample> = Vec::new();
     let mut passes = 0u64;
+    let per_event = opts.passes == Passes::Event;
+    // Per-event passes: the start order of each job, and jobs ended now whose end is not yet told.
+    let mut start_seq: Vec<u64> = vec![0; if per_event { n } else { 0 }];
+    let mut seq = 0u64;
+    let mut untold: VecDeque<JobIdx> = VecDeque::new();
 
     loop {
         let mut t = i64::MAX;
@@ -213,10 +268,14 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
         if let Some(Reverse(w)) = wakes.peek() {
             t = t.min(*w);
         }
+        if !untold.is_empty() {
+            t = sys.now;
+        }
         if t == i64::MAX {
             break;
         }
         sys.now = t;
+        let first_at_t = untold.is_empty();
         while let Some(&Reverse((e, idx))) = ends.peek() {
             if e != t {
                 break;
@@ -224,7 +283,14 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
             ends.pop();
             sys.machine.release(idx);
             sys.records[idx as usize].end = t;
-            policy.on_completion(view(jobs, idx), &sys);
+            if per_event {
+                untold.push_back(idx);
+            } else {
+                policy.on_completion(view(jobs, idx), &sys);
+            }
+        }
+        if per_event && first_at_t {
+            untold.make_contiguous().sort_by_key(|&i| start_seq[i as usize]);
         }
         while let Some(&Reverse((e, idx))) = sys.overdue.peek() {
             if e != t {
@@ -235,10 +301,21 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
                 policy.on_overdue(view(jobs, idx), &mut sys);
             }
         }
-        while next_arrival < n && jobs[next_arrival].submit == t {
-            policy.on_arrival(view(jobs, next_arrival as JobIdx), &sys);
-            next_arrival += 1;
-            queued += 1;
+        if per_event {
+            // One event per pass: arrivals first, then completions (pyss's order).
+            if next_arrival < n && jobs[next_arrival].submit == t {
+                policy.on_arrival(view(jobs, next_arrival as JobIdx), &sys);
+                next_arrival += 1;
+                queued += 1;
+            } else if let Some(idx) = untold.pop_front() {
+                policy.on_completion(view(jobs, idx), &sys);
+            }
+        } else {
+            while next_arrival < n && jobs[next_arrival].submit == t {
+                policy.on_arrival(view(jobs, next_arrival as JobIdx), &sys);
+                next_arrival += 1;
+                queued += 1;
+            }
         }
         while wakes.peek().is_some_and(|w| w.0 <= t) {
             wakes.pop();
@@ -251,6 +328,10 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy) -> Outcome {
             let job = &jobs[idx as usize];
             sys.records[idx as usize].start = t;
             queued -= 1;
+            if per_event {
+                seq += 1;
+                start_seq[idx as usize] = seq;
+            }
             ends.push(Reverse((t + job.runtime, idx)));
             if job.runtime > job.sched_runtime {
                 sys.overdue.push(Reverse((t + job.sched_runtime, idx)));

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use schedlab::engine::simulate;
 use schedlab::metrics::{records, Record};
 use schedlab::policy::Configured;
+use schedlab::run::Settings;
 use schedlab::trace::{parse, Trace, TraceOptions};
 
 /// `../shared` beside the repository.
@@ -25,13 +26,13 @@ pub fn trace(text: &str) -> Trace {
     parse(text.as_bytes(), &TraceOptions::default()).expect("trace parses")
 }
 
-/// Runs policy `name` with `settings` (`KEY=VALUE`) and returns the per-job records.
+/// Runs policy `name` with `settings` (`KEY=VALUE`: engine and policy options) and returns
+/// the per-job records.
 pub fn run(trace: &Trace, name: &str, settings: &[&str]) -> Vec<Record> {
-    let pairs: Vec<(String, String)> =
-        settings.iter().map(|s| schedlab::keys::split_setting(s).expect("KEY=VALUE")).collect();
-    let cfg = Configured::new(name, &pairs).expect("policy configures");
+    let s = Settings::parse(settings).expect("settings parse");
+    let cfg = Configured::new(name, &s.policy).expect("policy configures");
     let mut policy = cfg.build(trace);
-    let outcome = simulate(trace, policy.as_mut());
+    let outcome = simulate(trace, policy.as_mut(), &s.engine);
     records(trace, &outcome)
 }
 
