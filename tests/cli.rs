@@ -86,6 +86,15 @@ fn run_json_shape_and_values() {
     // fcfs: 1 at 0, 2 at 100, 3 at 150, 4 at 150 -> waits 0, 90, 130, 120.
     assert_eq!(res[0]["metrics"]["avg_wait_s"], 85.0);
     assert_eq!(res[0]["metrics"]["jobs_backfilled"], 0);
+    assert_eq!(v["settings"]["engine"]["passes"], "timestamp");
+    assert_eq!(v["settings"]["metrics"]["tau"], 10);
+    assert!(v.get("series").is_none());
+    let o = schedlab(&["run", &t, "--policy", "easy", "--format", "json", "--series", "3", "--set", "passes=event"]);
+    let w: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(w["settings"]["engine"]["passes"], "event");
+    assert_eq!(w["series"][0]["policy"], "easy");
+    assert_eq!(w["series"][0]["points"].as_array().unwrap().len(), 3);
+    assert_eq!(w["series"][0]["points"][0]["time"], 0);
     // easy: 2 is reserved for 100; 3 (2 procs, estimate 40) ends by then and backfills at 20;
     // 4 (1 proc) finds no free processor until 3 ends at 50, and backfills then.
     assert_eq!(res[1]["metrics"]["jobs_backfilled"], 2);
