@@ -198,6 +198,8 @@ fn settings_parse_and_reject() {
     assert_eq!(e.to_string(), "runtime=sometimes: expected one of estimate, exact, perfect, x2");
     assert!(Settings::parse(&["machine=0"]).is_err());
     assert!(Settings::parse(&["load=-1"]).is_err());
+    assert!(Settings::parse(&["load=1e-300"]).is_err());
+    assert!(Settings::parse(&["load=NaN"]).is_err());
     assert!(Settings::parse(&["noequals"]).is_err());
 }
 

@@ -107,8 +107,8 @@ impl TraceOptions {
             }
             "load" => {
                 let f: f64 = parse_num(key, value)?;
-                if !(f.is_finite() && f > 0.0) {
-                    return Err(KeyError::new(key, value, "must be a positive number"));
+                if !(0.001..=1000.0).contains(&f) {
+                    return Err(KeyError::new(key, value, "must be a number from 0.001 to 1000"));
                 }
                 self.load = f;
             }
