@@ -109,6 +109,12 @@ fn print_report_table(path: &str, trace: &Trace) {
     if let Some(i) = &h.installation {
         println!("installation     {i}");
     }
+    if let (Some(a), Some(b)) = (&h.start_time, &h.end_time) {
+        println!("period           {a} -> {b}");
+    }
+    if let Some(tz) = &h.time_zone_string {
+        println!("time zone        {tz}");
+    }
     println!(
         "lines read       {} ({} header, {} blank, {} job lines)",
         r.lines_read, r.header_lines, r.blank_lines, r.job_lines
