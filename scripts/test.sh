@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need (idempotent) and runs every test: formatting, lints, unit,
-# integration, pyss peer cases, real-trace invariants and published-figure checks.
-# The real-trace tests need ../shared beside the repository and run in release mode.
+# integration, pyss peer cases, real-trace invariants, published-figure checks, the wasm build
+# and the page in headless Chromium. The real-trace tests need ../shared beside the repository
+# and run in release mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +14,16 @@ for c in rustfmt clippy; do
   rustup component list --installed 2>/dev/null | grep -q "^$c" || rustup component add "$c"
 done
 
+if ! command -v chromium >/dev/null 2>&1; then
+  apt-get update -qq && apt-get install -y -qq chromium
+fi
+npm ci --no-audit --no-fund
+
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings
 cargo test --release --doc
 cargo test --release --all-targets
+
+./scripts/build-web.sh
+cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+npm test

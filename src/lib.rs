@@ -21,6 +21,8 @@
 //! - [`run`]: `KEY=VALUE` settings and the whole flow in one call, as the CLI uses it.
 //! - [`keys`]: how names and keys are matched (case-insensitive, `-` = `_`).
 //!
+//! - `web` (wasm32 only): the functions the page's Web Workers call.
+//!
 //! The command-line tool lives in `src/bin/schedlab.rs`. The library does no I/O and starts
 //! no threads, so it compiles unchanged to WebAssembly.
 //!
@@ -42,3 +44,5 @@ pub mod policy;
 pub mod profile;
 pub mod run;
 pub mod trace;
+#[cfg(target_arch = "wasm32")]
+pub mod web;

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::engine::{simulate, EngineOptions, Outcome};
 use crate::keys::{split_setting, KeyError};
-use crate::metrics::{summarize, MetricOptions, Metrics};
+use crate::metrics::{schedule_hash, summarize, MetricOptions, Metrics};
 use crate::policy::{family_options, find, Configured, PolicyError, POLICIES};
 use crate::trace::{Trace, TraceOptions, TraceReport};
 
@@ -73,6 +73,8 @@ pub struct PolicyResult {
     pub options: std::collections::BTreeMap<String, String>,
     /// Its metrics.
     pub metrics: Metrics,
+    /// Hash of the schedule ([`crate::metrics::schedule_hash`]), to compare runs across builds.
+    pub schedule_hash: String,
 }
 
 /// The engine and metric settings every policy of a run shared (trace options are in the report).
@@ -100,7 +102,8 @@ pub fn run_one(trace: &Trace, cfg: &Configured, settings: &Settings) -> (Outcome
     let mut policy = cfg.build(trace);
     let outcome = simulate(trace, policy.as_mut(), &settings.engine);
     let m = summarize(trace, &outcome, &settings.metrics);
-    (outcome, PolicyResult { policy: cfg.policy.to_string(), options: cfg.options.clone(), metrics: m })
+    let schedule_hash = schedule_hash(trace, &outcome);
+    (outcome, PolicyResult { policy: cfg.policy.to_string(), options: cfg.options.clone(), metrics: m, schedule_hash })
 }
 
 /// Looks up a policy's canonical name (for callers that only need to check a name).

@@ -132,6 +132,21 @@ pub fn records(trace: &Trace, outcome: &Outcome) -> Vec<Record> {
         .collect()
 }
 
+/// A 64-bit FNV-1a hash of every job's (id, start, end), in trace order, as 16 hex digits:
+/// two schedules with the same hash are the same schedule (natively and in wasm alike).
+pub fn schedule_hash(trace: &Trace, outcome: &Outcome) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (j, r) in trace.jobs.iter().zip(&outcome.records) {
+        for v in [j.id as i64, r.start, r.end] {
+            for b in v.to_le_bytes() {
+                h ^= b as u64;
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    format!("{h:016x}")
+}
+
 /// Summary statistics of one quantity.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Stats {

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the page into dist/: the engine compiled to wasm, its JS glue (wasm-bindgen, pinned to
+# the crate's exact version), the front end and the demo trace. Installs the wasm target and the
+# wasm-bindgen CLI if they are missing (idempotent).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wb_version"; then
+  echo "installing wasm-bindgen-cli $wb_version (a one-time build of several minutes)" >&2
+  cargo install wasm-bindgen-cli --version "$wb_version"
+fi
+
+cargo build --lib --release --target wasm32-unknown-unknown
+rm -rf www/pkg
+wasm-bindgen --target web --no-typescript --out-dir www/pkg target/wasm32-unknown-unknown/release/schedlab.wasm
+
+rm -rf dist
+mkdir -p dist/www
+cp index.html dist/
+cp -r www/*.js www/*.css www/demo www/pkg dist/www/
+echo "built dist/ ($(du -sh dist | cut -f1)); wasm $(wc -c < dist/www/pkg/schedlab_bg.wasm) bytes, $(gzip -9c dist/www/pkg/schedlab_bg.wasm | wc -c) gzipped"

@@ -1,0 +1,97 @@
+//! The WebAssembly API the page's workers call: the CLI's flow, bytes and settings in, JSON out.
+//!
+//! Each call parses the trace itself, so a worker needs nothing but the file's bytes; parsing
+//! costs a small fraction of a simulation. Panics reach the console through
+//! `console_error_panic_hook` and the worker reports them to the page.
+
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+use crate::engine::ENGINE_KEYS;
+use crate::metrics::{compress, records, METRIC_KEYS};
+use crate::policy::{family_options, POLICIES};
+use crate::run::{configure, run_one, Settings};
+use crate::trace::{parse, TRACE_KEYS};
+
+/// Installs the panic hook; wasm-bindgen runs it when the module is instantiated.
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+fn keys(list: &[(&str, &str, &str)]) -> Vec<Value> {
+    list.iter().map(|(k, d, doc)| json!({"key": k, "default": d, "doc": doc})).collect()
+}
+
+/// Every policy with its family options, and the trace, engine and metric options, as JSON.
+#[wasm_bindgen]
+pub fn catalogue() -> String {
+    let policies: Vec<Value> = POLICIES
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "family": p.family,
+                "summary": p.summary,
+                "defaults": p.defaults.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
+                "options": family_options(p.family),
+            })
+        })
+        .collect();
+    json!({
+        "policies": policies,
+        "trace_options": keys(TRACE_KEYS),
+        "engine_options": keys(ENGINE_KEYS),
+        "metric_options": keys(METRIC_KEYS),
+    })
+    .to_string()
+}
+
+fn failure(message: impl Into<String>, report: Value) -> String {
+    json!({"ok": false, "message": message.into(), "report": report}).to_string()
+}
+
+/// Parses a trace (plain or gzip) and returns `{"ok", "report", "header"}` or `{"ok": false, "message", "report"}`.
+#[wasm_bindgen]
+pub fn inspect(bytes: &[u8], settings: Vec<String>) -> String {
+    let s = match Settings::parse(&settings) {
+        Ok(s) => s,
+        Err(e) => return failure(e.to_string(), Value::Null),
+    };
+    match parse(bytes, &s.trace) {
+        Ok(t) => json!({"ok": true, "report": t.report, "header": t.header}).to_string(),
+        Err(e) => failure(e.message, json!(e.report)),
+    }
+}
+
+/// Simulates one policy: `{"ok", "result": {policy, options, metrics, schedule_hash}, "series",
+/// "wait_quantiles"}`, or `{"ok": false, "message"}`.
+#[wasm_bindgen]
+pub fn simulate(bytes: &[u8], policy: &str, settings: Vec<String>, series_points: usize) -> String {
+    let s = match Settings::parse(&settings) {
+        Ok(s) => s,
+        Err(e) => return failure(e.to_string(), Value::Null),
+    };
+    let cfg = match configure(policy, &s) {
+        Ok(c) => c,
+        Err(e) => return failure(e.to_string(), Value::Null),
+    };
+    let trace = match parse(bytes, &s.trace) {
+        Ok(t) => t,
+        Err(e) => return failure(e.message, json!(e.report)),
+    };
+    let Some(cfg) = cfg.first() else { return failure("no policy", Value::Null) };
+    let (outcome, result) = run_one(&trace, cfg, &s);
+    let mut waits: Vec<i64> = records(&trace, &outcome).iter().filter(|r| r.start >= 0).map(|r| r.wait()).collect();
+    waits.sort_unstable();
+    // 201 quantiles (every half percent) are enough for a smooth distribution curve.
+    let quantiles: Vec<i64> =
+        if waits.is_empty() { Vec::new() } else { (0..=200).map(|q| waits[(q * (waits.len() - 1)) / 200]).collect() };
+    json!({
+        "ok": true,
+        "result": result,
+        "series": compress(&outcome.series, series_points.max(1)),
+        "wait_quantiles": quantiles,
+    })
+    .to_string()
+}

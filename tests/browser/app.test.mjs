@@ -1,0 +1,96 @@
+// The page in headless Chromium: demo, real traces, charts, errors, network isolation.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, open, waitForResults, tableValues, foreignRequests, dist, shared, shots, root } from './harness.mjs';
+
+let server;
+let base;
+let browser;
+const POLICIES = 7;
+
+before(async () => {
+  // A sub-path, as on a course website.
+  ({ server, base } = await serve(dist, '/course/schedlab'));
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+test('the demo loads and its results fill the table with no user action', async () => {
+  const page = await open(browser, `${base}/`);
+  await waitForResults(page, POLICIES);
+  const values = await tableValues(page);
+  assert.equal(Object.keys(values).length, POLICIES);
+  assert.ok(values.easy.metrics.avg_bsld > 1);
+  assert.equal(values.easy.metrics.jobs, 2999);
+  await page.screenshot({ path: path.join(shots, 'demo.png'), fullPage: true });
+  assert.deepEqual(foreignRequests(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the canvas charts are drawn', async () => {
+  const page = await open(browser, `${base}/`);
+  await waitForResults(page, POLICIES);
+  const inked = await page.evaluate(() =>
+    [...document.querySelectorAll('canvas')].map((c) => {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i + 1] < 200 || d[i + 2] < 200) n++;
+      return [c.id, n / (d.length / 4)];
+    }),
+  );
+  for (const [id, share] of inked) assert.ok(share > 0.01, `${id} is blank (${share})`);
+  await page.screenshot({ path: path.join(shots, 'charts.png'), fullPage: true });
+  await page.close();
+});
+
+test('a real gzip trace loaded by the file input gives the CLI figures and schedules', async () => {
+  const trace = path.join(shared, 'traces', 'SDSC-SP2-1998-4.2-cln.swf.gz');
+  const page = await open(browser, `${base}/`);
+  await waitForResults(page, POLICIES);
+  await page.setInputFiles('#file', trace);
+  await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('SDSC-SP2'));
+  await waitForResults(page, POLICIES);
+  const web = await tableValues(page);
+  const cli = JSON.parse(
+    execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', trace, '--policy', 'all', '--format', 'json'], {
+      maxBuffer: 1 << 26,
+    }),
+  );
+  assert.equal(cli.results.length, POLICIES);
+  for (const r of cli.results) {
+    const w = web[r.policy];
+    assert.ok(w, `${r.policy} missing in the page`);
+    assert.equal(w.hash, r.schedule_hash, `${r.policy}: schedule differs between wasm and native`);
+    for (const [k, v] of Object.entries(w.metrics)) assert.equal(v, r.metrics[k], `${r.policy} ${k}`);
+  }
+  await page.screenshot({ path: path.join(shots, 'sdsc.png'), fullPage: true });
+  assert.deepEqual(foreignRequests(page), []);
+  await page.close();
+});
+
+test('a malformed trace shows line-numbered errors, and an unusable one says why', async () => {
+  const page = await open(browser, `${base}/`);
+  await waitForResults(page, POLICIES);
+  const good = '1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n';
+  const text = `; MaxProcs: 4\n${good}1 0 -1 ten 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n<img src=x onerror=alert(1)>\n${good}`;
+  await page.setInputFiles('#file', { name: 'bad.swf', mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await page.waitForFunction(() => document.querySelector('ul.errors'));
+  const report = await page.textContent('#trace-report');
+  assert.match(report, /line 3, field run_time: not a number/);
+  assert.match(report, /line 4: expected 18 fields, found 3/);
+  assert.equal(await page.locator('#trace-report img').count(), 0, 'trace text became markup');
+  await waitForResults(page, POLICIES);
+  await page.screenshot({ path: path.join(shots, 'malformed.png'), fullPage: true });
+
+  await page.setInputFiles('#file', { name: 'empty.swf', mimeType: 'text/plain', buffer: Buffer.from('; MaxProcs: 4\n') });
+  await page.waitForFunction(() => document.querySelector('#status.error'));
+  assert.match(await page.textContent('#status'), /no job lines/);
+  await page.close();
+});

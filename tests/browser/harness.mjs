@@ -1,0 +1,101 @@
+// Shared set-up for the browser tests: a static server for dist/ on 127.0.0.1 and Debian's
+// Chromium driven headless through playwright-core.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+export const dist = path.join(root, 'dist');
+export const shared = path.resolve(root, '..', 'shared');
+export const shots = path.join(root, 'target', 'browser-screenshots');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.swf': 'text/plain',
+  '.gz': 'application/gzip',
+};
+
+/** Serves `dir` on 127.0.0.1 at a free port; resolves to {server, base}. */
+export function serve(dir, prefix = '') {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    let rel = decodeURIComponent(url.pathname);
+    if (!rel.startsWith(prefix + '/')) {
+      res.writeHead(404).end();
+      return;
+    }
+    rel = rel.slice(prefix.length);
+    if (rel.endsWith('/')) rel += 'index.html';
+    const file = path.join(dir, path.normalize(rel));
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${server.address().port}${prefix}` }));
+  });
+}
+
+/** Launches headless Chromium with the flags that work on this machine. */
+export async function launch() {
+  fs.mkdirSync(shots, { recursive: true });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Opens a page that records every request it makes and every console error. */
+export async function open(browser, url) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+  page.requests = [];
+  page.errors = [];
+  page.on('request', (r) => page.requests.push(r.url()));
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && page.errors.push(m.text()));
+  await page.goto(url);
+  return page;
+}
+
+/** Waits until the results table has `n` rows and the status says the run is done. */
+export async function waitForResults(page, n, timeout = 120_000) {
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('#results tbody tr').length === n && document.querySelector('#status.done'),
+    n,
+    { timeout },
+  );
+}
+
+/** Every metric of every row of the results table, as numbers, by policy. */
+export async function tableValues(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const tr of document.querySelectorAll('#results tbody tr')) {
+      const m = {};
+      for (const td of tr.querySelectorAll('td[data-key]')) m[td.dataset.key] = Number(td.dataset.value);
+      out[tr.dataset.policy] = { metrics: m, hash: tr.dataset.hash };
+    }
+    return out;
+  });
+}
+
+/** Requests that went anywhere but 127.0.0.1 (data: and blob: URLs are local). */
+export function foreignRequests(page) {
+  return page.requests.filter((u) => !/^(data|blob):/.test(u) && new URL(u).hostname !== '127.0.0.1');
+}

@@ -1,0 +1,393 @@
+// SchedLab page: load a trace, run policies in a pool of workers, show the results.
+// Data flows one way: bytes -> workers (engine) -> JSON results -> table and charts.
+import { barChart, lineChart, fmt } from './charts.js';
+
+const $ = (sel) => document.querySelector(sel);
+const DEMO = new URL('./demo/KTH-SP2-1996-2.1-cln.excerpt.swf', import.meta.url);
+
+/** Metric keys shown in the table, with units and definitions (as in the README). */
+const METRICS = [
+  ['avg_wait_s', 's', 'mean of start − submit'],
+  ['median_wait_s', 's', 'median (nearest rank) of start − submit'],
+  ['p95_wait_s', 's', '95th percentile (nearest rank) of start − submit'],
+  ['max_wait_s', 's', 'longest wait'],
+  ['avg_response_s', 's', 'mean of end − submit'],
+  ['avg_bsld', '', 'mean bounded slowdown max(1, (wait + run) / max(tau, run)), tau = 10 s'],
+  ['median_bsld', '', 'median bounded slowdown'],
+  ['p95_bsld', '', '95th percentile bounded slowdown'],
+  ['max_bsld', '', 'largest bounded slowdown'],
+  ['utilization', '', 'used processor-seconds / ((last end − first start) × machine size)'],
+  ['loss_of_capacity', '', 'idle processor-seconds while jobs wait / (machine size × span) (Leung et al. eq. 1)'],
+  ['makespan_s', 's', 'last end − first start'],
+  ['jobs_backfilled', 'jobs', 'jobs started while a job submitted before them was waiting'],
+  ['jobs', 'jobs', 'jobs simulated'],
+];
+
+/** A fixed pool of module workers; each runs one task at a time. */
+class Pool {
+  constructor(size) {
+    this.size = size;
+    this.workers = [];
+    this.queue = [];
+    this.next = 1;
+    for (let i = 0; i < size; i++) this.spawn();
+  }
+  spawn() {
+    const w = { worker: new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }), task: null };
+    w.worker.onmessage = (e) => this.done(w, e.data);
+    w.worker.onerror = (e) => this.done(w, { ok: false, error: e.message || 'the worker crashed' });
+    this.workers.push(w);
+  }
+  run(task) {
+    return new Promise((resolve) => {
+      this.queue.push({ ...task, id: this.next++, resolve });
+      this.pump();
+    });
+  }
+  pump() {
+    for (const w of this.workers) {
+      if (w.task || !this.queue.length) continue;
+      w.task = this.queue.shift();
+      const { resolve, ...msg } = w.task;
+      w.worker.postMessage(msg);
+      this.onchange?.();
+    }
+  }
+  done(w, data) {
+    const task = w.task;
+    w.task = null;
+    if (!data.ok) {
+      // After a failure the engine instance may be unusable: replace the worker.
+      w.worker.terminate();
+      this.workers.splice(this.workers.indexOf(w), 1);
+      this.spawn();
+    }
+    task?.resolve(data);
+    this.pump();
+    this.onchange?.();
+  }
+  /** Stops every running and queued task; their promises resolve as cancelled. */
+  cancel() {
+    for (const t of this.queue) t.resolve({ ok: false, cancelled: true, error: 'cancelled' });
+    this.queue = [];
+    for (const w of [...this.workers]) {
+      if (!w.task) continue;
+      w.worker.terminate();
+      w.task.resolve({ ok: false, cancelled: true, error: 'cancelled' });
+      this.workers.splice(this.workers.indexOf(w), 1);
+      this.spawn();
+    }
+    this.onchange?.();
+  }
+  busy() {
+    return this.workers.filter((w) => w.task).length + this.queue.length;
+  }
+}
+
+const params = new URLSearchParams(location.search);
+const state = {
+  pool: new Pool(Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8))),
+  catalogue: null,
+  bytes: null,
+  name: '',
+  report: null,
+  results: new Map(), // policy -> {result, series, wait_quantiles, ms}
+  sort: { key: 'avg_bsld', dir: 1 },
+  generation: 0, // bumped by every new trace and run, so stale runs stay silent
+};
+if (params.has('embed')) document.body.classList.add('embed');
+
+function setStatus(text, kind = '') {
+  const el = $('#status');
+  el.textContent = text;
+  el.className = kind;
+}
+
+/** Settings shared by every policy: the `set` URL parameters plus the option inputs. */
+function settings() {
+  const out = params.getAll('set');
+  for (const input of document.querySelectorAll('[data-setting]')) {
+    if (input.value.trim() !== '') out.push(`${input.dataset.setting}=${input.value.trim()}`);
+  }
+  return out;
+}
+
+function renderPolicies() {
+  const box = $('#policy-list');
+  box.textContent = '';
+  const chosen = params.get('policies')?.split(',').map((s) => s.trim().toLowerCase().replaceAll('_', '-'));
+  const families = new Map();
+  for (const p of state.catalogue.policies) {
+    if (!families.has(p.family)) families.set(p.family, []);
+    families.get(p.family).push(p);
+  }
+  for (const [family, list] of families) {
+    const fs = document.createElement('fieldset');
+    const lg = document.createElement('legend');
+    lg.textContent = `${family} family`;
+    fs.append(lg);
+    for (const p of list) {
+      const label = document.createElement('label');
+      const cb = document.createElement('input');
+      cb.type = 'checkbox';
+      cb.value = p.name;
+      cb.checked = !chosen || chosen.includes(p.name);
+      const name = document.createElement('b');
+      name.textContent = p.name;
+      const desc = document.createElement('span');
+      desc.textContent = ` — ${p.summary}`;
+      label.append(cb, name, desc);
+      fs.append(label);
+    }
+    box.append(fs);
+  }
+  const opts = $('#options');
+  opts.textContent = '';
+  const all = [...state.catalogue.trace_options, ...state.catalogue.engine_options, ...state.catalogue.metric_options];
+  for (const o of all) {
+    const label = document.createElement('label');
+    label.title = o.doc;
+    label.textContent = `${o.key} `;
+    const input = document.createElement('input');
+    input.dataset.setting = o.key;
+    input.placeholder = o.default;
+    input.size = 9;
+    label.append(input);
+    opts.append(label);
+  }
+}
+
+function renderReport(value) {
+  const box = $('#trace-report');
+  box.textContent = '';
+  const r = value.report;
+  const rows = [];
+  if (!value.ok) {
+    const p = document.createElement('p');
+    p.className = 'error';
+    p.textContent = `This trace cannot be used: ${value.message}`;
+    box.append(p);
+  }
+  if (r) {
+    rows.push(['file', state.name]);
+    if (value.header?.computer) rows.push(['computer', value.header.computer]);
+    if (value.header?.installation) rows.push(['installation', value.header.installation]);
+    rows.push(['lines read', `${r.lines_read} (${r.job_lines} job lines)`]);
+    rows.push(['jobs kept', r.jobs_kept]);
+    rows.push(['machine', `${r.machine_size} processors (${r.machine_source})`]);
+    rows.push(['span', `${(r.span_s / 86400).toFixed(1)} days`]);
+    rows.push(['users, queues', `${r.users}, ${r.queues}`]);
+    for (const [k, v] of Object.entries(r.dropped || {})) rows.push(['dropped', `${v} ${k.replaceAll('_', ' ')}`]);
+    for (const [k, v] of Object.entries(r.altered || {})) rows.push(['altered', `${v} ${k.replaceAll('_', ' ')}`]);
+    for (const w of r.warnings || []) rows.push(['warning', w]);
+    const table = document.createElement('table');
+    for (const [k, v] of rows) {
+      const tr = table.insertRow();
+      tr.insertCell().textContent = k;
+      tr.insertCell().textContent = String(v);
+    }
+    box.append(table);
+    if (r.errors_total) {
+      const h = document.createElement('p');
+      h.className = 'error';
+      h.textContent = `${r.errors_total} malformed line(s) skipped:`;
+      const ul = document.createElement('ul');
+      ul.className = 'errors';
+      for (const e of r.errors.slice(0, 20)) {
+        const li = document.createElement('li');
+        li.textContent = `line ${e.line}${e.field ? `, field ${e.field}` : ''}: ${e.message}`;
+        ul.append(li);
+      }
+      box.append(h, ul);
+    }
+  }
+}
+
+async function loadBytes(bytes, name) {
+  state.generation++;
+  state.pool.cancel();
+  state.bytes = bytes;
+  state.name = name;
+  state.results.clear();
+  renderResults();
+  setStatus(`Reading ${name}…`);
+  const generation = state.generation;
+  const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings() });
+  if (generation !== state.generation) return false;
+  if (!res.ok) {
+    setStatus(res.cancelled ? 'Cancelled.' : `Error: ${res.error}`, 'error');
+    return false;
+  }
+  state.report = res.value.ok ? res.value.report : null;
+  renderReport(res.value);
+  if (!res.value.ok) {
+    setStatus(`${name}: ${res.value.message}`, 'error');
+    return false;
+  }
+  setStatus(`${name}: ${res.value.report.jobs_kept} jobs. Choose policies and run.`);
+  return true;
+}
+
+async function runPolicies(names) {
+  if (!state.bytes || !state.report) return;
+  const generation = ++state.generation;
+  state.results.clear();
+  renderResults();
+  const t0 = performance.now();
+  const s = settings();
+  let failed = 0;
+  const jobs = names.map(async (policy) => {
+    const res = await state.pool.run({ kind: 'simulate', bytes: state.bytes, policy, settings: s, points: 400 });
+    if (generation !== state.generation) return;
+    if (res.ok && res.value.ok) {
+      state.results.set(policy, { ...res.value, ms: res.ms });
+      renderResults();
+    } else if (!res.cancelled) {
+      failed++;
+      setStatus(`${policy}: ${res.ok ? res.value.message : res.error}`, 'error');
+    }
+  });
+  await Promise.all(jobs);
+  if (generation !== state.generation) return;
+  if (state.results.size === names.length) {
+    setStatus(`Ran ${names.length} policies on ${state.report.jobs_kept} jobs in ${((performance.now() - t0) / 1000).toFixed(2)} s.`, 'done');
+  } else if (!failed) {
+    setStatus(`Stopped: ${state.results.size} of ${names.length} policies finished.`);
+  }
+  document.body.dataset.state = 'done';
+}
+
+function selected() {
+  return [...document.querySelectorAll('#policy-list input:checked')].map((i) => i.value);
+}
+
+function renderResults() {
+  const table = $('#results');
+  table.textContent = '';
+  const head = table.createTHead().insertRow();
+  const th0 = document.createElement('th');
+  th0.textContent = 'policy';
+  head.append(th0);
+  for (const [key, unit, def] of METRICS) {
+    const th = document.createElement('th');
+    th.textContent = unit ? `${key}` : key;
+    th.title = `${def}${unit ? ` (${unit})` : ''}`;
+    th.dataset.key = key;
+    th.onclick = () => {
+      state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : 1 };
+      renderResults();
+    };
+    head.append(th);
+  }
+  const body = table.createTBody();
+  const rows = [...state.results.values()].sort(
+    (a, b) => state.sort.dir * (a.result.metrics[state.sort.key] - b.result.metrics[state.sort.key]),
+  );
+  for (const r of rows) {
+    const tr = body.insertRow();
+    tr.dataset.policy = r.result.policy;
+    tr.dataset.hash = r.result.schedule_hash;
+    tr.insertCell().textContent = r.result.policy;
+    for (const [key] of METRICS) {
+      const td = tr.insertCell();
+      td.dataset.key = key;
+      td.dataset.value = String(r.result.metrics[key]);
+      td.textContent = fmt(r.result.metrics[key]);
+    }
+  }
+  renderCharts();
+}
+
+function renderCharts() {
+  const runs = [...state.results.values()];
+  const metric = $('#metric').value;
+  barChart($('#chart-bars'), runs.map((r) => ({ label: r.result.policy, value: r.result.metrics[metric] })), metric);
+  const days = (t) => `${fmt((t - (state.report?.first_submit || 0)) / 86400)} d`;
+  lineChart(
+    $('#chart-busy'),
+    runs.map((r) => ({ label: r.result.policy, points: r.series.map((p) => [p.time, p.busy_avg]) })),
+    'busy processors (mean per bucket)',
+    { xFormat: days },
+  );
+  lineChart(
+    $('#chart-queue'),
+    runs.map((r) => ({ label: r.result.policy, points: r.series.map((p) => [p.time, p.queued_avg]) })),
+    'waiting jobs (mean per bucket)',
+    { xFormat: days },
+  );
+  lineChart(
+    $('#chart-cdf'),
+    runs.map((r) => ({ label: r.result.policy, points: r.wait_quantiles.map((w, i) => [w, i / 200]) })),
+    'share of jobs waiting at most x seconds',
+    { xLog: true },
+  );
+}
+
+function download(name, text, type) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type }));
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+function exportCsv() {
+  const keys = METRICS.map((m) => m[0]);
+  const lines = [['policy', ...keys].join(',')];
+  for (const r of state.results.values()) lines.push([r.result.policy, ...keys.map((k) => r.result.metrics[k])].join(','));
+  download('schedlab-results.csv', lines.join('\n') + '\n', 'text/csv');
+}
+
+function exportJson() {
+  const doc = { trace: state.report, results: [...state.results.values()].map((r) => r.result) };
+  download('schedlab-results.json', JSON.stringify(doc, null, 1), 'application/json');
+}
+
+async function readFile(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (await loadBytes(bytes, file.name)) await runPolicies(selected());
+}
+
+async function main() {
+  state.pool.onchange = () => {
+    $('#busy').textContent = state.pool.busy() ? `${state.pool.busy()} task(s) running` : '';
+  };
+  const cat = await state.pool.run({ kind: 'catalogue' });
+  if (!cat.ok) {
+    setStatus(`The engine failed to load: ${cat.error}`, 'error');
+    return;
+  }
+  state.catalogue = cat.value;
+  renderPolicies();
+  const metricSel = $('#metric');
+  for (const [key] of METRICS) metricSel.add(new Option(key, key, key === 'avg_bsld', key === 'avg_bsld'));
+  metricSel.onchange = renderCharts;
+  $('#file').onchange = (e) => e.target.files[0] && readFile(e.target.files[0]);
+  const drop = $('#drop');
+  drop.ondragover = (e) => {
+    e.preventDefault();
+    drop.classList.add('over');
+  };
+  drop.ondragleave = () => drop.classList.remove('over');
+  drop.ondrop = (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    if (e.dataTransfer.files[0]) readFile(e.dataTransfer.files[0]);
+  };
+  $('#run-all').onclick = () => runPolicies(state.catalogue.policies.map((p) => p.name));
+  $('#run-selected').onclick = () => runPolicies(selected());
+  $('#cancel').onclick = () => state.pool.cancel();
+  $('#demo').onclick = loadDemo;
+  $('#export-csv').onclick = exportCsv;
+  $('#export-json').onclick = exportJson;
+  window.addEventListener('resize', renderCharts);
+  await loadDemo();
+}
+
+async function loadDemo() {
+  setStatus('Loading the demo trace…');
+  const bytes = new Uint8Array(await (await fetch(DEMO)).arrayBuffer());
+  if (await loadBytes(bytes, 'KTH-SP2 excerpt (demo)')) await runPolicies(selected());
+}
+
+main().catch((e) => setStatus(`Error: ${e.message}`, 'error'));
