@@ -103,13 +103,26 @@ function setStatus(text, kind = '') {
   el.className = kind;
 }
 
-/** Settings shared by every policy: the `set` URL parameters plus the option inputs. */
+const normKey = (k) => k.trim().toLowerCase().replaceAll('-', '_');
+
+/** Settings shared by every policy: the option inputs, plus `set` URL parameters no input shows. */
 function settings() {
-  const out = params.getAll('set');
-  for (const input of document.querySelectorAll('[data-setting]')) {
+  const inputs = [...document.querySelectorAll('[data-setting]')];
+  const shown = new Set(inputs.map((i) => i.dataset.setting));
+  const out = params.getAll('set').filter((kv) => !shown.has(normKey(kv.split('=')[0])));
+  for (const input of inputs) {
     if (input.value.trim() !== '') out.push(`${input.dataset.setting}=${input.value.trim()}`);
   }
   return out;
+}
+
+/** Writes the policies and settings of a run into the URL, so a copied link reproduces it. */
+function syncUrl(names) {
+  const u = new URL(location.href);
+  u.searchParams.set('policies', names.join(','));
+  u.searchParams.delete('set');
+  for (const kv of settings()) u.searchParams.append('set', kv);
+  history.replaceState(null, '', u);
 }
 
 function renderPolicies() {
@@ -151,6 +164,8 @@ function renderPolicies() {
     const input = document.createElement('input');
     input.dataset.setting = o.key;
     input.placeholder = o.default;
+    const given = params.getAll('set').find((kv) => normKey(kv.split('=')[0]) === o.key);
+    if (given) input.value = given.slice(given.indexOf('=') + 1);
     input.size = 9;
     label.append(input);
     opts.append(label);
@@ -231,6 +246,7 @@ async function loadBytes(bytes, name) {
 async function runPolicies(names) {
   if (!state.bytes || !state.report) return;
   const generation = ++state.generation;
+  syncUrl(names);
   state.results.clear();
   renderResults();
   const t0 = performance.now();

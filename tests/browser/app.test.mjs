@@ -94,3 +94,27 @@ test('a malformed trace shows line-numbered errors, and an unusable one says why
   assert.match(await page.textContent('#status'), /no job lines/);
   await page.close();
 });
+
+test('the configuration lives in the URL and embed mode is compact', async () => {
+  const query = '?embed&policies=EASY,conservative&set=k=2&set=tau=60';
+  const page = await open(browser, `${base}/${query}`);
+  await waitForResults(page, 2);
+  assert.ok(await page.evaluate(() => document.body.classList.contains('embed')));
+  assert.equal(await page.inputValue('[data-setting="tau"]'), '60');
+  const web = await tableValues(page);
+  const demo = path.join(dist, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf');
+  const cli = JSON.parse(
+    execFileSync(path.join(root, 'target', 'release', 'schedlab'), [
+      'run', demo, '--policy', 'easy,conservative', '--set', 'k=2', '--set', 'tau=60', '--format', 'json',
+    ]),
+  );
+  for (const r of cli.results) {
+    assert.equal(web[r.policy].hash, r.schedule_hash, r.policy);
+    assert.equal(web[r.policy].metrics.avg_bsld, r.metrics.avg_bsld, r.policy);
+  }
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('policies'), 'easy,conservative');
+  assert.deepEqual(url.searchParams.getAll('set').sort(), ['k=2', 'tau=60']);
+  await page.screenshot({ path: path.join(shots, 'embed.png'), fullPage: true });
+  await page.close();
+});
