@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the page into dist/: the engine compiled to wasm, its JS glue (wasm-bindgen, pinned to
-# the crate's exact version), the front end and the demo trace. Installs the wasm target and the
+# the crate's exact version), the front end and the demo trace; and dist/schedlab.html, the
+# whole page in one file that works when opened straight from disk. Installs the wasm target and the
 # wasm-bindgen CLI if they are missing (idempotent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +17,13 @@ cargo build --lib --release --target wasm32-unknown-unknown
 rm -rf www/pkg
 wasm-bindgen --target web --no-typescript --out-dir www/pkg target/wasm32-unknown-unknown/release/schedlab.wasm
 
+wasm-bindgen --target no-modules --no-typescript --out-dir target/pkg-no-modules \
+  target/wasm32-unknown-unknown/release/schedlab.wasm
+
 rm -rf dist
 mkdir -p dist/www
 cp index.html dist/
 cp -r www/*.js www/*.css www/demo www/pkg dist/www/
+python3 scripts/build-single.py target/pkg-no-modules/schedlab.js target/pkg-no-modules/schedlab_bg.wasm \
+  index.html www dist/schedlab.html
 echo "built dist/ ($(du -sh dist | cut -f1)); wasm $(wc -c < dist/www/pkg/schedlab_bg.wasm) bytes, $(gzip -9c dist/www/pkg/schedlab_bg.wasm | wc -c) gzipped"

@@ -3,7 +3,17 @@
 import { barChart, lineChart, fmt } from './charts.js';
 
 const $ = (sel) => document.querySelector(sel);
-const DEMO = new URL('./demo/KTH-SP2-1996-2.1-cln.excerpt.swf', import.meta.url);
+
+// How workers and the demo are obtained. The single-file build (scripts/build-single.py) drops
+// this block and defines SCHEDLAB_PLATFORM itself, with Blob workers and an inlined demo.
+// @module-only-begin
+globalThis.SCHEDLAB_PLATFORM ??= {
+  worker: () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }),
+  demo: async () =>
+    new Uint8Array(await (await fetch(new URL('./demo/KTH-SP2-1996-2.1-cln.excerpt.swf', import.meta.url))).arrayBuffer()),
+};
+// @module-only-end
+const PLATFORM = globalThis.SCHEDLAB_PLATFORM;
 
 /** Metric keys shown in the table, with units and definitions (as in the README). */
 const METRICS = [
@@ -33,7 +43,7 @@ class Pool {
     for (let i = 0; i < size; i++) this.spawn();
   }
   spawn() {
-    const w = { worker: new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }), task: null };
+    const w = { worker: PLATFORM.worker(), task: null };
     w.worker.onmessage = (e) => this.done(w, e.data);
     w.worker.onerror = (e) => this.done(w, { ok: false, error: e.message || 'the worker crashed' });
     this.workers.push(w);
@@ -402,7 +412,7 @@ async function main() {
 
 async function loadDemo() {
   setStatus('Loading the demo trace…');
-  const bytes = new Uint8Array(await (await fetch(DEMO)).arrayBuffer());
+  const bytes = await PLATFORM.demo();
   if (await loadBytes(bytes, 'KTH-SP2 excerpt (demo)')) await runPolicies(selected());
 }
 

@@ -1,8 +1,12 @@
 // One simulation worker: loads the engine once, then answers one task at a time.
 // Tasks: {id, kind: 'catalogue'|'inspect'|'simulate', bytes, policy, settings, points}.
-import init, { catalogue, inspect, simulate } from './pkg/schedlab.js';
+import init, * as engine from './pkg/schedlab.js';
 
 const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.meta.url) });
+
+// Everything below is shared verbatim with the single-file build's classic Blob worker,
+// which defines `engine` and `ready` itself.
+// @shared
 
 self.onmessage = async (event) => {
   const { id, kind, bytes, policy, settings = [], points = 400 } = event.data;
@@ -10,9 +14,9 @@ self.onmessage = async (event) => {
     await ready;
     const t0 = performance.now();
     let json;
-    if (kind === 'catalogue') json = catalogue();
-    else if (kind === 'inspect') json = inspect(bytes, settings);
-    else json = simulate(bytes, policy, settings, points);
+    if (kind === 'catalogue') json = engine.catalogue();
+    else if (kind === 'inspect') json = engine.inspect(bytes, settings);
+    else json = engine.simulate(bytes, policy, settings, points);
     self.postMessage({ id, ok: true, value: JSON.parse(json), ms: performance.now() - t0 });
   } catch (err) {
     // A Rust panic arrives here as a RuntimeError; its message is in the console too.

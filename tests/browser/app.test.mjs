@@ -118,3 +118,25 @@ test('the configuration lives in the URL and embed mode is compact', async () =>
   await page.screenshot({ path: path.join(shots, 'embed.png'), fullPage: true });
   await page.close();
 });
+
+test('the single-file build works opened from disk (file://)', async () => {
+  const page = await open(browser, `file://${path.join(dist, 'schedlab.html')}`);
+  await waitForResults(page, POLICIES);
+  const web = await tableValues(page);
+  const demo = path.join(dist, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf');
+  const cli = JSON.parse(
+    execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', demo, '--policy', 'all', '--format', 'json']),
+  );
+  for (const r of cli.results) assert.equal(web[r.policy].hash, r.schedule_hash, r.policy);
+  const trace = path.join(shared, 'traces', 'KTH-SP2-1996-2.1-cln.swf.gz');
+  await page.setInputFiles('#file', trace);
+  await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('28467'));
+  await waitForResults(page, POLICIES);
+  assert.deepEqual(
+    page.requests.filter((u) => !u.startsWith('file://') && !/^(data|blob):/.test(u)),
+    [],
+  );
+  assert.deepEqual(page.errors, []);
+  await page.screenshot({ path: path.join(shots, 'single-file.png'), fullPage: true });
+  await page.close();
+});

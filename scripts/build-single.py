@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Builds dist/schedlab.html: the whole page in one file that works when opened from disk.
+
+Browsers refuse ES modules, module workers and fetch() on file:// pages, so this file uses
+wasm-bindgen's `no-modules` glue in classic scripts, the wasm inlined as base64 and compiled
+once on the page, and classic workers made from a Blob that receive the compiled
+WebAssembly.Module by postMessage. The page's own scripts are reused verbatim, less their
+import/export lines and the block that only module builds need.
+
+Usage: build-single.py GLUE.js WASM INDEX.html WWW_DIR OUT.html
+"""
+
+import base64
+import gzip
+import json
+import re
+import sys
+
+
+def strip_module_syntax(src: str) -> str:
+    src = re.sub(r"^import .*?;\n", "", src, flags=re.M | re.S)
+    src = re.sub(r"^export (const|function|class|async function) ", r"\1 ", src, flags=re.M)
+    src = re.sub(r"// @module-only-begin\n.*?// @module-only-end\n", "", src, flags=re.S)
+    return src
+
+
+def js_string(text: str) -> str:
+    """A JavaScript string literal that cannot close the surrounding <script> element."""
+    return json.dumps(text).replace("</", "<\\/")
+
+
+def main() -> None:
+    glue_path, wasm_path, index_path, www, out_path = sys.argv[1:6]
+    glue = open(glue_path, encoding="utf-8").read()
+    wasm_b64 = base64.b64encode(open(wasm_path, "rb").read()).decode()
+    demo = open(f"{www}/demo/KTH-SP2-1996-2.1-cln.excerpt.swf", "rb").read()
+    demo_b64 = base64.b64encode(gzip.compress(demo, 9, mtime=0)).decode()
+    worker_src = open(f"{www}/worker.js", encoding="utf-8").read()
+    worker_body = worker_src.split("// @shared\n", 1)[1]
+    charts = strip_module_syntax(open(f"{www}/charts.js", encoding="utf-8").read())
+    app = strip_module_syntax(open(f"{www}/app.js", encoding="utf-8").read())
+    css = open(f"{www}/style.css", encoding="utf-8").read()
+    index = open(index_path, encoding="utf-8").read()
+    body = re.search(r"<body>(.*)</body>", index, flags=re.S).group(1)
+
+    worker_blob = (
+        glue
+        + "\nconst engine = wasm_bindgen;\n"
+        + "let gotModule;\n"
+        + "const ready = new Promise((r) => (gotModule = r)).then((m) => wasm_bindgen({ module_or_path: m }));\n"
+        + "self.addEventListener('message', (e) => {\n"
+        + "  if (e.data && e.data.wasmModule) { gotModule(e.data.wasmModule); e.stopImmediatePropagation(); }\n"
+        + "});\n"
+        + worker_body
+    )
+    platform = f"""
+const WASM_MODULE = WebAssembly.compile(Uint8Array.from(atob({js_string(wasm_b64)}), (c) => c.charCodeAt(0)));
+const WORKER_URL = URL.createObjectURL(new Blob([{js_string(worker_blob)}], {{ type: 'text/javascript' }}));
+globalThis.SCHEDLAB_PLATFORM = {{
+  worker() {{
+    const w = new Worker(WORKER_URL);
+    WASM_MODULE.then((m) => w.postMessage({{ wasmModule: m }}));
+    return w;
+  }},
+  async demo() {{
+    const gz = Uint8Array.from(atob({js_string(demo_b64)}), (c) => c.charCodeAt(0));
+    return gz; // the engine reads gzip itself
+  }},
+}};
+"""
+    csp = (
+        "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; worker-src blob:; "
+        "style-src 'unsafe-inline'; img-src data: blob:; connect-src 'none'; object-src 'none'; "
+        "base-uri 'none'; form-action 'none'"
+    )
+    html = f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="{csp}">
+<title>SchedLab — parallel job scheduling in your browser (single file)</title>
+<link rel="icon" href="data:,">
+<style>
+{css}</style>
+</head>
+<body>{body}<script>
+(() => {{
+{platform}
+{charts}
+{app}
+}})();
+</script>
+</body>
+</html>
+"""
+    # The page's module <script> tag is not part of <body>, so nothing refers to www/ any more.
+    assert "www/" not in body
+    open(out_path, "w", encoding="utf-8").write(html)
+
+
+if __name__ == "__main__":
+    main()
