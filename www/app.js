@@ -294,6 +294,10 @@ function renderResults() {
   const th0 = document.createElement('th');
   th0.textContent = 'policy';
   head.append(th0);
+  const thCsv = document.createElement('th');
+  thCsv.textContent = 'schedule';
+  thCsv.title = 'each job\'s submit, start and end as CSV';
+  head.append(thCsv);
   for (const [key, unit, def] of METRICS) {
     const th = document.createElement('th');
     th.textContent = unit ? `${key}` : key;
@@ -314,6 +318,12 @@ function renderResults() {
     tr.dataset.policy = r.result.policy;
     tr.dataset.hash = r.result.schedule_hash;
     tr.insertCell().textContent = r.result.policy;
+    const btn = document.createElement('button');
+    btn.type = 'button';
+    btn.textContent = 'CSV';
+    btn.className = 'small';
+    btn.onclick = () => exportSchedule(r.result.policy);
+    tr.insertCell().append(btn);
     for (const [key] of METRICS) {
       const td = tr.insertCell();
       td.dataset.key = key;
@@ -364,6 +374,27 @@ function exportCsv() {
   download('schedlab-results.csv', lines.join('\n') + '\n', 'text/csv');
 }
 
+async function exportSchedule(policy) {
+  setStatus(`Preparing the schedule of ${policy}…`);
+  const res = await state.pool.run({ kind: 'schedule', bytes: state.bytes, policy, settings: settings() });
+  if (!res.ok || res.value.startsWith('error:')) {
+    setStatus(`${policy}: ${res.ok ? res.value : res.error}`, 'error');
+    return;
+  }
+  download(`schedule-${policy}.csv`, res.value, 'text/csv');
+  setStatus(`Saved the schedule of ${policy}.`, 'done');
+}
+
+function exportPng(canvas) {
+  canvas.toBlob((blob) => {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `${canvas.id}.png`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
+}
+
 function exportJson() {
   const doc = { trace: state.report, results: [...state.results.values()].map((r) => r.result) };
   download('schedlab-results.json', JSON.stringify(doc, null, 1), 'application/json');
@@ -406,6 +437,14 @@ async function main() {
   $('#demo').onclick = loadDemo;
   $('#export-csv').onclick = exportCsv;
   $('#export-json').onclick = exportJson;
+  for (const c of document.querySelectorAll('.charts canvas')) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'small png';
+    b.textContent = `PNG: ${c.id.replace('chart-', '')}`;
+    b.onclick = () => exportPng(c);
+    $('#png-buttons').append(b);
+  }
   window.addEventListener('resize', renderCharts);
   await loadDemo();
 }

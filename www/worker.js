@@ -16,6 +16,7 @@ self.onmessage = async (event) => {
     let json;
     if (kind === 'catalogue') json = engine.catalogue();
     else if (kind === 'inspect') json = engine.inspect(bytes, settings);
+    else if (kind === 'schedule') json = JSON.stringify(engine.schedule(bytes, policy, settings));
     else json = engine.simulate(bytes, policy, settings, points);
     self.postMessage({ id, ok: true, value: JSON.parse(json), ms: performance.now() - t0 });
   } catch (err) {

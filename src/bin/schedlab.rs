@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use schedlab::metrics::{compress, records, Cut, Record};
+use schedlab::metrics::{compress, records, schedule_csv, Cut, Record};
 use schedlab::policy::{family_options, Configured, POLICIES};
 use schedlab::run::{configure, run_one, PolicyResult, RunReport, RunSettings, Settings};
 use schedlab::trace::{parse, Trace, TraceReport, TRACE_KEYS};
@@ -180,15 +180,7 @@ fn fmt_num(v: &Value) -> String {
 }
 
 fn write_schedule(path: &str, recs: &[Record]) -> Result<(), Fail> {
-    let mut out = String::with_capacity(recs.len() * 48 + 64);
-    out.push_str("job_id,submit,start,end,procs,runtime,estimate,user,queue\n");
-    for r in recs {
-        out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{}\n",
-            r.job_id, r.submit, r.start, r.end, r.procs, r.runtime, r.estimate, r.user, r.queue
-        ));
-    }
-    std::fs::write(path, out).map_err(|e| fail(format!("cannot write {path}: {e}")))
+    std::fs::write(path, schedule_csv(recs)).map_err(|e| fail(format!("cannot write {path}: {e}")))
 }
 
 fn schedule_path(base: &str, policy: &str, many: bool) -> String {

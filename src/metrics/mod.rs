@@ -132,6 +132,21 @@ pub fn records(trace: &Trace, outcome: &Outcome) -> Vec<Record> {
         .collect()
 }
 
+/// The schedule as CSV: `job_id,submit,start,end,procs,runtime,estimate,user,queue`, one row per job.
+pub fn schedule_csv(recs: &[Record]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(recs.len() * 48 + 64);
+    out.push_str("job_id,submit,start,end,procs,runtime,estimate,user,queue\n");
+    for r in recs {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{}",
+            r.job_id, r.submit, r.start, r.end, r.procs, r.runtime, r.estimate, r.user, r.queue
+        );
+    }
+    out
+}
+
 /// A 64-bit FNV-1a hash of every job's (id, start, end), in trace order, as 16 hex digits:
 /// two schedules with the same hash are the same schedule (natively and in wasm alike).
 pub fn schedule_hash(trace: &Trace, outcome: &Outcome) -> String {

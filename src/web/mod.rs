@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::engine::ENGINE_KEYS;
-use crate::metrics::{compress, records, METRIC_KEYS};
+use crate::metrics::{compress, records, schedule_csv, METRIC_KEYS};
 use crate::policy::{family_options, POLICIES};
 use crate::run::{configure, run_one, Settings};
 use crate::trace::{parse, TRACE_KEYS};
@@ -94,4 +94,17 @@ pub fn simulate(bytes: &[u8], policy: &str, settings: Vec<String>, series_points
         "wait_quantiles": quantiles,
     })
     .to_string()
+}
+
+/// One policy's schedule as CSV (the CLI's `--schedule-out` format), or `error: ...` on failure.
+#[wasm_bindgen]
+pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
+    let run = Settings::parse(&settings).map_err(|e| e.to_string()).and_then(|s| {
+        let cfg = configure(policy, &s).map_err(|e| e.to_string())?;
+        let trace = parse(bytes, &s.trace).map_err(|e| e.message)?;
+        let cfg = cfg.first().ok_or("no policy")?;
+        let (outcome, _) = run_one(&trace, cfg, &s);
+        Ok(schedule_csv(&records(&trace, &outcome)))
+    });
+    run.unwrap_or_else(|e| format!("error: {e}"))
 }

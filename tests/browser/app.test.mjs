@@ -1,6 +1,7 @@
 // The page in headless Chromium: demo, real traces, charts, errors, network isolation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { serve, launch, open, waitForResults, tableValues, foreignRequests, dist, shared, shots, root } from './harness.mjs';
@@ -138,5 +139,26 @@ test('the single-file build works opened from disk (file://)', async () => {
   );
   assert.deepEqual(page.errors, []);
   await page.screenshot({ path: path.join(shots, 'single-file.png'), fullPage: true });
+  await page.close();
+});
+
+test('exports: a policy schedule as CSV equals the CLI, charts as PNG, results as CSV and JSON', async () => {
+  const page = await open(browser, `${base}/`);
+  await waitForResults(page, POLICIES);
+  const save = async (click) => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), click()]);
+    return fs.readFileSync(await dl.path());
+  };
+  const csv = await save(() => page.click('#results tr[data-policy="easy"] button'));
+  const demo = path.join(dist, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf');
+  const out = path.join(shots, 'easy-schedule.csv');
+  execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', demo, '--policy', 'easy', '--schedule-out', out]);
+  assert.equal(csv.toString(), fs.readFileSync(out, 'utf8'));
+  const png = await save(() => page.click('#png-buttons button'));
+  assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  const results = (await save(() => page.click('#export-csv'))).toString().trim().split('\n');
+  assert.equal(results.length, 1 + POLICIES);
+  const json = JSON.parse(await save(() => page.click('#export-json')));
+  assert.equal(json.results.length, POLICIES);
   await page.close();
 });
