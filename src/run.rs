@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::engine::{simulate, EngineOptions, Outcome};
+use crate::engine::{simulate_observed, EngineOptions, Outcome, Progress};
 use crate::keys::{split_setting, KeyError};
 use crate::metrics::{schedule_hash, summarize, MetricOptions, Metrics};
 use crate::policy::{family_options, find, Configured, PolicyError, POLICIES};
@@ -99,8 +99,18 @@ pub struct RunReport {
 
 /// Simulates one configured policy and summarises it.
 pub fn run_one(trace: &Trace, cfg: &Configured, settings: &Settings) -> (Outcome, PolicyResult) {
+    run_one_observed(trace, cfg, settings, &mut |_| {})
+}
+
+/// [`run_one`], reporting progress every few thousand scheduling passes.
+pub fn run_one_observed(
+    trace: &Trace,
+    cfg: &Configured,
+    settings: &Settings,
+    observe: &mut dyn FnMut(Progress),
+) -> (Outcome, PolicyResult) {
     let mut policy = cfg.build(trace);
-    let outcome = simulate(trace, policy.as_mut(), &settings.engine);
+    let outcome = simulate_observed(trace, policy.as_mut(), &settings.engine, 4096, observe);
     let m = summarize(trace, &outcome, &settings.metrics);
     let schedule_hash = schedule_hash(trace, &outcome);
     (outcome, PolicyResult { policy: cfg.policy.to_string(), options: cfg.options.clone(), metrics: m, schedule_hash })

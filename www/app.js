@@ -44,7 +44,10 @@ class Pool {
   }
   spawn() {
     const w = { worker: PLATFORM.worker(), task: null };
-    w.worker.onmessage = (e) => this.done(w, e.data);
+    w.worker.onmessage = (e) => {
+      if ('progress' in e.data) w.task?.onprogress?.(e.data.progress);
+      else this.done(w, e.data);
+    };
     w.worker.onerror = (e) => this.done(w, { ok: false, error: e.message || 'the worker crashed' });
     this.workers.push(w);
   }
@@ -58,7 +61,7 @@ class Pool {
     for (const w of this.workers) {
       if (w.task || !this.queue.length) continue;
       w.task = this.queue.shift();
-      const { resolve, ...msg } = w.task;
+      const { resolve, onprogress, ...msg } = w.task;
       w.worker.postMessage(msg);
       this.onchange?.();
     }
@@ -262,8 +265,21 @@ async function runPolicies(names) {
   const t0 = performance.now();
   const s = settings();
   let failed = 0;
+  const bars = $('#progress');
+  bars.textContent = '';
   const jobs = names.map(async (policy) => {
-    const res = await state.pool.run({ kind: 'simulate', bytes: state.bytes, policy, settings: s, points: 400 });
+    const bar = document.createElement('progress');
+    bar.max = 1;
+    bar.value = 0;
+    bar.title = policy;
+    const label = document.createElement('label');
+    label.textContent = `${policy} `;
+    label.append(bar);
+    bars.append(label);
+    const onprogress = (share) => (bar.value = share);
+    const res = await state.pool.run({ kind: 'simulate', bytes: state.bytes, policy, settings: s, points: 400, onprogress });
+    bar.value = res.ok ? 1 : bar.value;
+    label.classList.add(res.ok && res.value.ok ? 'finished' : 'stopped');
     if (generation !== state.generation) return;
     if (res.ok && res.value.ok) {
       state.results.set(policy, { ...res.value, ms: res.ms });

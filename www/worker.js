@@ -17,7 +17,7 @@ self.onmessage = async (event) => {
     if (kind === 'catalogue') json = engine.catalogue();
     else if (kind === 'inspect') json = engine.inspect(bytes, settings);
     else if (kind === 'schedule') json = JSON.stringify(engine.schedule(bytes, policy, settings));
-    else json = engine.simulate(bytes, policy, settings, points);
+    else json = engine.simulate(bytes, policy, settings, points, (share) => self.postMessage({ id, progress: share }));
     self.postMessage({ id, ok: true, value: JSON.parse(json), ms: performance.now() - t0 });
   } catch (err) {
     // A Rust panic arrives here as a RuntimeError; its message is in the console too.

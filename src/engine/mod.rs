@@ -227,8 +227,31 @@ pub struct Outcome {
     pub passes: u64,
 }
 
+/// How far a simulation has got, for progress bars.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Current simulated time.
+    pub time: i64,
+    /// Jobs that have arrived so far.
+    pub arrived: usize,
+    /// Jobs in the trace.
+    pub total: usize,
+}
+
 /// Runs `policy` over `trace` to the end.
 pub fn simulate(trace: &Trace, policy: &mut dyn Policy, opts: &EngineOptions) -> Outcome {
+    simulate_observed(trace, policy, opts, u64::MAX, &mut |_| {})
+}
+
+/// Runs `policy` over `trace` to the end, calling `observe` every `every` scheduling passes
+/// (the page's workers report progress this way while the simulation runs).
+pub fn simulate_observed(
+    trace: &Trace,
+    policy: &mut dyn Policy,
+    opts: &EngineOptions,
+    every: u64,
+    observe: &mut dyn FnMut(Progress),
+) -> Outcome {
     let jobs = &trace.jobs[..];
     let n = jobs.len();
     let mut sys = System {
@@ -323,6 +346,9 @@ pub fn simulate(trace: &Trace, policy: &mut dyn Policy, opts: &EngineOptions) ->
 
         policy.schedule(&mut sys);
         passes += 1;
+        if passes % every.max(1) == 0 {
+            observe(Progress { time: t, arrived: next_arrival, total: n });
+        }
 
         for &idx in &sys.started {
             let job = &jobs[idx as usize];

@@ -7,10 +7,11 @@
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
+use crate::engine::Progress;
 use crate::engine::ENGINE_KEYS;
 use crate::metrics::{compress, records, schedule_csv, METRIC_KEYS};
 use crate::policy::{family_options, POLICIES};
-use crate::run::{configure, run_one, Settings};
+use crate::run::{configure, run_one, run_one_observed, Settings};
 use crate::trace::{parse, TRACE_KEYS};
 
 /// Installs the panic hook; wasm-bindgen runs it when the module is instantiated.
@@ -65,9 +66,16 @@ pub fn inspect(bytes: &[u8], settings: Vec<String>) -> String {
 }
 
 /// Simulates one policy: `{"ok", "result": {policy, options, metrics, schedule_hash}, "series",
-/// "wait_quantiles"}`, or `{"ok": false, "message"}`.
+/// "wait_quantiles"}`, or `{"ok": false, "message"}`. `progress` is called with the share of jobs
+/// that have arrived (0 to 1) every few thousand scheduling passes.
 #[wasm_bindgen]
-pub fn simulate(bytes: &[u8], policy: &str, settings: Vec<String>, series_points: usize) -> String {
+pub fn simulate(
+    bytes: &[u8],
+    policy: &str,
+    settings: Vec<String>,
+    series_points: usize,
+    progress: &js_sys::Function,
+) -> String {
     let s = match Settings::parse(&settings) {
         Ok(s) => s,
         Err(e) => return failure(e.to_string(), Value::Null),
@@ -81,7 +89,10 @@ pub fn simulate(bytes: &[u8], policy: &str, settings: Vec<String>, series_points
         Err(e) => return failure(e.message, json!(e.report)),
     };
     let Some(cfg) = cfg.first() else { return failure("no policy", Value::Null) };
-    let (outcome, result) = run_one(&trace, cfg, &s);
+    let mut report = |p: Progress| {
+        let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(p.arrived as f64 / p.total.max(1) as f64));
+    };
+    let (outcome, result) = run_one_observed(&trace, cfg, &s, &mut report);
     let mut waits: Vec<i64> = records(&trace, &outcome).iter().filter(|r| r.start >= 0).map(|r| r.wait()).collect();
     waits.sort_unstable();
     // 201 quantiles (every half percent) are enough for a smooth distribution curve.

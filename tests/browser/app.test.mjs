@@ -162,3 +162,28 @@ test('exports: a policy schedule as CSV equals the CLI, charts as PNG, results a
   assert.equal(json.results.length, POLICIES);
   await page.close();
 });
+
+test('a long run shows progress, keeps the page responsive, and Cancel stops it', async () => {
+  const page = await open(browser, `${base}/`);
+  await waitForResults(page, POLICIES);
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
+      type: 'longtask',
+    });
+  });
+  await page.setInputFiles('#file', path.join(shared, 'traces', 'HPC2N-2002-2.2-cln.swf.gz'));
+  await page.waitForFunction(() => [...document.querySelectorAll('#progress progress')].some((p) => p.value > 0 && p.value < 1));
+  await page.screenshot({ path: path.join(shots, 'progress.png') });
+  await page.click('#cancel');
+  await page.waitForFunction(() => /Stopped/.test(document.querySelector('#status').textContent));
+  const stopped = await page.locator('#progress label.stopped').count();
+  assert.ok(stopped > 0, 'no policy was stopped');
+  const longTasks = await page.evaluate(() => window.longTasks);
+  console.log(`main-thread long tasks during the run (ms): ${JSON.stringify(longTasks.map(Math.round))}`);
+  assert.ok(longTasks.every((d) => d < 250), `the main thread blocked: ${longTasks}`);
+  // The page still works after a cancel.
+  await page.click('#run-selected');
+  await waitForResults(page, POLICIES, 180_000);
+  await page.close();
+});
