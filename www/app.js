@@ -1,6 +1,6 @@
 // SchedLab page: load a trace, run policies in a pool of workers, show the results.
 // Data flows one way: bytes -> workers (engine) -> JSON results -> table and charts.
-import { barChart, lineChart, fmt } from './charts.js';
+import { barChart, lineChart, heatmap, fmt, PALETTE } from './charts.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -185,7 +185,16 @@ function renderPolicies() {
   }
 }
 
+/** Draws a chart and remembers its hover function for the tooltip. */
+function draw(canvas, render) {
+  canvas.hover = render();
+}
+
 function renderReport(value) {
+  if (value.shape) {
+    draw($('#chart-shape-jobs'), () => heatmap($('#chart-shape-jobs'), value.shape, 'jobs by length and width (Leung et al. Table I)', (g, r, c) => g.count[r][c]));
+    draw($('#chart-shape-hours'), () => heatmap($('#chart-shape-hours'), value.shape, 'processor-hours by length and width (Table II)'));
+  }
   const box = $('#trace-report');
   box.textContent = '';
   const r = value.report;
@@ -350,29 +359,72 @@ function renderResults() {
   renderCharts();
 }
 
+/** Each policy keeps one colour in every chart: its place in the catalogue picks it. */
+function colour(policy) {
+  const i = state.catalogue.policies.findIndex((p) => p.name === policy);
+  return PALETTE[Math.max(i, 0) % PALETTE.length];
+}
+
 function renderCharts() {
-  const runs = [...state.results.values()];
+  const order = state.catalogue.policies.map((p) => p.name);
+  const runs = [...state.results.values()].sort((a, b) => order.indexOf(a.result.policy) - order.indexOf(b.result.policy));
   const metric = $('#metric').value;
-  barChart($('#chart-bars'), runs.map((r) => ({ label: r.result.policy, value: r.result.metrics[metric] })), metric);
+  draw($('#chart-bars'), () =>
+    barChart($('#chart-bars'), runs.map((r) => ({ label: r.result.policy, value: r.result.metrics[metric], colour: colour(r.result.policy) })), metric),
+  );
   const days = (t) => `${fmt((t - (state.report?.first_submit || 0)) / 86400)} d`;
-  lineChart(
-    $('#chart-busy'),
-    runs.map((r) => ({ label: r.result.policy, points: r.series.map((p) => [p.time, p.busy_avg]) })),
-    'busy processors (mean per bucket)',
-    { xFormat: days },
+  draw($('#chart-busy'), () =>
+    lineChart(
+      $('#chart-busy'),
+      runs.map((r) => ({ label: r.result.policy, colour: colour(r.result.policy), points: r.series.map((p) => [p.time, p.busy_avg]) })),
+      'busy processors (mean per bucket)',
+      { xFormat: days },
+    ),
   );
-  lineChart(
-    $('#chart-queue'),
-    runs.map((r) => ({ label: r.result.policy, points: r.series.map((p) => [p.time, p.queued_avg]) })),
-    'waiting jobs (mean per bucket)',
-    { xFormat: days },
+  draw($('#chart-queue'), () =>
+    lineChart(
+      $('#chart-queue'),
+      runs.map((r) => ({ label: r.result.policy, colour: colour(r.result.policy), points: r.series.map((p) => [p.time, p.queued_avg]) })),
+      'waiting jobs (mean per bucket)',
+      { xFormat: days },
+    ),
   );
-  lineChart(
-    $('#chart-cdf'),
-    runs.map((r) => ({ label: r.result.policy, points: r.wait_quantiles.map((w, i) => [w, i / 200]) })),
-    'share of jobs waiting at most x seconds',
-    { xLog: true },
+  draw($('#chart-cdf'), () =>
+    lineChart(
+      $('#chart-cdf'),
+      runs.map((r) => ({ label: r.result.policy, colour: colour(r.result.policy), points: r.wait_quantiles.map((w, i) => [w, i / 200]) })),
+      'share of jobs waiting at most x seconds',
+      { xLog: true, xFormat: (v) => `${fmt(v)} s` },
+    ),
   );
+  const pick = $('#policy-pick');
+  const current = pick.value;
+  pick.textContent = '';
+  for (const r of runs) pick.add(new Option(r.result.policy, r.result.policy));
+  if (runs.some((r) => r.result.policy === current)) pick.value = current;
+  const chosen = state.results.get(pick.value);
+  if (chosen) {
+    draw($('#chart-categories'), () =>
+      heatmap($('#chart-categories'), chosen.categories, `${chosen.result.policy}: mean bounded slowdown by category (Kettimuthu et al.)`),
+    );
+  }
+}
+
+/** One tooltip for every canvas: shows what the chart's hover function says under the pointer. */
+function installTooltip() {
+  const tip = $('#tip');
+  document.addEventListener('mousemove', (e) => {
+    const c = e.target;
+    const text = c instanceof HTMLCanvasElement && c.hover ? c.hover(e.offsetX, e.offsetY) : null;
+    if (!text) {
+      tip.hidden = true;
+      return;
+    }
+    tip.textContent = text;
+    tip.hidden = false;
+    tip.style.left = `${e.pageX + 12}px`;
+    tip.style.top = `${e.pageY + 12}px`;
+  });
 }
 
 function download(name, text, type) {
@@ -435,6 +487,8 @@ async function main() {
   const metricSel = $('#metric');
   for (const [key] of METRICS) metricSel.add(new Option(key, key, key === 'avg_bsld', key === 'avg_bsld'));
   metricSel.onchange = renderCharts;
+  $('#policy-pick').onchange = renderCharts;
+  installTooltip();
   $('#file').onchange = (e) => e.target.files[0] && readFile(e.target.files[0]);
   const drop = $('#drop');
   drop.ondragover = (e) => {

@@ -60,7 +60,7 @@ function axes(ctx, w, h, yTicks, y, title) {
   ctx.fillText(title, PAD.left, 4);
 }
 
-/** Bar chart: one bar per item {label, value}. Returns hit regions for hover. */
+/** Bar chart: one bar per item {label, value}. Returns a hover function (x, y) -> text. */
 export function barChart(canvas, items, title) {
   const { ctx, w, h } = setup(canvas);
   const max = Math.max(...items.map((i) => i.value), 0) || 1;
@@ -73,23 +73,28 @@ export function barChart(canvas, items, title) {
   items.forEach((it, i) => {
     const x = PAD.left + i * slot + slot * 0.15;
     const bw = slot * 0.7;
-    ctx.fillStyle = PALETTE[i % PALETTE.length];
+    ctx.fillStyle = it.colour ?? PALETTE[i % PALETTE.length];
     ctx.fillRect(x, y(it.value), bw, y(0) - y(it.value));
     ctx.fillStyle = '#333';
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
     ctx.fillText(it.label, x + bw / 2, h - PAD.bottom + 6);
-    regions.push({ x, y: y(it.value), w: bw, h: y(0) - y(it.value), text: `${it.label}: ${fmt(it.value)}` });
+    regions.push({ x, y: PAD.top, w: bw, h: y(0) - PAD.top, text: `${it.label}: ${fmt(it.value)}` });
   });
-  return regions;
+  return hitTest(regions);
 }
 
-/** Line chart: series [{label, points: [[x, y], ...]}]; xFormat labels the x axis. */
+/** A hover function over rectangular regions {x, y, w, h, text}. */
+function hitTest(regions) {
+  return (px, py) => regions.find((r) => px >= r.x && px < r.x + r.w && py >= r.y && py < r.y + r.h)?.text ?? null;
+}
+
+/** Line chart: series [{label, points: [[x, y], ...]}]; xFormat labels the x axis. Returns a hover function. */
 export function lineChart(canvas, series, title, { xFormat = fmt, yMin = 0, xLog = false } = {}) {
   const { ctx, w, h } = setup(canvas);
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
   const ys = series.flatMap((s) => s.points.map((p) => p[1]));
-  if (!xs.length) return [];
+  if (!xs.length) return () => null;
   const tx = xLog ? (v) => Math.log10(1 + Math.max(0, v)) : (v) => v;
   const x0 = Math.min(...xs.map(tx));
   const x1 = Math.max(...xs.map(tx));
@@ -105,7 +110,7 @@ export function lineChart(canvas, series, title, { xFormat = fmt, yMin = 0, xLog
   const xt = xLog ? [0, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7].filter((v) => tx(v) <= x1) : ticks(x0, x1);
   for (const t of xt) ctx.fillText(xFormat(t), x(t), h - PAD.bottom + 6);
   series.forEach((s, i) => {
-    ctx.strokeStyle = PALETTE[i % PALETTE.length];
+    ctx.strokeStyle = s.colour ?? PALETTE[i % PALETTE.length];
     ctx.lineWidth = 1.5;
     ctx.setLineDash(i >= PALETTE.length ? [4, 3] : []);
     ctx.beginPath();
@@ -118,10 +123,77 @@ export function lineChart(canvas, series, title, { xFormat = fmt, yMin = 0, xLog
   ctx.textBaseline = 'top';
   series.forEach((s, i) => {
     const ly = PAD.top + i * 15;
-    ctx.fillStyle = PALETTE[i % PALETTE.length];
+    ctx.fillStyle = s.colour ?? PALETTE[i % PALETTE.length];
     ctx.fillRect(w - PAD.right - 10, ly + 3, 10, 8);
     ctx.fillStyle = '#333';
     ctx.fillText(s.label, w - PAD.right - 14, ly);
   });
-  return { x, y, x0, x1 };
+  // Hover: the value of every series at the point nearest the pointer's x.
+  return (px) => {
+    if (px < PAD.left || px > w - PAD.right) return null;
+    const lines = series.map((s) => {
+      let best = null;
+      for (const p of s.points) if (!best || Math.abs(x(p[0]) - px) < Math.abs(x(best[0]) - px)) best = p;
+      return best ? `${s.label}: ${fmt(best[1])} at ${xFormat(best[0])}` : '';
+    });
+    return lines.filter(Boolean).join('\n');
+  };
+}
+
+/** Viridis-like sequential colours (colour-blind safe), dark to light. */
+const SEQ = ['#440154', '#414487', '#2a788e', '#22a884', '#7ad151', '#fde725'];
+
+function seqColour(t) {
+  const x = Math.max(0, Math.min(1, t)) * (SEQ.length - 1);
+  const i = Math.min(Math.floor(x), SEQ.length - 2);
+  const mix = (a, b) => Math.round(a + (b - a) * (x - i));
+  const [a, b] = [SEQ[i], SEQ[i + 1]].map((h) => [1, 3, 5].map((k) => parseInt(h.slice(k, k + 2), 16)));
+  return `rgb(${mix(a[0], b[0])},${mix(a[1], b[1])},${mix(a[2], b[2])})`;
+}
+
+/**
+ * Heatmap of a grid {rows, cols, count, value}: cells coloured on a log scale of `pick(grid, r, c)`,
+ * labelled with that value. Returns a hover function.
+ */
+export function heatmap(canvas, grid, title, pick = (g, r, c) => g.value[r][c]) {
+  const { ctx, w, h } = setup(canvas);
+  const left = 104;
+  const top = PAD.top + 16;
+  const cw = (w - left - PAD.right) / grid.cols.length;
+  const ch = (h - top - 8) / grid.rows.length;
+  const vals = grid.rows.flatMap((_, r) => grid.cols.map((_, c) => pick(grid, r, c)));
+  const max = Math.log10(1 + Math.max(...vals, 0));
+  ctx.fillStyle = '#333';
+  ctx.textBaseline = 'top';
+  ctx.textAlign = 'left';
+  ctx.fillText(title, left, 4);
+  ctx.textAlign = 'center';
+  grid.cols.forEach((c, i) => ctx.fillText(c, left + (i + 0.5) * cw, PAD.top));
+  const regions = [];
+  grid.rows.forEach((row, r) => {
+    ctx.fillStyle = '#333';
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(row, left - 6, top + (r + 0.5) * ch);
+    grid.cols.forEach((col, c) => {
+      const v = pick(grid, r, c);
+      const empty = grid.count[r][c] === 0;
+      const t = max > 0 ? Math.log10(1 + v) / max : 0;
+      ctx.fillStyle = empty ? '#f2f2f2' : seqColour(t);
+      ctx.fillRect(left + c * cw + 1, top + r * ch + 1, cw - 2, ch - 2);
+      if (!empty) {
+        ctx.fillStyle = t > 0.6 ? '#000' : '#fff';
+        ctx.textAlign = 'center';
+        ctx.fillText(fmt(v), left + (c + 0.5) * cw, top + (r + 0.5) * ch);
+      }
+      regions.push({
+        x: left + c * cw,
+        y: top + r * ch,
+        w: cw,
+        h: ch,
+        text: `${row}, ${col} processors: ${grid.count[r][c]} jobs, ${fmt(v)}`,
+      });
+    });
+  });
+  return hitTest(regions);
 }

@@ -149,7 +149,10 @@ fn cmd_info(a: &Args) -> Result<(), Fail> {
     let s = settings(a)?;
     let trace = load_trace(path, &s)?;
     match a.format.as_deref().unwrap_or("table") {
-        "json" => println!("{}", json!({"report": trace.report, "header": trace.header})),
+        "json" => println!(
+            "{}",
+            json!({"report": trace.report, "header": trace.header, "shape": schedlab::metrics::categories::shape(&trace)})
+        ),
         "table" => print_report_table(path, &trace),
         f => return Err(usage(format!("--format {f}: expected table or json"))),
     }

@@ -346,7 +346,7 @@ pub fn simulate_observed(
 
         policy.schedule(&mut sys);
         passes += 1;
-        if passes % every.max(1) == 0 {
+        if passes.is_multiple_of(every.max(1)) {
             observe(Progress { time: t, arrived: next_arrival, total: n });
         }
 

@@ -7,6 +7,7 @@
 //!   (Leung et al. eq. 1);
 //! - percentiles are nearest-rank; averages are over all jobs unless the Tsafrir et al. cut is on.
 
+pub mod categories;
 mod series;
 
 use serde::Serialize;

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::engine::Progress;
 use crate::engine::ENGINE_KEYS;
-use crate::metrics::{compress, records, schedule_csv, METRIC_KEYS};
+use crate::metrics::{categories, compress, records, schedule_csv, METRIC_KEYS};
 use crate::policy::{family_options, POLICIES};
 use crate::run::{configure, run_one, run_one_observed, Settings};
 use crate::trace::{parse, TRACE_KEYS};
@@ -60,7 +60,9 @@ pub fn inspect(bytes: &[u8], settings: Vec<String>) -> String {
         Err(e) => return failure(e.to_string(), Value::Null),
     };
     match parse(bytes, &s.trace) {
-        Ok(t) => json!({"ok": true, "report": t.report, "header": t.header}).to_string(),
+        Ok(t) => {
+            json!({"ok": true, "report": t.report, "header": t.header, "shape": categories::shape(&t)}).to_string()
+        }
         Err(e) => failure(e.message, json!(e.report)),
     }
 }
@@ -93,7 +95,8 @@ pub fn simulate(
         let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(p.arrived as f64 / p.total.max(1) as f64));
     };
     let (outcome, result) = run_one_observed(&trace, cfg, &s, &mut report);
-    let mut waits: Vec<i64> = records(&trace, &outcome).iter().filter(|r| r.start >= 0).map(|r| r.wait()).collect();
+    let recs = records(&trace, &outcome);
+    let mut waits: Vec<i64> = recs.iter().filter(|r| r.start >= 0).map(|r| r.wait()).collect();
     waits.sort_unstable();
     // 201 quantiles (every half percent) are enough for a smooth distribution curve.
     let quantiles: Vec<i64> =
@@ -103,6 +106,7 @@ pub fn simulate(
         "result": result,
         "series": compress(&outcome.series, series_points.max(1)),
         "wait_quantiles": quantiles,
+        "categories": categories::bsld_by_category(&recs, s.metrics.tau),
     })
     .to_string()
 }

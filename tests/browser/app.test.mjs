@@ -46,7 +46,15 @@ test('the canvas charts are drawn', async () => {
       return [c.id, n / (d.length / 4)];
     }),
   );
+  assert.equal(inked.length, 7);
   for (const [id, share] of inked) assert.ok(share > 0.01, `${id} is blank (${share})`);
+  // Hover shows the value under the pointer.
+  const box = await page.locator('#chart-bars').boundingBox();
+  await page.locator('#chart-bars').hover({ position: { x: 64 + (box.width - 80) / 14, y: box.height - 60 } });
+  await page.waitForFunction(() => !document.querySelector('#tip').hidden);
+  assert.match(await page.textContent('#tip'), /^\w[\w-]*: [\d.]+/);
+  await page.locator('#chart-categories').hover({ position: { x: 120, y: 70 } });
+  await page.waitForFunction(() => /processors: \d+ jobs/.test(document.querySelector('#tip').textContent));
   await page.screenshot({ path: path.join(shots, 'charts.png'), fullPage: true });
   await page.close();
 });
