@@ -18,6 +18,7 @@
 //!   (`fcfs`, `fffs`, `bffs`, `wffs`, `easy`, `easy-sjbf`, `conservative`).
 //! - [`metrics`]: per-job records, aggregates (wait, response, bounded slowdown,
 //!   utilization, loss of capacity) and compressed time series.
+//! - [`render`]: chart geometry computed natively (the Gantt chart's raster).
 //! - [`run`]: `KEY=VALUE` settings and the whole flow in one call, as the CLI uses it.
 //! - [`keys`]: how names and keys are matched (case-insensitive, `-` = `_`).
 //!
@@ -42,6 +43,7 @@ pub mod keys;
 pub mod metrics;
 pub mod policy;
 pub mod profile;
+pub mod render;
 pub mod run;
 pub mod trace;
 #[cfg(target_arch = "wasm32")]

@@ -300,6 +300,12 @@ async function runPolicies(names) {
   });
   await Promise.all(jobs);
   if (generation !== state.generation) return;
+  const gp = $('#gantt-policy');
+  const previous = gp.value;
+  gp.textContent = '';
+  for (const name of names) if (state.results.has(name)) gp.add(new Option(name, name));
+  gp.value = state.results.has(previous) ? previous : state.results.has('easy') ? 'easy' : gp.options[0]?.value ?? '';
+  openGantt(gp.value);
   if (state.results.size === names.length) {
     setStatus(`Ran ${names.length} policies on ${state.report.jobs_kept} jobs in ${((performance.now() - t0) / 1000).toFixed(2)} s.`, 'done');
   } else if (!failed) {
@@ -422,9 +428,110 @@ function installTooltip() {
     }
     tip.textContent = text;
     tip.hidden = false;
-    tip.style.left = `${e.pageX + 12}px`;
+    const right = e.pageX + 12 + tip.offsetWidth > document.documentElement.clientWidth;
+    tip.style.left = `${right ? e.pageX - 12 - tip.offsetWidth : e.pageX + 12}px`;
     tip.style.top = `${e.pageY + 12}px`;
   });
+}
+
+// The Gantt chart: one worker keeps the chosen policy's schedule and rasterises the visible
+// window on demand; at most one drawing is in flight, later requests collapse into one.
+const gantt = { pool: null, policy: null, extent: null, view: null, busy: false, pending: false, generation: 0, tip: '' };
+
+async function openGantt(policy) {
+  if (!policy || !state.bytes) return;
+  const generation = ++gantt.generation;
+  const res = await gantt.pool.run({ kind: 'gantt-open', bytes: state.bytes, policy, settings: settings() });
+  if (generation !== gantt.generation || !res.ok) return;
+  gantt.policy = policy;
+  gantt.extent = res.value; // [first start, last end, machine size]
+  gantt.view = { t0: res.value[0], t1: res.value[1] };
+  requestGantt();
+}
+
+function requestGantt() {
+  if (!gantt.view) return;
+  if (gantt.busy) {
+    gantt.pending = true;
+    return;
+  }
+  gantt.busy = true;
+  requestAnimationFrame(async () => {
+    const c = $('#gantt');
+    const ratio = window.devicePixelRatio || 1;
+    const width = Math.max(1, Math.round(c.clientWidth * ratio));
+    const height = Math.max(1, Math.round(c.clientHeight * ratio));
+    const view = { ...gantt.view, width, height };
+    const res = await gantt.pool.run({ kind: 'gantt-render', view });
+    if (res.ok) {
+      c.width = width;
+      c.height = height;
+      const ctx = c.getContext('2d');
+      ctx.putImageData(new ImageData(new Uint8ClampedArray(res.value.buffer, res.value.byteOffset, width * height * 4), width, height), 0, 0);
+      const first = state.report?.first_submit || 0;
+      const days = (t) => `${((t - first) / 86400).toFixed(2)} d`;
+      $('#gantt-view').textContent = `${gantt.policy}: ${days(view.t0)} to ${days(view.t1)} on ${gantt.extent[2]} processors (drawn in ${res.ms.toFixed(0)} ms)`;
+      c.dataset.view = `${view.t0},${view.t1}`;
+      c.dataset.renderMs = String(res.ms);
+    }
+    gantt.busy = false;
+    if (gantt.pending) {
+      gantt.pending = false;
+      requestGantt();
+    }
+  });
+}
+
+function installGantt() {
+  gantt.pool = new Pool(1);
+  const c = $('#gantt');
+  const clamp = () => {
+    const [lo, hi] = gantt.extent;
+    const span = Math.min(Math.max(gantt.view.t1 - gantt.view.t0, 10), hi - lo);
+    let t0 = Math.max(lo, Math.min(gantt.view.t0, hi - span));
+    gantt.view = { t0, t1: t0 + span };
+  };
+  c.addEventListener(
+    'wheel',
+    (e) => {
+      if (!gantt.view) return;
+      e.preventDefault();
+      const f = e.deltaY > 0 ? 1.25 : 0.8;
+      const { t0, t1 } = gantt.view;
+      const tm = t0 + (e.offsetX / c.clientWidth) * (t1 - t0);
+      gantt.view = { t0: tm - (tm - t0) * f, t1: tm + (t1 - tm) * f };
+      clamp();
+      requestGantt();
+    },
+    { passive: false },
+  );
+  let drag = null;
+  c.addEventListener('mousedown', (e) => (drag = gantt.view && { x: e.clientX, view: { ...gantt.view } }));
+  window.addEventListener('mouseup', () => (drag = null));
+  window.addEventListener('mousemove', (e) => {
+    if (!drag) return;
+    const dt = ((drag.x - e.clientX) / c.clientWidth) * (drag.view.t1 - drag.view.t0);
+    gantt.view = { t0: drag.view.t0 + dt, t1: drag.view.t1 + dt };
+    clamp();
+    requestGantt();
+  });
+  c.addEventListener('dblclick', () => {
+    if (!gantt.extent) return;
+    gantt.view = { t0: gantt.extent[0], t1: gantt.extent[1] };
+    requestGantt();
+  });
+  let asking = false;
+  c.addEventListener('mousemove', async (e) => {
+    if (drag || !gantt.view || asking) return;
+    asking = true;
+    const t = gantt.view.t0 + (e.offsetX / c.clientWidth) * (gantt.view.t1 - gantt.view.t0);
+    const proc = Math.floor((e.offsetY / c.clientHeight) * gantt.extent[2]);
+    const res = await gantt.pool.run({ kind: 'gantt-hover', view: { t, proc } });
+    gantt.tip = res.ok ? res.value : '';
+    asking = false;
+  });
+  c.hover = () => gantt.tip || null;
+  $('#gantt-policy').onchange = (e) => openGantt(e.target.value);
 }
 
 function download(name, text, type) {
@@ -489,6 +596,7 @@ async function main() {
   metricSel.onchange = renderCharts;
   $('#policy-pick').onchange = renderCharts;
   installTooltip();
+  installGantt();
   $('#file').onchange = (e) => e.target.files[0] && readFile(e.target.files[0]);
   const drop = $('#drop');
   drop.ondragover = (e) => {
@@ -515,7 +623,10 @@ async function main() {
     b.onclick = () => exportPng(c);
     $('#png-buttons').append(b);
   }
-  window.addEventListener('resize', renderCharts);
+  window.addEventListener('resize', () => {
+    renderCharts();
+    requestGantt();
+  });
   await loadDemo();
 }
 

@@ -8,8 +8,10 @@ const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.me
 // which defines `engine` and `ready` itself.
 // @shared
 
+let gantt = null; // the schedule drawn in the Gantt chart, kept between zooms
+
 self.onmessage = async (event) => {
-  const { id, kind, bytes, policy, settings = [], points = 400 } = event.data;
+  const { id, kind, bytes, policy, settings = [], points = 400, view } = event.data;
   try {
     await ready;
     const t0 = performance.now();
@@ -17,6 +19,15 @@ self.onmessage = async (event) => {
     if (kind === 'catalogue') json = engine.catalogue();
     else if (kind === 'inspect') json = engine.inspect(bytes, settings);
     else if (kind === 'schedule') json = JSON.stringify(engine.schedule(bytes, policy, settings));
+    else if (kind === 'gantt-open') {
+      gantt?.free();
+      gantt = new engine.GanttSession(bytes, policy, settings);
+      json = JSON.stringify([...gantt.extent()]);
+    } else if (kind === 'gantt-render') {
+      const px = gantt.render(view.t0, view.t1, view.width, view.height);
+      self.postMessage({ id, ok: true, value: px, ms: performance.now() - t0 }, [px.buffer]);
+      return;
+    } else if (kind === 'gantt-hover') json = JSON.stringify(gantt ? gantt.describe(view.t, view.proc) : '');
     else json = engine.simulate(bytes, policy, settings, points, (share) => self.postMessage({ id, progress: share }));
     self.postMessage({ id, ok: true, value: JSON.parse(json), ms: performance.now() - t0 });
   } catch (err) {

@@ -38,11 +38,14 @@ pub enum Passes {
 pub struct EngineOptions {
     /// Scheduling passes per timestamp.
     pub passes: Passes,
+    /// Record which processors each job ran on (for Gantt charts); off by default to save memory.
+    #[serde(skip)]
+    pub placements: bool,
 }
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { passes: Passes::Timestamp }
+        EngineOptions { passes: Passes::Timestamp, placements: false }
     }
 }
 
@@ -225,6 +228,11 @@ pub struct Outcome {
     pub series: Vec<Sample>,
     /// Scheduling passes run.
     pub passes: u64,
+    /// With [`EngineOptions::placements`]: the processors each job ran on, as runs of consecutive
+    /// ids; job i's runs are `placement_runs[off..off + len]` with `(off, len) = placement[i]`.
+    pub placement: Vec<(u32, u32)>,
+    /// Runs of consecutive processor ids: (first id, count).
+    pub placement_runs: Vec<(u32, u32)>,
 }
 
 /// How far a simulation has got, for progress bars.
@@ -276,6 +284,9 @@ pub fn simulate_observed(
     let mut start_seq: Vec<u64> = vec![0; if per_event { n } else { 0 }];
     let mut seq = 0u64;
     let mut untold: VecDeque<JobIdx> = VecDeque::new();
+    let mut placement: Vec<(u32, u32)> = vec![(0, 0); if opts.placements { n } else { 0 }];
+    let mut placement_runs: Vec<(u32, u32)> = Vec::new();
+    let mut ids: Vec<u32> = Vec::new();
 
     loop {
         let mut t = i64::MAX;
@@ -351,6 +362,21 @@ pub fn simulate_observed(
         }
 
         for &idx in &sys.started {
+            if opts.placements {
+                ids.clear();
+                ids.extend_from_slice(sys.machine.held(idx));
+                ids.sort_unstable();
+                let off = placement_runs.len() as u32;
+                for &id in &ids {
+                    let extends = placement_runs.len() as u32 > off
+                        && placement_runs.last().is_some_and(|&(first, count)| first + count == id);
+                    match placement_runs.last_mut() {
+                        Some((_, count)) if extends => *count += 1,
+                        _ => placement_runs.push((id, 1)),
+                    }
+                }
+                placement[idx as usize] = (off, placement_runs.len() as u32 - off);
+            }
             let job = &jobs[idx as usize];
             sys.records[idx as usize].start = t;
             queued -= 1;
@@ -382,5 +408,5 @@ pub fn simulate_observed(
             _ => series.push(Sample { time: t, busy, queued }),
         }
     }
-    Outcome { records: sys.records, series, passes }
+    Outcome { records: sys.records, series, passes, placement, placement_runs }
 }

@@ -11,6 +11,7 @@ use crate::engine::Progress;
 use crate::engine::ENGINE_KEYS;
 use crate::metrics::{categories, compress, records, schedule_csv, METRIC_KEYS};
 use crate::policy::{family_options, POLICIES};
+use crate::render::gantt::Gantt;
 use crate::run::{configure, run_one, run_one_observed, Settings};
 use crate::trace::{parse, TRACE_KEYS};
 
@@ -122,4 +123,61 @@ pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
         Ok(schedule_csv(&records(&trace, &outcome)))
     });
     run.unwrap_or_else(|e| format!("error: {e}"))
+}
+
+/// One policy's schedule kept in a worker for the Gantt chart: drawn again at every zoom or pan.
+#[wasm_bindgen]
+pub struct GanttSession {
+    gantt: Gantt,
+    trace: crate::trace::Trace,
+    records: Vec<crate::metrics::Record>,
+}
+
+#[wasm_bindgen]
+impl GanttSession {
+    /// Simulates `policy` on the trace, recording processor placements.
+    #[wasm_bindgen(constructor)]
+    pub fn new(bytes: &[u8], policy: &str, settings: Vec<String>) -> Result<GanttSession, JsError> {
+        let mut s = Settings::parse(&settings).map_err(|e| JsError::new(&e.to_string()))?;
+        s.engine.placements = true;
+        let cfg = configure(policy, &s).map_err(|e| JsError::new(&e.to_string()))?;
+        let trace = parse(bytes, &s.trace).map_err(|e| JsError::new(&e.message))?;
+        let cfg = cfg.first().ok_or_else(|| JsError::new("no policy"))?;
+        let (outcome, _) = run_one(&trace, cfg, &s);
+        let records = records(&trace, &outcome);
+        Ok(GanttSession { gantt: Gantt::new(&trace, &outcome), trace, records })
+    }
+
+    /// `[first start, last end, machine size]`.
+    pub fn extent(&self) -> Vec<f64> {
+        let (a, b) = self.gantt.span();
+        vec![a as f64, b as f64, self.gantt.machine() as f64]
+    }
+
+    /// RGBA pixels of the window `[t0, t1)`.
+    pub fn render(&self, t0: f64, t1: f64, width: u32, height: u32) -> Vec<u8> {
+        self.gantt.render(t0, t1, width, height)
+    }
+
+    /// A line about the job at time `t` on processor `proc`, or an empty string.
+    pub fn describe(&self, t: f64, proc: u32) -> String {
+        match self.gantt.job_at(t, proc) {
+            Some(i) => {
+                let r = &self.records[i];
+                let j = &self.trace.jobs[i];
+                format!(
+                    "job {}: user {}, {} processors, submit {}, start {} (waited {} s), end {}, estimate {} s",
+                    r.job_id,
+                    j.user,
+                    r.procs,
+                    r.submit,
+                    r.start,
+                    r.wait(),
+                    r.end,
+                    r.estimate
+                )
+            }
+            None => String::new(),
+        }
+    }
 }

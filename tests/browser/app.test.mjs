@@ -38,6 +38,7 @@ test('the demo loads and its results fill the table with no user action', async 
 test('the canvas charts are drawn', async () => {
   const page = await open(browser, `${base}/`);
   await waitForResults(page, POLICIES);
+  await page.waitForFunction(() => document.querySelector('#gantt').dataset.view);
   const inked = await page.evaluate(() =>
     [...document.querySelectorAll('canvas')].map((c) => {
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -46,7 +47,7 @@ test('the canvas charts are drawn', async () => {
       return [c.id, n / (d.length / 4)];
     }),
   );
-  assert.equal(inked.length, 7);
+  assert.equal(inked.length, 8);
   for (const [id, share] of inked) assert.ok(share > 0.01, `${id} is blank (${share})`);
   // Hover shows the value under the pointer.
   const box = await page.locator('#chart-bars').boundingBox();
@@ -193,5 +194,45 @@ test('a long run shows progress, keeps the page responsive, and Cancel stops it'
   // The page still works after a cancel.
   await page.click('#run-selected');
   await waitForResults(page, POLICIES, 180_000);
+  await page.close();
+});
+
+test('the Gantt chart of a 200,000-job schedule zooms, pans and names the job under the pointer', async () => {
+  const page = await open(browser, `${base}/?policies=easy`);
+  await waitForResults(page, 1);
+  await page.setInputFiles('#file', path.join(shared, 'traces', 'HPC2N-2002-2.2-cln.swf.gz'));
+  await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('202871'));
+  await waitForResults(page, 1, 180_000);
+  await page.waitForFunction(() => / on 240 processors/.test(document.querySelector('#gantt-view').textContent), null, {
+    timeout: 60_000,
+  });
+  const gantt = page.locator('#gantt');
+  await gantt.scrollIntoViewIfNeeded();
+  const box = await gantt.boundingBox();
+  const full = await gantt.getAttribute('data-view');
+  const times = [];
+  for (let i = 0; i < 8; i++) {
+    const before = await gantt.getAttribute('data-view');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -200);
+    await page.waitForFunction((v) => document.querySelector('#gantt').dataset.view !== v, before);
+    times.push(Number(await gantt.getAttribute('data-render-ms')));
+  }
+  const zoomed = (await gantt.getAttribute('data-view')).split(',').map(Number);
+  const [f0, f1] = full.split(',').map(Number);
+  assert.ok(zoomed[1] - zoomed[0] < (f1 - f0) / 5, `not zoomed: ${zoomed} of ${full}`);
+  const before = await gantt.getAttribute('data-view');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 4, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction((v) => document.querySelector('#gantt').dataset.view !== v, before);
+  const panned = (await gantt.getAttribute('data-view')).split(',').map(Number);
+  assert.ok(panned[0] > zoomed[0], 'dragging left moves later in time');
+  console.log(`Gantt of HPC2N (easy): render ms per zoom step ${JSON.stringify(times.map(Math.round))}`);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
+  await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 3);
+  await page.waitForFunction(() => /^job \d+/.test(document.querySelector('#tip').textContent), null, { timeout: 10_000 });
+  await page.screenshot({ path: path.join(shots, 'gantt.png'), fullPage: false });
   await page.close();
 });
