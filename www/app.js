@@ -129,12 +129,21 @@ function settings() {
   return out;
 }
 
+/** The options typed for one policy, as `KEY=VALUE` settings that override the shared ones. */
+function policySettings(policy) {
+  return [...document.querySelectorAll(`input[data-policy="${policy}"]`)]
+    .filter((i) => i.value.trim() !== '')
+    .map((i) => `${i.dataset.opt}=${i.value.trim()}`);
+}
+
 /** Writes the policies and settings of a run into the URL, so a copied link reproduces it. */
 function syncUrl(names) {
   const u = new URL(location.href);
   u.searchParams.set('policies', names.join(','));
   u.searchParams.delete('set');
   for (const kv of settings()) u.searchParams.append('set', kv);
+  u.searchParams.delete('opt');
+  for (const name of names) for (const kv of policySettings(name)) u.searchParams.append('opt', `${name}.${kv}`);
   history.replaceState(null, '', u);
 }
 
@@ -163,6 +172,22 @@ function renderPolicies() {
       const desc = document.createElement('span');
       desc.textContent = ` — ${p.summary}`;
       label.append(cb, name, desc);
+      // The policy's own options, empty meaning the preset's value (shown as the placeholder).
+      for (const o of p.options) {
+        const ol = document.createElement('label');
+        ol.className = 'opt';
+        ol.title = `${o.doc} (${o.values})`;
+        ol.textContent = ` ${o.key} `;
+        const input = document.createElement('input');
+        input.dataset.policy = p.name;
+        input.dataset.opt = o.key;
+        input.placeholder = p.defaults[o.key] ?? '';
+        input.size = 7;
+        const given = params.getAll('opt').find((v) => v.startsWith(`${p.name}.${o.key}=`));
+        if (given) input.value = given.slice(given.indexOf('=') + 1);
+        ol.append(input);
+        label.append(ol);
+      }
       fs.append(label);
     }
     box.append(fs);
@@ -286,7 +311,8 @@ async function runPolicies(names) {
     label.append(bar);
     bars.append(label);
     const onprogress = (share) => (bar.value = share);
-    const res = await state.pool.run({ kind: 'simulate', bytes: state.bytes, policy, settings: s, points: 400, onprogress });
+    const mine = [...s, ...policySettings(policy)];
+    const res = await state.pool.run({ kind: 'simulate', bytes: state.bytes, policy, settings: mine, points: 400, onprogress });
     bar.value = res.ok ? 1 : bar.value;
     label.classList.add(res.ok && res.value.ok ? 'finished' : 'stopped');
     if (generation !== state.generation) return;
@@ -441,7 +467,12 @@ const gantt = { pool: null, policy: null, extent: null, view: null, busy: false,
 async function openGantt(policy) {
   if (!policy || !state.bytes) return;
   const generation = ++gantt.generation;
-  const res = await gantt.pool.run({ kind: 'gantt-open', bytes: state.bytes, policy, settings: settings() });
+  const res = await gantt.pool.run({
+    kind: 'gantt-open',
+    bytes: state.bytes,
+    policy,
+    settings: [...settings(), ...policySettings(policy)],
+  });
   if (generation !== gantt.generation || !res.ok) return;
   gantt.policy = policy;
   gantt.extent = res.value; // [first start, last end, machine size]
@@ -551,7 +582,12 @@ function exportCsv() {
 
 async function exportSchedule(policy) {
   setStatus(`Preparing the schedule of ${policy}…`);
-  const res = await state.pool.run({ kind: 'schedule', bytes: state.bytes, policy, settings: settings() });
+  const res = await state.pool.run({
+    kind: 'schedule',
+    bytes: state.bytes,
+    policy,
+    settings: [...settings(), ...policySettings(policy)],
+  });
   if (!res.ok || res.value.startsWith('error:')) {
     setStatus(`${policy}: ${res.ok ? res.value : res.error}`, 'error');
     return;

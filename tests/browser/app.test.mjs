@@ -30,6 +30,17 @@ test('the demo loads and its results fill the table with no user action', async 
   assert.ok(values.easy.metrics.avg_bsld > 1);
   assert.equal(values.easy.metrics.jobs, 2999);
   await page.screenshot({ path: path.join(shots, 'demo.png'), fullPage: true });
+  // The Content-Security-Policy refuses connections to anything but the page's origin.
+  const blocked = await page.evaluate(async () => {
+    const violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective));
+    const r = await fetch('http://127.0.0.2:9/').then(() => 'fetched', () => 'refused');
+    await new Promise((res) => setTimeout(res, 100));
+    return { r, violations };
+  });
+  assert.equal(blocked.r, 'refused');
+  assert.deepEqual(blocked.violations, ['connect-src']);
+  page.errors = page.errors.filter((e) => !/Content Security Policy|Failed to fetch/.test(e));
   assert.deepEqual(foreignRequests(page), []);
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -106,10 +117,11 @@ test('a malformed trace shows line-numbered errors, and an unusable one says why
 });
 
 test('the configuration lives in the URL and embed mode is compact', async () => {
-  const query = '?embed&policies=EASY,conservative&set=k=2&set=tau=60';
+  const query = '?embed&policies=EASY,conservative,fcfs&set=k=2&set=tau=60&opt=fcfs.backfill=queue';
   const page = await open(browser, `${base}/${query}`);
-  await waitForResults(page, 2);
+  await waitForResults(page, 3);
   assert.ok(await page.evaluate(() => document.body.classList.contains('embed')));
+  assert.equal(await page.inputValue('[data-policy="fcfs"][data-opt="backfill"]'), 'queue');
   assert.equal(await page.inputValue('[data-setting="tau"]'), '60');
   const web = await tableValues(page);
   const demo = path.join(dist, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf');
@@ -122,8 +134,16 @@ test('the configuration lives in the URL and embed mode is compact', async () =>
     assert.equal(web[r.policy].hash, r.schedule_hash, r.policy);
     assert.equal(web[r.policy].metrics.avg_bsld, r.metrics.avg_bsld, r.policy);
   }
+  // fcfs with backfill=queue (and k=2) is backfilling with two reservations: the CLI agrees.
+  const fcfs = JSON.parse(
+    execFileSync(path.join(root, 'target', 'release', 'schedlab'), [
+      'run', demo, '--policy', 'fcfs', '--set', 'k=2', '--set', 'backfill=queue', '--set', 'tau=60', '--format', 'json',
+    ]),
+  );
+  assert.equal(web.fcfs.hash, fcfs.results[0].schedule_hash);
   const url = new URL(page.url());
-  assert.equal(url.searchParams.get('policies'), 'easy,conservative');
+  assert.equal(url.searchParams.get('policies'), 'fcfs,easy,conservative');
+  assert.deepEqual(url.searchParams.getAll('opt'), ['fcfs.backfill=queue']);
   assert.deepEqual(url.searchParams.getAll('set').sort(), ['k=2', 'tau=60']);
   await page.screenshot({ path: path.join(shots, 'embed.png'), fullPage: true });
   await page.close();
