@@ -256,3 +256,14 @@ test('the Gantt chart of a 200,000-job schedule zooms, pans and names the job un
   await page.screenshot({ path: path.join(shots, 'gantt.png'), fullPage: false });
   await page.close();
 });
+
+test('an engine that fails to load is reported on the page, not a blank page', async () => {
+  const page = await browser.newPage();
+  page.errors = [];
+  await page.route('**/schedlab_bg.wasm', (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => document.querySelector('#status.error'), null, { timeout: 30_000 });
+  assert.match(await page.textContent('#status'), /The engine failed to load: .+/);
+  await page.screenshot({ path: path.join(shots, 'engine-failure.png') });
+  await page.close();
+});
