@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::engine::{simulate_observed, EngineOptions, Outcome, Progress};
 use crate::keys::{split_setting, KeyError};
 use crate::metrics::{schedule_hash, summarize, MetricOptions, Metrics};
-use crate::policy::{family_options, find, Configured, PolicyError, POLICIES};
+use crate::policy::{family_options, Configured, PolicyError, POLICIES};
 use crate::trace::{Trace, TraceOptions, TraceReport};
 
 /// All `KEY=VALUE` settings of a run, sorted into trace, engine, metric and policy options.
@@ -47,9 +47,13 @@ pub fn configure(names: &str, settings: &Settings) -> Result<Vec<Configured>, Po
     if list.is_empty() {
         return Err(PolicyError::Unknown(names.to_string()));
     }
-    let mut out = Vec::new();
+    let mut out: Vec<Configured> = Vec::new();
     for name in list {
-        out.push(Configured::new(name, &settings.policy)?);
+        let c = Configured::new(name, &settings.policy)?;
+        // A policy named twice runs once.
+        if !out.iter().any(|o| o.policy == c.policy) {
+            out.push(c);
+        }
     }
     for (k, v) in &settings.policy {
         let taken = out.iter().any(|c| family_options(c.family).iter().any(|d| d.key == k));
@@ -114,9 +118,4 @@ pub fn run_one_observed(
     let m = summarize(trace, &outcome, &settings.metrics);
     let schedule_hash = schedule_hash(trace, &outcome);
     (outcome, PolicyResult { policy: cfg.policy.to_string(), options: cfg.options.clone(), metrics: m, schedule_hash })
-}
-
-/// Looks up a policy's canonical name (for callers that only need to check a name).
-pub fn canonical_name(name: &str) -> Option<&'static str> {
-    find(name).map(|p| p.name)
 }

@@ -172,6 +172,21 @@ fn errors_are_clear() {
     let o = schedlab(&["run", "/nonexistent.swf", "--policy", "easy"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("cannot read /nonexistent.swf"));
+    let o = schedlab(&["info", &t, "--set", "k=2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("info takes only trace options"), "{}", stderr(&o));
+    let o = schedlab(&["run", &t, "--policy", "easy", "--series", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = schedlab(&["run", &t, "--policy", "easy,EASY", "--format", "csv"]);
+    assert_eq!(stdout(&o).lines().count(), 2, "a policy named twice runs once");
+    // A closed output pipe ends the program quietly.
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{} policies | head -1", env!("CARGO_BIN_EXE_schedlab")))
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&o), "POLICIES\n");
+    assert_eq!(stderr(&o), "");
     let empty = d.join("empty.swf");
     std::fs::write(&empty, "").unwrap();
     let o = schedlab(&["info", empty.to_str().unwrap()]);

@@ -462,3 +462,35 @@ fn simultaneous_early_ends_per_timestamp_vs_per_event() {
         assert_eq!(common::starts(&common::run(&trace, policy, &["passes=event"])), vec![0, 0, 90, 50], "{policy}");
     }
 }
+
+/// With backfill=none the queue order is strict whatever k is: a small job behind a blocked one
+/// waits even when a second reservation would let it start now.
+#[test]
+fn no_backfilling_keeps_strict_order_with_any_k() {
+    // Machine 10. J1 s0 6p 100s runs; J2 s1 6p 50s is blocked until 100; J3 s2 2p 10s would fit now.
+    let rows = [(0, 100, 6, 100), (1, 50, 6, 50), (2, 10, 2, 10)];
+    for k in ["k=0", "k=1", "k=2", "k=inf"] {
+        assert_eq!(starts(10, &rows, "fcfs", &[k]), vec![0, 100, 100], "{k}");
+    }
+}
+
+/// The engine refuses to start a job that has not arrived or has already run, whatever a policy asks.
+#[test]
+fn engine_refuses_impossible_starts() {
+    use schedlab::engine::{simulate, JobView, Policy, System};
+    /// Tries to start every job of the trace at every pass, in reverse order.
+    struct Rogue(u32);
+    impl Policy for Rogue {
+        fn on_arrival(&mut self, _: JobView, _: &System) {}
+        fn on_completion(&mut self, _: JobView, _: &System) {}
+        fn schedule(&mut self, sys: &mut System) {
+            for i in (0..self.0).rev() {
+                sys.start(i);
+            }
+        }
+    }
+    let trace = common::trace(&common::swf(4, &[(0, 10, 4, 10), (5, 10, 4, 10), (100, 10, 4, 10)]));
+    let out = simulate(&trace, &mut Rogue(3), &Default::default());
+    let got: Vec<(i64, i64)> = out.records.iter().map(|r| (r.start, r.end)).collect();
+    assert_eq!(got, vec![(0, 10), (10, 20), (100, 110)]);
+}

@@ -85,3 +85,27 @@ fn series_compression_on_a_schedule() {
     assert!(close(pts[1].busy_avg, 290.0 / 90.0), "{}", pts[1].busy_avg);
     assert_eq!(pts[1].busy_max, 4);
 }
+
+/// A job running a billion seconds past a one-second estimate (overrun=run) is re-planned with
+/// doubling extensions, so the run ends after a few dozen passes, and every invariant holds.
+#[test]
+fn huge_overrun_is_cheap_to_simulate() {
+    let text = common::swf(2, &[(0, 1_000_000_000, 1, 1), (5, 10, 2, 10)]);
+    let opts = schedlab::trace::TraceOptions { overrun: schedlab::trace::Overrun::Run, ..Default::default() };
+    let t = schedlab::trace::parse(text.as_bytes(), &opts).unwrap();
+    let out = outcome(&t, "easy");
+    assert!(out.passes < 100, "{} passes", out.passes);
+    assert_eq!(out.records[1].start, 1_000_000_000);
+    let m = summarize(&t, &out, &MetricOptions::default());
+    assert!(m.loss_of_capacity.is_sign_positive());
+    // A series asked for absurdly many points is bounded.
+    assert!(compress(&out.series, usize::MAX).len() <= 100_000);
+}
+
+/// Loss of capacity is +0, not -0, when no job ever waits.
+#[test]
+fn no_waiting_means_zero_loss_of_capacity() {
+    let t = common::trace(&common::swf(4, &[(0, 10, 1, 10), (100, 10, 1, 10)]));
+    let m = summarize(&t, &outcome(&t, "fcfs"), &MetricOptions::default());
+    assert_eq!(m.loss_of_capacity.to_bits(), 0.0f64.to_bits());
+}

@@ -257,3 +257,28 @@ fn gzip_input_plain_truncated_and_corrupt() {
     let e = parse(&bad, &defaults()).unwrap_err();
     assert!(e.message.contains("gzip data is corrupt or truncated"), "{}", e.message);
 }
+
+/// Inputs found by fuzzing: negative or extreme submit times, absurd machine sizes, extreme load.
+#[test]
+fn extreme_values_are_refused_or_dropped() {
+    // A negative submit time is SWF's "missing": the job is dropped, not simulated.
+    let body = String::from("; MaxProcs: 4\n") + &line(1, -100, 10, 1, 1, 20, 1, 1) + &line(2, 0, 10, 1, 1, 20, 1, 1);
+    let t = parse(body.as_bytes(), &defaults()).unwrap();
+    assert_eq!(t.report.dropped.get("submit_missing"), Some(&1));
+    assert_eq!(t.jobs.len(), 1);
+    let body = format!("; MaxProcs: 4\n{}{}", line(1, i64::MIN, 10, 1, 1, 20, 1, 1), line(2, 0, 10, 1, 1, 20, 1, 1));
+    let t = parse(body.as_bytes(), &defaults()).unwrap();
+    assert_eq!(t.jobs.len(), 1);
+    assert_eq!(t.report.span_s, 0);
+    // A dropped record cannot make the machine huge; a huge header is refused with a reason.
+    let body = line(1, 0, -1, 1, 4_000_000_000, 10, 1, 1) + &line(2, 0, 10, 2, 2, 20, 1, 1);
+    let t = parse(body.as_bytes(), &defaults()).unwrap();
+    assert_eq!(t.machine, 2);
+    let body = String::from("; MaxProcs: 4000000000\n") + &line(1, 0, 10, 2, 2, 20, 1, 1);
+    let e = parse(body.as_bytes(), &defaults()).unwrap_err();
+    assert!(e.message.contains("machine size 4000000000"), "{}", e.message);
+    // The library checks the load factor too, not only the command line.
+    let body = line(1, 0, 10, 2, 2, 20, 1, 1);
+    assert!(parse(body.as_bytes(), &TraceOptions { load: 0.0, ..defaults() }).is_err());
+    assert!(parse(body.as_bytes(), &TraceOptions { load: -1.0, ..defaults() }).is_err());
+}

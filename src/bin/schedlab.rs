@@ -25,6 +25,17 @@ TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_
 Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
 With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each.";
 
+/// Prints a line to standard output; a closed pipe (`schedlab policies | head`) ends the program
+/// quietly instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 /// A command-line failure: the message and the exit code.
 struct Fail(String, u8);
 
@@ -102,44 +113,47 @@ fn one_trace(a: &Args) -> Result<&str, Fail> {
 fn print_report_table(path: &str, trace: &Trace) {
     let r = &trace.report;
     let h = &trace.header;
-    println!("trace            {path}");
+    out!("trace            {path}");
     if let Some(c) = &h.computer {
-        println!("computer         {c}");
+        out!("computer         {c}");
     }
     if let Some(i) = &h.installation {
-        println!("installation     {i}");
+        out!("installation     {i}");
     }
     if let (Some(a), Some(b)) = (&h.start_time, &h.end_time) {
-        println!("period           {a} -> {b}");
+        out!("period           {a} -> {b}");
     }
     if let Some(tz) = &h.time_zone_string {
-        println!("time zone        {tz}");
+        out!("time zone        {tz}");
     }
-    println!(
+    out!(
         "lines read       {} ({} header, {} blank, {} job lines)",
-        r.lines_read, r.header_lines, r.blank_lines, r.job_lines
+        r.lines_read,
+        r.header_lines,
+        r.blank_lines,
+        r.job_lines
     );
-    println!("jobs kept        {}", r.jobs_kept);
+    out!("jobs kept        {}", r.jobs_kept);
     for (k, v) in &r.dropped {
-        println!("dropped          {v:>8}  {k}");
+        out!("dropped          {v:>8}  {k}");
     }
     for (k, v) in &r.altered {
-        println!("altered          {v:>8}  {k}");
+        out!("altered          {v:>8}  {k}");
     }
-    println!("machine          {} processors ({})", r.machine_size, r.machine_source);
-    println!(
+    out!("machine          {} processors ({})", r.machine_size, r.machine_source);
+    out!(
         "estimates        {}",
         if r.estimates_exact { "none in trace: runtimes used (exact)" } else { "from the trace" }
     );
-    println!("submit span      {} .. {} s ({:.1} days)", r.first_submit, r.last_submit, r.span_s as f64 / 86400.0);
-    println!("users, queues    {}, {}", r.users, r.queues);
+    out!("submit span      {} .. {} s ({:.1} days)", r.first_submit, r.last_submit, r.span_s as f64 / 86400.0);
+    out!("users, queues    {}, {}", r.users, r.queues);
     for w in &r.warnings {
-        println!("warning          {w}");
+        out!("warning          {w}");
     }
     if r.errors_total > 0 {
-        println!("malformed lines  {} (first {} shown)", r.errors_total, r.errors.len().min(10));
+        out!("malformed lines  {} (first {} shown)", r.errors_total, r.errors.len().min(10));
         for e in r.errors.iter().take(10) {
-            println!("  {e}");
+            out!("  {e}");
         }
     }
 }
@@ -147,9 +161,12 @@ fn print_report_table(path: &str, trace: &Trace) {
 fn cmd_info(a: &Args) -> Result<(), Fail> {
     let path = one_trace(a)?;
     let s = settings(a)?;
+    if let Some((k, v)) = s.policy.first() {
+        return Err(usage(format!("--set {k}={v}: info takes only trace options")));
+    }
     let trace = load_trace(path, &s)?;
     match a.format.as_deref().unwrap_or("table") {
-        "json" => println!(
+        "json" => out!(
             "{}",
             json!({"report": trace.report, "header": trace.header, "shape": schedlab::metrics::categories::shape(&trace)})
         ),
@@ -205,6 +222,9 @@ fn cmd_run(a: &Args) -> Result<(), Fail> {
     if !["table", "json", "csv"].contains(&format) {
         return Err(usage(format!("--format {format}: expected table, json or csv")));
     }
+    if a.series.is_some() && format != "json" {
+        return Err(usage("--series goes with --format json"));
+    }
     let trace = load_trace(path, &s)?;
     let mut results: Vec<PolicyResult> = Vec::new();
     let mut series: Vec<Value> = Vec::new();
@@ -229,7 +249,7 @@ fn cmd_run(a: &Args) -> Result<(), Fail> {
             if a.series.is_some() {
                 v["series"] = Value::Array(series);
             }
-            println!("{v}");
+            out!("{v}");
         }
         "csv" => print_csv(&report),
         _ => print_table(path, &trace.report, &report, s.metrics.cut),
@@ -247,16 +267,16 @@ fn metric_values(r: &PolicyResult) -> Vec<(String, Value)> {
 fn print_csv(report: &RunReport) {
     let Some(first) = report.results.first() else { return };
     let keys: Vec<String> = metric_values(first).into_iter().map(|(k, _)| k).collect();
-    println!("policy,options,{}", keys.join(","));
+    out!("policy,options,{}", keys.join(","));
     for r in &report.results {
         let opts: Vec<String> = r.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let vals: Vec<String> = metric_values(r).into_iter().map(|(_, v)| v.to_string()).collect();
-        println!("{},{},{}", r.policy, opts.join(" "), vals.join(","));
+        out!("{},{},{}", r.policy, opts.join(" "), vals.join(","));
     }
 }
 
 fn print_table(path: &str, tr: &TraceReport, report: &RunReport, cut: Cut) {
-    println!(
+    out!(
         "{path}: {} jobs on {} processors ({}); averages over {}",
         tr.jobs_kept,
         tr.machine_size,
@@ -270,43 +290,43 @@ fn print_table(path: &str, tr: &TraceReport, report: &RunReport, cut: Cut) {
     for (_, title) in TABLE_COLUMNS {
         header.push_str(&format!("{title:>12}"));
     }
-    println!("{header}");
+    out!("{header}");
     for r in &report.results {
         let vals: std::collections::BTreeMap<String, Value> = metric_values(r).into_iter().collect();
         let mut line = format!("{:<14}", r.policy);
         for (key, _) in TABLE_COLUMNS {
             line.push_str(&format!("{:>12}", vals.get(*key).map_or(String::new(), fmt_num)));
         }
-        println!("{line}");
+        out!("{line}");
     }
 }
 
 fn cmd_policies() {
-    println!("POLICIES");
+    out!("POLICIES");
     for p in POLICIES {
         let d: Vec<String> = p.defaults.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        println!("  {:<14} {}", p.name, p.summary);
-        println!("  {:<14} family {}, defaults: {}", "", p.family, d.join(" "));
+        out!("  {:<14} {}", p.name, p.summary);
+        out!("  {:<14} family {}, defaults: {}", "", p.family, d.join(" "));
     }
     let mut families: Vec<&str> = POLICIES.iter().map(|p| p.family).collect();
     families.dedup();
     for f in families {
-        println!("\nOPTIONS OF THE {} FAMILY", f.to_uppercase());
+        out!("\nOPTIONS OF THE {} FAMILY", f.to_uppercase());
         for o in family_options(f) {
-            println!("  {:<10} {:<34} {}", o.key, o.values, o.doc);
+            out!("  {:<10} {:<34} {}", o.key, o.values, o.doc);
         }
     }
-    println!("\nTRACE OPTIONS");
+    out!("\nTRACE OPTIONS");
     for (k, d, doc) in TRACE_KEYS {
-        println!("  {k:<10} default {d:<10} {doc}");
+        out!("  {k:<10} default {d:<10} {doc}");
     }
-    println!("\nENGINE OPTIONS");
+    out!("\nENGINE OPTIONS");
     for (k, d, doc) in schedlab::engine::ENGINE_KEYS {
-        println!("  {k:<10} default {d:<10} {doc}");
+        out!("  {k:<10} default {d:<10} {doc}");
     }
-    println!("\nMETRIC OPTIONS");
+    out!("\nMETRIC OPTIONS");
     for (k, d, doc) in schedlab::metrics::METRIC_KEYS {
-        println!("  {k:<10} default {d:<10} {doc}");
+        out!("  {k:<10} default {d:<10} {doc}");
     }
 }
 
@@ -332,9 +352,15 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
         paths = vec![format!("{dir}SDSC-SP2-1998-4.2-cln.swf.gz"), format!("{dir}HPC2N-2002-2.2-cln.swf.gz")];
     }
     let repeat = a.repeat.unwrap_or(3).max(1);
-    println!(
+    out!(
         "{:<24} {:<14} {:>8} {:>9} {:>11} {:>8} {:>9}",
-        "trace", "policy", "jobs", "seconds", "jobs/s", "passes", "peak MiB"
+        "trace",
+        "policy",
+        "jobs",
+        "seconds",
+        "jobs/s",
+        "passes",
+        "peak MiB"
     );
     let mib = |k: Option<u64>| k.map_or("-".to_string(), |k| format!("{:.1}", k as f64 / 1024.0));
     for path in &paths {
@@ -345,7 +371,7 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
         let name = std::path::Path::new(path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
         let short: String = name.trim_end_matches(".gz").trim_end_matches(".swf").chars().take(24).collect();
         let n = trace.jobs.len();
-        println!(
+        out!(
             "{short:<24} {:<14} {n:>8} {parse_s:>9.3} {:>11.0} {:>8} {:>9}",
             "(parse)",
             n as f64 / parse_s,
@@ -364,7 +390,7 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
                 passes = outcome.passes;
                 std::hint::black_box(&outcome);
             }
-            println!(
+            out!(
                 "{short:<24} {:<14} {n:>8} {best:>9.3} {:>11.0} {passes:>8} {:>9}",
                 cfg.policy,
                 n as f64 / best,
@@ -373,8 +399,8 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
             let _ = std::io::stdout().flush();
         }
     }
-    println!("seconds: best of {repeat} runs of the simulation alone (the trace is parsed once; metrics not included)");
-    println!("peak MiB: the process's peak resident memory (VmHWM) during that step, trace included");
+    out!("seconds: best of {repeat} runs of the simulation alone (the trace is parsed once; metrics not included)");
+    out!("peak MiB: the process's peak resident memory (VmHWM) during that step, trace included");
     Ok(())
 }
 
@@ -396,7 +422,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Fail(msg, 0)) => {
-            println!("{msg}");
+            out!("{msg}");
             ExitCode::SUCCESS
         }
         Err(Fail(msg, code)) => {

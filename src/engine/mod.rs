@@ -93,7 +93,8 @@ pub struct JobView {
     pub queue: i32,
 }
 
-/// A scheduling policy: told of arrivals and completions, asked once per timestamp to start jobs.
+/// A scheduling policy: told of arrivals and completions, asked for a scheduling pass once per
+/// timestamp (once per event with `passes=event`, and at times it asked to be woken) to start jobs.
 ///
 /// A policy keeps its own queue. It never sees a job's true runtime; it learns that a job
 /// ran past its planned runtime through [`Policy::on_overdue`].
@@ -105,7 +106,7 @@ pub trait Policy {
     /// A running job is still running at the end of its planned runtime (or at a time the
     /// policy asked to [`System::watch`]).
     fn on_overdue(&mut self, _job: JobView, _sys: &mut System) {}
-    /// The one scheduling pass of this timestamp: start jobs with [`System::start`].
+    /// A scheduling pass: start jobs with [`System::start`].
     fn schedule(&mut self, sys: &mut System);
 }
 
@@ -118,6 +119,8 @@ pub struct System<'a> {
     wake: Option<i64>,
     records: Vec<JobRecord>,
     overdue: BinaryHeap<Reverse<(i64, JobIdx)>>,
+    /// Jobs with an index below this have arrived.
+    arrived: usize,
 }
 
 impl<'a> System<'a> {
@@ -146,9 +149,14 @@ impl<'a> System<'a> {
         view(self.jobs, idx)
     }
 
-    /// Starts job `idx` now; false (nothing happens) if too few processors are free.
+    /// Starts job `idx` now; false (nothing happens) if too few processors are free, or the job
+    /// has not arrived or has already started.
     pub fn start(&mut self, idx: JobIdx) -> bool {
-        let procs = self.jobs[idx as usize].procs;
+        let i = idx as usize;
+        if i >= self.arrived || self.records[i].start >= 0 {
+            return false;
+        }
+        let procs = self.jobs[i].procs;
         if self.machine.allocate(idx, procs) {
             self.started.push(idx);
             true
@@ -202,7 +210,8 @@ pub struct JobRecord {
     pub start: i64,
     /// End time, or -1 if it never ended.
     pub end: i64,
-    /// True if it started while a job submitted before it was still waiting.
+    /// True if it started while a job ahead of it in submit order (submit time, then job
+    /// number) was still waiting.
     pub backfilled: bool,
     /// The first start time the policy promised it (a reservation), or -1 if none.
     pub reserved: i64,
@@ -270,6 +279,7 @@ pub fn simulate_observed(
         wake: None,
         records: vec![JobRecord { start: -1, end: -1, backfilled: false, reserved: -1 }; n],
         overdue: BinaryHeap::new(),
+        arrived: 0,
     };
     let mut ends: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
     let mut wakes: BinaryHeap<Reverse<i64>> = BinaryHeap::new();
@@ -355,6 +365,7 @@ pub fn simulate_observed(
             wakes.pop();
         }
 
+        sys.arrived = next_arrival;
         policy.schedule(&mut sys);
         passes += 1;
         if passes.is_multiple_of(every.max(1)) {

@@ -4,6 +4,9 @@ use serde::Serialize;
 
 use crate::engine::Sample;
 
+/// Most buckets a series is compressed to.
+pub const MAX_POINTS: i64 = 100_000;
+
 /// One bucket of a compressed series: time-weighted mean and maximum over `[time, time + width)`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct SeriesPoint {
@@ -22,9 +25,10 @@ pub struct SeriesPoint {
 /// Reduces the step function `steps` to at most `n` equal buckets spanning its first to last step.
 pub fn compress(steps: &[Sample], n: usize) -> Vec<SeriesPoint> {
     let (Some(first), Some(last)) = (steps.first(), steps.last()) else { return Vec::new() };
-    let n = n.max(1);
     let t0 = first.time;
     let span = (last.time - t0).max(1);
+    // More buckets than seconds adds nothing; the cap also keeps n as i64 from wrapping.
+    let n = n.clamp(1, span.min(MAX_POINTS) as usize);
     let width = ((span + n as i64 - 1) / n as i64).max(1);
     let buckets = ((span + width - 1) / width) as usize;
     let mut out: Vec<SeriesPoint> = (0..buckets)

@@ -19,7 +19,8 @@ use crate::profile::Profile;
 /// The order in which backfill candidates are tried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Order {
-    /// No backfilling: stop at the first job that cannot start (FCFS).
+    /// No backfilling: strict queue order, no job starts before every job ahead of it has (FCFS);
+    /// `k` then only says whether the blocked head holds a reservation.
     None,
     /// Queue (arrival) order.
     Queue,
@@ -144,6 +145,8 @@ impl Policy for Backfill {
         let now = sys.now();
         if self.planned_end[i] <= now {
             let ext = self.planned_dur[i];
+            // Each extension doubles, so a job far past its estimate costs O(log) passes, not O(run/estimate).
+            self.planned_dur[i] = ext.saturating_mul(2).min(crate::trace::MAX_TIME);
             self.profile.reserve(now, job.procs as i64, ext);
             self.planned_end[i] = now + ext;
             self.dirty = true;
@@ -163,6 +166,9 @@ impl Policy for Backfill {
             let e = self.queue[pos];
             if e.started {
                 continue;
+            }
+            if order == Order::None && reserved > 0 {
+                break;
             }
             if let Some(s) = e.reserved {
                 let mut s = s;

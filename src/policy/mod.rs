@@ -50,7 +50,7 @@ pub const BACKFILL_OPTIONS: &[OptionDoc] = &[
     OptionDoc {
         key: "backfill",
         values: "none | queue | sjbf | best_fit | worst_fit",
-        doc: "order of backfill candidates (none: stop at the first job that cannot start)",
+        doc: "order of backfill candidates (none: strict queue order, nothing starts ahead of a waiting job)",
     },
 ];
 
@@ -124,6 +124,9 @@ pub struct Configured {
     pub family: &'static str,
     /// Every option value, preset values overridden by settings.
     pub options: BTreeMap<String, String>,
+    /// The options parsed for the family.
+    #[serde(skip)]
+    backfill: BackfillOptions,
 }
 
 /// Why a policy could not be configured.
@@ -162,47 +165,36 @@ impl Configured {
                 options.insert(k.clone(), v.clone());
             }
         }
-        let c = Configured { policy: info.name, family: info.family, options };
-        c.validate()?;
-        Ok(c)
-    }
-
-    fn get(&self, key: &str) -> &str {
-        self.options.get(key).map_or("", |s| s.as_str())
-    }
-
-    fn backfill_options(&self) -> Result<BackfillOptions, KeyError> {
-        let kv = self.get("k");
-        let k = match normalize(kv).as_str() {
-            "inf" | "infinity" | "unlimited" | "all" => None,
-            _ => Some(parse_num::<usize>("k", kv)?),
-        };
-        let order = parse_choice(
-            "backfill",
-            self.get("backfill"),
-            &[
-                ("none", Order::None),
-                ("queue", Order::Queue),
-                ("sjbf", Order::Sjbf),
-                ("best_fit", Order::BestFit),
-                ("worst_fit", Order::WorstFit),
-            ],
-        )?;
-        Ok(BackfillOptions { k, order })
-    }
-
-    fn validate(&self) -> Result<(), PolicyError> {
-        match self.family {
-            "backfill" => self.backfill_options().map(|_| ()).map_err(PolicyError::Option),
-            _ => Ok(()),
-        }
+        let backfill = backfill_options(&options).map_err(PolicyError::Option)?;
+        Ok(Configured { policy: info.name, family: info.family, options, backfill })
     }
 
     /// Builds the policy for `trace`.
     pub fn build(&self, trace: &Trace) -> Box<dyn Policy> {
         let origin = trace.jobs.first().map_or(0, |j| j.submit);
-        // Every family so far is "backfill"; validate() ran in new(), so the options parse.
-        let opts = self.backfill_options().unwrap_or(BackfillOptions { k: Some(1), order: Order::Queue });
-        Box::new(Backfill::new(opts, trace.machine, trace.jobs.len(), origin))
+        // Every family so far is "backfill".
+        Box::new(Backfill::new(self.backfill, trace.machine, trace.jobs.len(), origin))
     }
+}
+
+/// Parses the backfilling family's options from their text values.
+fn backfill_options(options: &BTreeMap<String, String>) -> Result<BackfillOptions, KeyError> {
+    let get = |key: &str| options.get(key).map_or("", |s| s.as_str());
+    let kv = get("k");
+    let k = match normalize(kv).as_str() {
+        "inf" | "infinity" | "unlimited" | "all" => None,
+        _ => Some(parse_num::<usize>("k", kv)?),
+    };
+    let order = parse_choice(
+        "backfill",
+        get("backfill"),
+        &[
+            ("none", Order::None),
+            ("queue", Order::Queue),
+            ("sjbf", Order::Sjbf),
+            ("best_fit", Order::BestFit),
+            ("worst_fit", Order::WorstFit),
+        ],
+    )?;
+    Ok(BackfillOptions { k, order })
 }

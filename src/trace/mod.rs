@@ -19,6 +19,9 @@ pub use swf::{leading_int, parse_job_line, Header, LineError, FIELD_NAMES};
 /// Largest time value accepted (about 35,000 years in seconds); larger ones are dropped.
 pub const MAX_TIME: i64 = 1 << 40;
 
+/// Largest machine simulated; the machine keeps one processor id per processor.
+pub const MAX_MACHINE: u32 = 1 << 24;
+
 /// How many line errors the report keeps verbatim (the rest are only counted).
 pub const MAX_REPORTED_ERRORS: usize = 100;
 
@@ -62,7 +65,8 @@ pub struct TraceReport {
     pub jobs_kept: u64,
     /// Jobs dropped, by reason.
     pub dropped: BTreeMap<&'static str, u64>,
-    /// Jobs kept but changed, by reason.
+    /// Jobs kept but changed, by reason (`sorted` counts jobs that came before their predecessor
+    /// in the file).
     pub altered: BTreeMap<&'static str, u64>,
     /// The first malformed lines, with line number and field.
     pub errors: Vec<LineError>,
@@ -170,6 +174,10 @@ fn to_i32(v: i64) -> i32 {
 /// Parses SWF bytes (plain or gzip) into a trace, applying `opts`.
 pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
     let mut report = TraceReport { options: opts.clone(), ..TraceReport::default() };
+    if !(0.001..=1000.0).contains(&opts.load) {
+        let message = format!("load {} is outside 0.001..1000", opts.load);
+        return Err(TraceError { message, report: Box::new(report) });
+    }
     let text = match decompress(bytes) {
         Ok((text, warning)) => {
             report.warnings.extend(warning);
@@ -244,13 +252,25 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
     }
 
     // Machine size: option, header MaxProcs, else the widest job.
-    let widest = raws.iter().filter(|r| r.procs > 0).map(|r| r.procs).max().unwrap_or(0);
+    // Only records that can become jobs size the machine: one bad line must not make it huge.
+    let widest = raws
+        .iter()
+        .filter(|r| r.procs > 0 && r.runtime > 0 && (!any_estimate || r.estimate > 0))
+        .map(|r| r.procs)
+        .max()
+        .unwrap_or(0);
     let (machine, source): (i64, &'static str) = match (opts.machine, header.max_procs) {
         (Some(m), _) => (m as i64, "option"),
         (None, Some(m)) if m > 0 => (m, "header MaxProcs"),
         _ => (widest, "widest job"),
     };
-    let machine = machine.clamp(0, u32::MAX as i64) as u32;
+    if machine > MAX_MACHINE as i64 {
+        let message = format!(
+            "the machine size {machine} ({source}) is over the {MAX_MACHINE} processors simulated: set machine=N"
+        );
+        return Err(TraceError { message, report: Box::new(report) });
+    }
+    let machine = machine.max(0) as u32;
     report.machine_size = machine;
     report.machine_source = source;
 
@@ -263,7 +283,9 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
             Some("runtime_not_positive")
         } else if any_estimate && r.estimate <= 0 {
             Some("estimate_not_positive")
-        } else if r.submit.abs() > MAX_TIME || r.runtime > MAX_TIME || r.estimate > MAX_TIME {
+        } else if r.submit < 0 {
+            Some("submit_missing")
+        } else if r.submit > MAX_TIME || r.runtime > MAX_TIME || r.estimate > MAX_TIME {
             Some("time_out_of_range")
         } else if r.procs > machine as i64 && opts.wide == Wide::Drop {
             Some("wider_than_machine")
@@ -309,18 +331,19 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
         });
     }
 
-    let out_of_order = jobs.windows(2).filter(|w| (w[1].submit, w[1].id) < (w[0].submit, w[0].id)).count();
-    if out_of_order > 0 {
-        jobs.sort_by_key(|j| (j.submit, j.id));
-        *altered.entry("sorted").or_default() += out_of_order as u64;
-    }
-    if let Some(first) = jobs.first().map(|j| j.submit) {
+    // Scale before sorting, so rounding cannot leave equal submit times out of job-number order.
+    if let Some(first) = jobs.iter().map(|j| j.submit).min() {
         if opts.load != 1.0 {
             for j in &mut jobs {
                 j.submit = first + ((j.submit - first) as f64 / opts.load).round() as i64;
             }
             *altered.entry("load_scaled").or_default() += jobs.len() as u64;
         }
+    }
+    let out_of_order = jobs.windows(2).filter(|w| (w[1].submit, w[1].id) < (w[0].submit, w[0].id)).count();
+    if out_of_order > 0 {
+        jobs.sort_by_key(|j| (j.submit, j.id));
+        *altered.entry("sorted").or_default() += out_of_order as u64;
     }
     report.dropped = dropped;
     report.altered = altered;
