@@ -405,30 +405,17 @@ function renderCharts() {
     barChart($('#chart-bars'), runs.map((r) => ({ label: r.result.policy, value: r.result.metrics[metric], colour: colour(r.result.policy) })), metric),
   );
   const days = (t) => `${fmt((t - (state.report?.first_submit || 0)) / 86400)} d`;
-  draw($('#chart-busy'), () =>
-    lineChart(
-      $('#chart-busy'),
-      runs.map((r) => ({ label: r.result.policy, colour: colour(r.result.policy), points: r.series.map((p) => [p.time, p.busy_avg]) })),
-      'busy processors (mean per bucket)',
-      { xFormat: days },
-    ),
-  );
-  draw($('#chart-queue'), () =>
-    lineChart(
-      $('#chart-queue'),
-      runs.map((r) => ({ label: r.result.policy, colour: colour(r.result.policy), points: r.series.map((p) => [p.time, p.queued_avg]) })),
-      'waiting jobs (mean per bucket)',
-      { xFormat: days },
-    ),
-  );
-  draw($('#chart-cdf'), () =>
-    lineChart(
-      $('#chart-cdf'),
-      runs.map((r) => ({ label: r.result.policy, colour: colour(r.result.policy), points: r.wait_quantiles.map((w, i) => [w, i / 200]) })),
-      'share of jobs waiting at most x seconds',
-      { xLog: true, xFormat: (v) => `${fmt(v)} s` },
-    ),
-  );
+  // One line per policy, in the policy's colour.
+  const lines = (id, title, points, opts) =>
+    draw($(id), () =>
+      lineChart($(id), runs.map((r) => ({ label: r.result.policy, colour: colour(r.result.policy), points: points(r) })), title, opts),
+    );
+  lines('#chart-busy', 'busy processors (mean per bucket)', (r) => r.series.map((p) => [p.time, p.busy_avg]), { xFormat: days });
+  lines('#chart-queue', 'waiting jobs (mean per bucket)', (r) => r.series.map((p) => [p.time, p.queued_avg]), { xFormat: days });
+  lines('#chart-cdf', 'share of jobs waiting at most x seconds', (r) => r.wait_quantiles.map((w, i) => [w, i / 200]), {
+    xLog: true,
+    xFormat: (v) => `${fmt(v)} s`,
+  });
   const pick = $('#policy-pick');
   const current = pick.value;
   pick.textContent = '';
@@ -565,12 +552,16 @@ function installGantt() {
   $('#gantt-policy').onchange = (e) => openGantt(e.target.value);
 }
 
-function download(name, text, type) {
+function saveBlob(name, blob) {
   const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([text], { type }));
+  a.href = URL.createObjectURL(blob);
   a.download = name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+function download(name, text, type) {
+  saveBlob(name, new Blob([text], { type }));
 }
 
 function exportCsv() {
@@ -597,13 +588,7 @@ async function exportSchedule(policy) {
 }
 
 function exportPng(canvas) {
-  canvas.toBlob((blob) => {
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = `${canvas.id}.png`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  });
+  canvas.toBlob((blob) => saveBlob(`${canvas.id}.png`, blob));
 }
 
 function exportJson() {
