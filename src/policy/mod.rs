@@ -59,7 +59,7 @@ pub const POLICIES: &[PolicyInfo] = &[
     PolicyInfo {
         name: "fcfs",
         family: "backfill",
-        summary: "first come first served, no backfilling",
+        summary: "first come first served, no backfilling: the baseline of every paper (Kettimuthu ch. 2)",
         defaults: &[("k", "0"), ("backfill", "none")],
     },
     PolicyInfo {
@@ -95,7 +95,8 @@ pub const POLICIES: &[PolicyInfo] = &[
     PolicyInfo {
         name: "conservative",
         family: "backfill",
-        summary: "conservative backfilling: a reservation for every job, compressed when jobs end early",
+        summary:
+            "conservative backfilling: a reservation for every job, compressed when jobs end early (Kettimuthu 2.1.1)",
         defaults: &[("k", "inf"), ("backfill", "queue")],
     },
 ];

@@ -267,3 +267,21 @@ test('an engine that fails to load is reported on the page, not a blank page', a
   await page.screenshot({ path: path.join(shots, 'engine-failure.png') });
   await page.close();
 });
+
+test('a trace dropped on the page is read like a chosen one', async () => {
+  const page = await open(browser, `${base}/?policies=easy`);
+  await waitForResults(page, 1);
+  const text = '; MaxProcs: 8\n1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n2 5 -1 50 8 -1 -1 8 60 -1 1 2 1 -1 1 -1 -1 -1\n';
+  const dt = await page.evaluateHandle((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'dropped.swf', { type: 'text/plain' }));
+    return dt;
+  }, text);
+  await page.dispatchEvent('#drop', 'drop', { dataTransfer: dt });
+  await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('dropped.swf'));
+  await waitForResults(page, 1);
+  const web = await tableValues(page);
+  assert.equal(web.easy.metrics.jobs, 2);
+  assert.equal(web.easy.metrics.avg_wait_s, 47.5); // job 2 waits from 5 to 100
+  await page.close();
+});
