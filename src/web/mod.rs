@@ -10,10 +10,11 @@ use wasm_bindgen::prelude::*;
 use crate::engine::Progress;
 use crate::engine::ENGINE_KEYS;
 use crate::metrics::{categories, compress, records, schedule_csv, METRIC_KEYS};
+use crate::policy::Configured;
 use crate::policy::{family_options, POLICIES};
 use crate::render::gantt::Gantt;
 use crate::run::{configure, run_one, run_one_observed, Settings};
-use crate::trace::{parse, TRACE_KEYS};
+use crate::trace::{parse, Trace, TRACE_KEYS};
 
 /// Installs the panic hook; wasm-bindgen runs it when the module is instantiated.
 #[wasm_bindgen(start)]
@@ -53,6 +54,24 @@ fn failure(message: impl Into<String>, report: Value) -> String {
     json!({"ok": false, "message": message.into(), "report": report}).to_string()
 }
 
+/// Why a call could not simulate: a message, and the trace report when the trace was at fault.
+struct Refusal(String, Value);
+
+impl Refusal {
+    fn json(self) -> String {
+        failure(self.0, self.1)
+    }
+}
+
+/// The common start of every simulating call: settings, the configured policy, the trace.
+fn prepare(bytes: &[u8], policy: &str, settings: &[String]) -> Result<(Settings, Configured, Trace), Refusal> {
+    let s = Settings::parse(settings).map_err(|e| Refusal(e.to_string(), Value::Null))?;
+    let cfg = configure(policy, &s).map_err(|e| Refusal(e.to_string(), Value::Null))?;
+    let cfg = cfg.into_iter().next().ok_or_else(|| Refusal("no policy".into(), Value::Null))?;
+    let trace = parse(bytes, &s.trace).map_err(|e| Refusal(e.message, json!(e.report)))?;
+    Ok((s, cfg, trace))
+}
+
 /// Parses a trace (plain or gzip) and returns `{"ok", "report", "header"}` or `{"ok": false, "message", "report"}`.
 #[wasm_bindgen]
 pub fn inspect(bytes: &[u8], settings: Vec<String>) -> String {
@@ -79,23 +98,14 @@ pub fn simulate(
     series_points: usize,
     progress: &js_sys::Function,
 ) -> String {
-    let s = match Settings::parse(&settings) {
-        Ok(s) => s,
-        Err(e) => return failure(e.to_string(), Value::Null),
+    let (s, cfg, trace) = match prepare(bytes, policy, &settings) {
+        Ok(p) => p,
+        Err(r) => return r.json(),
     };
-    let cfg = match configure(policy, &s) {
-        Ok(c) => c,
-        Err(e) => return failure(e.to_string(), Value::Null),
-    };
-    let trace = match parse(bytes, &s.trace) {
-        Ok(t) => t,
-        Err(e) => return failure(e.message, json!(e.report)),
-    };
-    let Some(cfg) = cfg.first() else { return failure("no policy", Value::Null) };
     let mut report = |p: Progress| {
         let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(p.arrived as f64 / p.total.max(1) as f64));
     };
-    let (outcome, result) = run_one_observed(&trace, cfg, &s, &mut report);
+    let (outcome, result) = run_one_observed(&trace, &cfg, &s, &mut report);
     let recs = records(&trace, &outcome);
     let mut waits: Vec<i64> = recs.iter().filter(|r| r.start >= 0).map(|r| r.wait()).collect();
     waits.sort_unstable();
@@ -115,21 +125,16 @@ pub fn simulate(
 /// One policy's schedule as CSV (the CLI's `--schedule-out` format), or `error: ...` on failure.
 #[wasm_bindgen]
 pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
-    let run = Settings::parse(&settings).map_err(|e| e.to_string()).and_then(|s| {
-        let cfg = configure(policy, &s).map_err(|e| e.to_string())?;
-        let trace = parse(bytes, &s.trace).map_err(|e| e.message)?;
-        let cfg = cfg.first().ok_or("no policy")?;
-        let (outcome, _) = run_one(&trace, cfg, &s);
-        Ok(schedule_csv(&records(&trace, &outcome)))
-    });
-    run.unwrap_or_else(|e| format!("error: {e}"))
+    match prepare(bytes, policy, &settings) {
+        Ok((s, cfg, trace)) => schedule_csv(&records(&trace, &run_one(&trace, &cfg, &s).0)),
+        Err(Refusal(message, _)) => format!("error: {message}"),
+    }
 }
 
 /// One policy's schedule kept in a worker for the Gantt chart: drawn again at every zoom or pan.
 #[wasm_bindgen]
 pub struct GanttSession {
     gantt: Gantt,
-    trace: crate::trace::Trace,
     records: Vec<crate::metrics::Record>,
 }
 
@@ -138,14 +143,10 @@ impl GanttSession {
     /// Simulates `policy` on the trace, recording processor placements.
     #[wasm_bindgen(constructor)]
     pub fn new(bytes: &[u8], policy: &str, settings: Vec<String>) -> Result<GanttSession, JsError> {
-        let mut s = Settings::parse(&settings).map_err(|e| JsError::new(&e.to_string()))?;
+        let (mut s, cfg, trace) = prepare(bytes, policy, &settings).map_err(|r| JsError::new(&r.0))?;
         s.engine.placements = true;
-        let cfg = configure(policy, &s).map_err(|e| JsError::new(&e.to_string()))?;
-        let trace = parse(bytes, &s.trace).map_err(|e| JsError::new(&e.message))?;
-        let cfg = cfg.first().ok_or_else(|| JsError::new("no policy"))?;
-        let (outcome, _) = run_one(&trace, cfg, &s);
-        let records = records(&trace, &outcome);
-        Ok(GanttSession { gantt: Gantt::new(&trace, &outcome), trace, records })
+        let (outcome, _) = run_one(&trace, &cfg, &s);
+        Ok(GanttSession { gantt: Gantt::new(&trace, &outcome), records: records(&trace, &outcome) })
     }
 
     /// `[first start, last end, machine size]`.
@@ -164,11 +165,10 @@ impl GanttSession {
         match self.gantt.job_at(t, proc) {
             Some(i) => {
                 let r = &self.records[i];
-                let j = &self.trace.jobs[i];
                 format!(
                     "job {}: user {}, {} processors, submit {}, start {} (waited {} s), end {}, estimate {} s",
                     r.job_id,
-                    j.user,
+                    r.user,
                     r.procs,
                     r.submit,
                     r.start,
