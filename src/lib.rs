@@ -12,10 +12,11 @@
 //!   runtime source, overrun, wide jobs) and the report of what was dropped or altered.
 //! - [`engine`]: the discrete-event loop, the machine with processor identities, and the
 //!   [`engine::Policy`] trait every scheduler implements.
+//! - [`predict`]: runtime predictions from user history and their correction (Tsafrir et al.).
 //! - [`profile`]: the availability profile (free processors over future time) that all
 //!   backfilling policies plan with.
 //! - [`policy`]: one file per policy family and the registry of named presets
-//!   (`fcfs`, `fffs`, `bffs`, `wffs`, `easy`, `easy-sjbf`, `conservative`).
+//!   (`fcfs`, `easy`, `conservative`, the prediction variants `easy+`, `easy++`, `perfect++`, ...).
 //! - [`metrics`]: per-job records, aggregates (wait, response, bounded slowdown,
 //!   utilization, loss of capacity) and compressed time series.
 //! - [`render`]: chart geometry computed natively (the Gantt chart's raster).
@@ -42,6 +43,7 @@ pub mod engine;
 pub mod keys;
 pub mod metrics;
 pub mod policy;
+pub mod predict;
 pub mod profile;
 pub mod render;
 pub mod run;

@@ -481,8 +481,8 @@ fn engine_refuses_impossible_starts() {
     /// Tries to start every job of the trace at every pass, in reverse order.
     struct Rogue(u32);
     impl Policy for Rogue {
-        fn on_arrival(&mut self, _: JobView, _: &System) {}
-        fn on_completion(&mut self, _: JobView, _: &System) {}
+        fn on_arrival(&mut self, _: JobView, _: &mut System) {}
+        fn on_completion(&mut self, _: JobView, _: &mut System) {}
         fn schedule(&mut self, sys: &mut System) {
             for i in (0..self.0).rev() {
                 sys.start(i);

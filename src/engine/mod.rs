@@ -5,6 +5,12 @@
 //! arrivals, then runs exactly one scheduling pass. Ties are broken by job index, which is
 //! submit order then job number. Same trace, same policy: the same schedule, bit for bit.
 //!
+//! Besides start and end times the engine keeps, per job, what the scheduler believed: the
+//! first reservation it was promised, every prediction it was planned with (for the weighted
+//! accuracy of Tsafrir et al. section 2) and, measured with knowledge of the true runtimes, how
+//! often backfilled jobs pushed back its earliest possible start while it was the oldest waiting
+//! job (the "heel and toe" statistics of their Table 10). None of this reaches the policy.
+//!
 //! With `passes=event` ([`EngineOptions`]) it follows pyss instead: one pass after each
 //! arrival, then one after each completion (in the order the jobs started). The processors of
 //! every job ending at that second are free in the machine at once, but the policy hears of
@@ -14,7 +20,7 @@
 mod machine;
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::{BTreeSet, BinaryHeap, VecDeque};
 
 use serde::Serialize;
 
@@ -100,9 +106,9 @@ pub struct JobView {
 /// ran past its planned runtime through [`Policy::on_overdue`].
 pub trait Policy {
     /// A job was submitted at `sys.now()`.
-    fn on_arrival(&mut self, job: JobView, sys: &System);
+    fn on_arrival(&mut self, job: JobView, sys: &mut System);
     /// A running job finished at `sys.now()` (its processors are already free).
-    fn on_completion(&mut self, job: JobView, sys: &System);
+    fn on_completion(&mut self, job: JobView, sys: &mut System);
     /// A running job is still running at the end of its planned runtime (or at a time the
     /// policy asked to [`System::watch`]).
     fn on_overdue(&mut self, _job: JobView, _sys: &mut System) {}
@@ -121,6 +127,27 @@ pub struct System<'a> {
     overdue: BinaryHeap<Reverse<(i64, JobIdx)>>,
     /// Jobs with an index below this have arrived.
     arrived: usize,
+    /// Per job: the prediction in effect, since when, and the accuracy-weighted time so far.
+    belief: Vec<Belief>,
+}
+
+/// What the scheduler currently plans a job's runtime to be, for the accuracy metric.
+#[derive(Debug, Clone, Copy)]
+struct Belief {
+    prediction: i64,
+    since: i64,
+    weighted: f64,
+}
+
+/// Accuracy of prediction `p` for a job that ran `run` seconds (Tsafrir et al. section 2).
+pub fn accuracy(p: i64, run: i64) -> f64 {
+    if p == run {
+        1.0
+    } else if p > run {
+        run as f64 / p as f64
+    } else {
+        p as f64 / run.max(1) as f64
+    }
 }
 
 impl<'a> System<'a> {
@@ -174,6 +201,28 @@ impl<'a> System<'a> {
         }
     }
 
+    /// Notes that from now on the scheduler plans job `idx` with runtime `prediction`;
+    /// `correction` says it was raised because the job outlived the previous one.
+    pub fn note_prediction(&mut self, idx: JobIdx, prediction: i64, correction: bool) {
+        let i = idx as usize;
+        let b = &mut self.belief[i];
+        if b.prediction != prediction {
+            let run = self.jobs[i].runtime;
+            b.weighted += accuracy(b.prediction, run) * (self.now - b.since) as f64;
+            b.prediction = prediction;
+            b.since = self.now;
+        }
+        if correction {
+            self.records[i].corrections += 1;
+        }
+    }
+
+    /// The true runtime of job `idx`: only for policies defined as clairvoyant (PERFECT), which
+    /// say so in their summary.
+    pub fn clairvoyant_runtime(&self, idx: JobIdx) -> i64 {
+        self.jobs[idx as usize].runtime
+    }
+
     /// Asks to be told through [`Policy::on_overdue`] if job `idx` is still running at `t`.
     pub fn watch(&mut self, idx: JobIdx, t: i64) {
         if t > self.now {
@@ -204,7 +253,7 @@ fn view(jobs: &[Job], idx: JobIdx) -> JobView {
 }
 
 /// What happened to one job.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct JobRecord {
     /// Start time, or -1 if it never started.
     pub start: i64,
@@ -215,6 +264,46 @@ pub struct JobRecord {
     pub backfilled: bool,
     /// The first start time the policy promised it (a reservation), or -1 if none.
     pub reserved: i64,
+    /// Accuracy of the scheduler's predictions, weighted by the time each was in effect from
+    /// submission to termination (1 = always exact); 0 if it never ended.
+    pub accuracy: f64,
+    /// How many times its prediction was corrected because it outlived it.
+    pub corrections: u32,
+    /// Earliest start possible with true runtimes when it became the oldest waiting job, or -1.
+    pub perfect_start: i64,
+    /// How many times, while it was the oldest waiting job, backfilled jobs pushed that
+    /// earliest possible start later ("thieves").
+    pub thefts: u32,
+}
+
+impl JobRecord {
+    fn new() -> Self {
+        JobRecord {
+            start: -1,
+            end: -1,
+            backfilled: false,
+            reserved: -1,
+            accuracy: 0.0,
+            corrections: 0,
+            perfect_start: -1,
+            thefts: 0,
+        }
+    }
+}
+
+/// Earliest time from `now` on when `procs` processors are free, given `free` free now and the
+/// running jobs' true ends (`running`, ordered by end).
+fn perfect_earliest(jobs: &[Job], running: &BTreeSet<(i64, JobIdx)>, now: i64, mut free: u32, procs: u32) -> i64 {
+    if free >= procs {
+        return now;
+    }
+    for &(end, idx) in running {
+        free += jobs[idx as usize].procs;
+        if free >= procs {
+            return end;
+        }
+    }
+    i64::MAX
 }
 
 /// One step of the machine's state: from `time` on, `busy` processors and `queued` jobs waiting.
@@ -277,10 +366,14 @@ pub fn simulate_observed(
         machine: Machine::new(trace.machine, n),
         started: Vec::new(),
         wake: None,
-        records: vec![JobRecord { start: -1, end: -1, backfilled: false, reserved: -1 }; n],
+        records: vec![JobRecord::new(); n],
         overdue: BinaryHeap::new(),
         arrived: 0,
+        belief: jobs.iter().map(|j| Belief { prediction: j.sched_runtime, since: j.submit, weighted: 0.0 }).collect(),
     };
+    // Heel and toe: running jobs by true end, and the oldest waiting job being followed.
+    let mut running: BTreeSet<(i64, JobIdx)> = BTreeSet::new();
+    let mut head: Option<usize> = None;
     let mut ends: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
     let mut wakes: BinaryHeap<Reverse<i64>> = BinaryHeap::new();
     let mut next_arrival = 0usize;
@@ -326,11 +419,18 @@ pub fn simulate_observed(
             }
             ends.pop();
             sys.machine.release(idx);
-            sys.records[idx as usize].end = t;
+            running.remove(&(t, idx));
+            let i = idx as usize;
+            let b = sys.belief[i];
+            let acc = b.weighted + accuracy(b.prediction, jobs[i].runtime) * (t - b.since) as f64;
+            let span = (t - jobs[i].submit).max(1) as f64;
+            let r = &mut sys.records[i];
+            r.end = t;
+            r.accuracy = acc / span;
             if per_event {
                 untold.push_back(idx);
             } else {
-                policy.on_completion(view(jobs, idx), &sys);
+                policy.on_completion(view(jobs, idx), &mut sys);
             }
         }
         if per_event && first_at_t {
@@ -348,15 +448,17 @@ pub fn simulate_observed(
         if per_event {
             // One event per pass: arrivals first, then completions (pyss's order).
             if next_arrival < n && jobs[next_arrival].submit == t {
-                policy.on_arrival(view(jobs, next_arrival as JobIdx), &sys);
+                sys.arrived = next_arrival + 1;
+                policy.on_arrival(view(jobs, next_arrival as JobIdx), &mut sys);
                 next_arrival += 1;
                 queued += 1;
             } else if let Some(idx) = untold.pop_front() {
-                policy.on_completion(view(jobs, idx), &sys);
+                policy.on_completion(view(jobs, idx), &mut sys);
             }
         } else {
             while next_arrival < n && jobs[next_arrival].submit == t {
-                policy.on_arrival(view(jobs, next_arrival as JobIdx), &sys);
+                sys.arrived = next_arrival + 1;
+                policy.on_arrival(view(jobs, next_arrival as JobIdx), &mut sys);
                 next_arrival += 1;
                 queued += 1;
             }
@@ -372,7 +474,17 @@ pub fn simulate_observed(
             observe(Progress { time: t, arrived: next_arrival, total: n });
         }
 
+        // Did this pass's starts push back the oldest waiting job's earliest possible start?
+        let mut before: Option<(usize, i64)> = None;
+        if let Some(h) = head {
+            if !sys.started.is_empty() && sys.records[h].start < 0 {
+                let started: u32 = sys.started.iter().map(|&i| jobs[i as usize].procs).sum();
+                let e = perfect_earliest(jobs, &running, t, sys.machine.free() + started, jobs[h].procs);
+                before = Some((h, e));
+            }
+        }
         for &idx in &sys.started {
+            running.insert((t + jobs[idx as usize].runtime, idx));
             if opts.placements {
                 ids.clear();
                 ids.extend_from_slice(sys.machine.held(idx));
@@ -402,6 +514,17 @@ pub fn simulate_observed(
         }
         while first_waiting < next_arrival && sys.records[first_waiting].start >= 0 {
             first_waiting += 1;
+        }
+        if first_waiting < next_arrival {
+            let h = first_waiting;
+            if head != Some(h) {
+                head = Some(h);
+                sys.records[h].perfect_start = perfect_earliest(jobs, &running, t, sys.machine.free(), jobs[h].procs);
+            } else if let Some((bh, e0)) = before {
+                if bh == h && perfect_earliest(jobs, &running, t, sys.machine.free(), jobs[h].procs) > e0 {
+                    sys.records[h].thefts += 1;
+                }
+            }
         }
         for idx in sys.started.drain(..) {
             sys.records[idx as usize].backfilled = idx as usize > first_waiting;

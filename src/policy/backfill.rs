@@ -12,8 +12,16 @@
 //! schedule is compressed: each reserved job, in queue order, gives up its slot and takes
 //! the earliest one in the profile, which is never later (Kettimuthu section 2.1.1; pyss's
 //! conservative scheduler).
+//!
+//! Runtimes come from a [`Planner`] (Tsafrir et al.): the user estimate by default, else a
+//! history-based or perfect prediction, possibly doubled. A running job that outlives its
+//! planned runtime raises an alarm ([`Policy::on_overdue`]); the planner corrects the
+//! prediction, the profile books the job for longer and every reservation is recomputed
+//! (Fig. 5). Reservations go to jobs in arrival order (FCFS) or shortest first (SJF), and a
+//! backfill candidate may be tested with its predicted or its user-estimated end.
 
 use crate::engine::{JobIdx, JobView, Policy, System};
+use crate::predict::{Planner, PredictOptions, Source};
 use crate::profile::Profile;
 
 /// The order in which backfill candidates are tried.
@@ -32,13 +40,38 @@ pub enum Order {
     WorstFit,
 }
 
-/// The two knobs of the family.
+/// Which waiting jobs get the reservations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reserve {
+    /// The oldest waiting jobs (EASY and every FCFS-based variant).
+    Fcfs,
+    /// The jobs with the shortest planned runtimes (SJF, Tsafrir et al. section 5).
+    Sjf,
+}
+
+/// Which end a backfill candidate must have before the reservations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackfillEnd {
+    /// Its predicted end (the planned runtime).
+    Prediction,
+    /// Its user-estimated end, the kill time, so a backfilled job never delays a reservation
+    /// even when its prediction is too short (Tsafrir et al. section 4).
+    Estimate,
+}
+
+/// The knobs of the family.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BackfillOptions {
     /// Reservation depth: how many waiting jobs hold reservations (`None` = all: conservative).
     pub k: Option<usize>,
     /// Order of backfill candidates.
     pub order: Order,
+    /// Which jobs get the reservations.
+    pub reserve: Reserve,
+    /// Which end a backfill candidate is tested with.
+    pub backfill_end: BackfillEnd,
+    /// How runtimes are predicted and corrected.
+    pub predict: PredictOptions,
 }
 
 /// One waiting job as the policy plans it.
@@ -46,7 +79,13 @@ pub struct BackfillOptions {
 struct Entry {
     idx: JobIdx,
     procs: i64,
+    /// Planned runtime now.
     dur: i64,
+    /// Runtime its reservation is booked with in the profile.
+    booked: i64,
+    /// User estimate (the kill time).
+    estimate: i64,
+    user: i32,
     reserved: Option<i64>,
     started: bool,
 }
@@ -58,8 +97,11 @@ pub struct Backfill {
     queue: Vec<Entry>,
     /// Planned end of each running job, by job index (what the profile holds for it).
     planned_end: Vec<i64>,
-    /// Planned runtime of each job, by index, for overdue extensions.
-    planned_dur: Vec<i64>,
+    /// Start time of each running job.
+    started_at: Vec<i64>,
+    planner: Planner,
+    /// Waiting jobs' planned runtimes changed: the SJF order must be restored.
+    unsorted: bool,
     /// A job ended before its planned end, or overran it: reservations must be recomputed.
     dirty: bool,
     candidates: Vec<usize>,
@@ -77,7 +119,9 @@ impl Backfill {
             profile: Profile::new(machine, origin),
             queue: Vec::new(),
             planned_end: vec![0; jobs],
-            planned_dur: vec![0; jobs],
+            started_at: vec![0; jobs],
+            planner: Planner::new(opts.predict, jobs),
+            unsorted: false,
             dirty: false,
             candidates: Vec::new(),
             head: 0,
@@ -115,6 +159,11 @@ impl Backfill {
             return false;
         }
         self.planned_end[e.idx as usize] = now + e.dur.max(1);
+        self.started_at[e.idx as usize] = now;
+        if e.dur != sys.view(e.idx).sched_runtime {
+            // The engine watches only the trace's planning runtime; a prediction needs its own alarm.
+            sys.watch(e.idx, now + e.dur.max(1));
+        }
         let q = &mut self.queue[pos];
         q.started = true;
         q.reserved = None;
@@ -124,34 +173,64 @@ impl Backfill {
 }
 
 impl Policy for Backfill {
-    fn on_arrival(&mut self, job: JobView, _sys: &System) {
-        let dur = job.sched_runtime.max(1);
-        self.planned_dur[job.idx as usize] = dur;
-        self.queue.push(Entry { idx: job.idx, procs: job.procs as i64, dur, reserved: None, started: false });
+    fn on_arrival(&mut self, job: JobView, sys: &mut System) {
+        let truth = if self.opts.predict.source == Source::Perfect { sys.clairvoyant_runtime(job.idx) } else { 0 };
+        let dur = self.planner.arrive(&job, truth).max(1);
+        sys.note_prediction(job.idx, dur, false);
+        self.queue.push(Entry {
+            idx: job.idx,
+            procs: job.procs as i64,
+            dur,
+            booked: dur,
+            estimate: job.estimate.max(1),
+            user: job.user,
+            reserved: None,
+            started: false,
+        });
+        self.unsorted = true;
     }
 
-    fn on_completion(&mut self, job: JobView, sys: &System) {
-        let end = self.planned_end[job.idx as usize];
+    fn on_completion(&mut self, job: JobView, sys: &mut System) {
+        let i = job.idx as usize;
+        let end = self.planned_end[i];
         if end > sys.now() {
             self.profile.release(sys.now(), job.procs as i64, end - sys.now());
             self.dirty = true;
         }
+        self.planner.ended(&job, sys.now() - self.started_at[i]);
+        if self.planner.propagates() {
+            // Propagation: the user's waiting jobs are predicted again with the new history.
+            for pos in self.head..self.queue.len() {
+                let e = self.queue[pos];
+                if e.started || e.user != job.user {
+                    continue;
+                }
+                let dur = self.planner.refresh(&sys.view(e.idx));
+                if dur != e.dur {
+                    self.queue[pos].dur = dur;
+                    sys.note_prediction(e.idx, dur, false);
+                    self.dirty = true;
+                    self.unsorted = true;
+                }
+            }
+        }
     }
 
     fn on_overdue(&mut self, job: JobView, sys: &mut System) {
-        // The scheduler knows only that the job outlived its plan; it books it for its planned
-        // runtime once more, replans everything around it, and checks again at the new end.
+        // The job outlived its plan: the planner corrects its prediction, the profile books it
+        // until the new planned end, and every reservation is recomputed around it.
         let i = job.idx as usize;
         let now = sys.now();
-        if self.planned_end[i] <= now {
-            let ext = self.planned_dur[i];
-            // Each extension doubles, so a job far past its estimate costs O(log) passes, not O(run/estimate).
-            self.planned_dur[i] = ext.saturating_mul(2).min(crate::trace::MAX_TIME);
-            self.profile.reserve(now, job.procs as i64, ext);
-            self.planned_end[i] = now + ext;
-            self.dirty = true;
-            sys.watch(job.idx, now + ext);
+        if self.planned_end[i] > now {
+            return;
         }
+        let Some(dur) = self.planner.correct(&job) else { return };
+        let end = (self.started_at[i] + dur).max(now + 1);
+        self.profile.reserve(now, job.procs as i64, end - now);
+        self.planned_end[i] = end;
+        self.dirty = true;
+        sys.note_prediction(job.idx, end - self.started_at[i], true);
+        sys.watch(job.idx, end);
     }
 
     fn schedule(&mut self, sys: &mut System) {
@@ -159,6 +238,22 @@ impl Policy for Backfill {
         self.profile.advance(now);
         let k = self.opts.k.unwrap_or(usize::MAX);
         let order = self.opts.order;
+        if self.opts.reserve == Reserve::Sjf && (self.unsorted || self.dirty) {
+            // SJF: reservations go to the shortest jobs, so they are handed out afresh in
+            // planned-runtime order whenever that order or the plan changes.
+            self.compact();
+            for pos in self.head..self.queue.len() {
+                let e = self.queue[pos];
+                if let (false, Some(s)) = (e.started, e.reserved) {
+                    self.profile.release(s, e.procs, e.booked);
+                    self.queue[pos].reserved = None;
+                }
+            }
+            self.queue[self.head..].sort_by_key(|e| (e.started, e.dur, e.idx));
+            self.dirty = false;
+        }
+        self.unsorted = false;
+        let test_end = self.opts.backfill_end;
         let mut reserved = 0usize;
         let mut next_wake = i64::MAX;
         self.candidates.clear();
@@ -173,7 +268,7 @@ impl Policy for Backfill {
             if let Some(s) = e.reserved {
                 let mut s = s;
                 if self.dirty || s < now {
-                    self.profile.release(s, e.procs, e.dur);
+                    self.profile.release(s, e.procs, e.booked);
                     let Some(s2) = self.profile.earliest(e.procs, e.dur) else {
                         self.queue[pos].reserved = None;
                         continue;
@@ -181,6 +276,7 @@ impl Policy for Backfill {
                     s = s2;
                     self.profile.reserve(s, e.procs, e.dur);
                     self.queue[pos].reserved = Some(s);
+                    self.queue[pos].booked = e.dur;
                 }
                 if s == now && self.start_now(sys, pos, true) {
                     continue;
@@ -194,6 +290,7 @@ impl Policy for Backfill {
                 }
                 self.profile.reserve(s, e.procs, e.dur);
                 self.queue[pos].reserved = Some(s);
+                self.queue[pos].booked = e.dur;
                 sys.note_reservation(e.idx, s);
                 reserved += 1;
                 next_wake = next_wake.min(s);
@@ -205,7 +302,8 @@ impl Policy for Backfill {
                 }
                 match order {
                     Order::None | Order::Queue => {
-                        let fits = e.procs <= self.profile.free_now() && self.profile.fits(now, e.procs, e.dur);
+                        let fits = e.procs <= self.profile.free_now()
+                            && self.profile.fits(now, e.procs, test_dur(&e, test_end));
                         if !(fits && self.start_now(sys, pos, false)) && order == Order::None {
                             break;
                         }
@@ -231,7 +329,10 @@ impl Policy for Backfill {
                     break;
                 }
                 let e = self.queue[pos];
-                if e.procs <= free && self.profile.fits(now, e.procs, e.dur) && self.start_now(sys, pos, false) {
+                if e.procs <= free
+                    && self.profile.fits(now, e.procs, test_dur(&e, test_end))
+                    && self.start_now(sys, pos, false)
+                {
                     free -= e.procs;
                 }
             }
@@ -241,5 +342,13 @@ impl Policy for Backfill {
         if next_wake < i64::MAX {
             sys.wake_at(next_wake);
         }
+    }
+}
+
+/// The runtime a backfill candidate must fit with: its plan, or its kill time if longer.
+fn test_dur(e: &Entry, end: BackfillEnd) -> i64 {
+    match end {
+        BackfillEnd::Prediction => e.dur,
+        BackfillEnd::Estimate => e.dur.max(e.estimate),
     }
 }

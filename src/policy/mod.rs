@@ -13,8 +13,11 @@ use serde::Serialize;
 
 pub use crate::engine::Policy;
 use crate::keys::{normalize, parse_choice, parse_num, KeyError};
+use crate::predict::{
+    Correction, Fallback, Fullness, HistoryOptions, Metric, PredictOptions, Source, WindowType, MAX_WINDOW,
+};
 use crate::trace::Trace;
-use backfill::{Backfill, BackfillOptions, Order};
+use backfill::{Backfill, BackfillEnd, BackfillOptions, Order, Reserve};
 
 /// One option a policy family takes.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -34,6 +37,8 @@ pub struct PolicyInfo {
     pub name: &'static str,
     /// The family (the file in `src/policy/`).
     pub family: &'static str,
+    /// The paper whose presets it belongs to, as the page groups them.
+    pub group: &'static str,
     /// One line on what it does and where it comes from.
     pub summary: &'static str,
     /// The preset's option values.
@@ -52,49 +57,226 @@ pub const BACKFILL_OPTIONS: &[OptionDoc] = &[
         values: "none | queue | sjbf | best_fit | worst_fit",
         doc: "order of backfill candidates (none: strict queue order, nothing starts ahead of a waiting job)",
     },
+    OptionDoc {
+        key: "reserve",
+        values: "fcfs | sjf",
+        doc: "which waiting jobs get the reservations: the oldest, or the shortest planned (SJF)",
+    },
+    OptionDoc {
+        key: "backfill_end",
+        values: "prediction | estimate",
+        doc: "a backfill candidate must end before the reservations by its prediction, or by its user estimate (kill time)",
+    },
+    OptionDoc {
+        key: "predict",
+        values: "estimate | history | perfect",
+        doc: "runtime the scheduler plans with: user estimate, user-history prediction, or true runtime (clairvoyant)",
+    },
+    OptionDoc { key: "factor", values: "number > 0", doc: "plan with factor x prediction (2 = X2, doubling)" },
+    OptionDoc {
+        key: "correction",
+        values: "none | estimate | gradual | exponential | double",
+        doc: "when a job outlives its prediction: keep it, jump to the estimate, +1 min then 15 x 2^(i-2) min, +20%, or double; past the estimate all but double grow gradually",
+    },
+    OptionDoc { key: "window", values: "1 - 30", doc: "history predictor: how many of the user's last jobs to use" },
+    OptionDoc {
+        key: "window_type",
+        values: "all | immediate | extended",
+        doc: "history predictor: the last jobs; only those with the same estimate; same-estimate jobs from the whole history",
+    },
+    OptionDoc {
+        key: "fullness",
+        values: "partial | full",
+        doc: "history predictor: predict from a partial window, or only from a full one",
+    },
+    OptionDoc { key: "metric", values: "avg | med | min | max", doc: "history predictor: how the window's runtimes combine" },
+    OptionDoc {
+        key: "fallback",
+        values: "estimate | relative",
+        doc: "history predictor without history: the estimate, or the estimate scaled by the user's past accuracy",
+    },
+    OptionDoc {
+        key: "propagation",
+        values: "off | on",
+        doc: "history predictor: predict waiting jobs again when one of their user's jobs ends",
+    },
 ];
+
+/// Every option of the backfilling family with its default: EASY's values, Table 12's predictor.
+const BACKFILL_DEFAULTS: &[(&str, &str)] = &[
+    ("k", "1"),
+    ("backfill", "queue"),
+    ("reserve", "fcfs"),
+    ("backfill_end", "prediction"),
+    ("predict", "estimate"),
+    ("factor", "1"),
+    ("correction", "double"),
+    ("window", "2"),
+    ("window_type", "all"),
+    ("fullness", "partial"),
+    ("metric", "avg"),
+    ("fallback", "estimate"),
+    ("propagation", "off"),
+];
+
+/// Group of the list-scheduling and backfilling presets every paper shares.
+pub const GROUP_CORE: &str = "Backfilling (all papers)";
+/// Group of the runtime-prediction presets.
+pub const GROUP_PREDICTIONS: &str = "Runtime predictions (Tsafrir, Etsion & Feitelson 2007)";
+
+const HISTORY: (&str, &str) = ("predict", "history");
+const PERFECT: (&str, &str) = ("predict", "perfect");
+const CORRECT: (&str, &str) = ("correction", "estimate");
+const SJBF: (&str, &str) = ("backfill", "sjbf");
+const X2: (&str, &str) = ("factor", "2");
+const SJF: (&str, &str) = ("reserve", "sjf");
 
 /// Every policy this build knows, in the order `--policy all` runs them.
 pub const POLICIES: &[PolicyInfo] = &[
     PolicyInfo {
         name: "fcfs",
         family: "backfill",
+        group: GROUP_CORE,
         summary: "first come first served, no backfilling: the baseline of every paper (Kettimuthu ch. 2)",
         defaults: &[("k", "0"), ("backfill", "none")],
     },
     PolicyInfo {
         name: "fffs",
         family: "backfill",
+        group: GROUP_CORE,
         summary: "first fit: start any waiting job that fits, in queue order, no reservations (Ward et al.)",
         defaults: &[("k", "0"), ("backfill", "queue")],
     },
     PolicyInfo {
         name: "bffs",
         family: "backfill",
+        group: GROUP_CORE,
         summary: "best fit: widest waiting job that fits first, no reservations (Ward et al.)",
         defaults: &[("k", "0"), ("backfill", "best_fit")],
     },
     PolicyInfo {
         name: "wffs",
         family: "backfill",
+        group: GROUP_CORE,
         summary: "worst fit: narrowest waiting job that fits first, no reservations (Ward et al.)",
         defaults: &[("k", "0"), ("backfill", "worst_fit")],
     },
     PolicyInfo {
         name: "easy",
         family: "backfill",
+        group: GROUP_PREDICTIONS,
         summary: "EASY: aggressive backfilling, one reservation for the head job (Lifka; Kettimuthu 2.1.2)",
         defaults: &[("k", "1"), ("backfill", "queue")],
     },
     PolicyInfo {
+        name: "perfect",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "EASY planning with true runtimes (clairvoyant; Tsafrir et al. Fig. 3 \"perfect\")",
+        defaults: &[("k", "1"), PERFECT],
+    },
+    PolicyInfo {
+        name: "x2",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "EASY planning with doubled user estimates (Tsafrir et al. Fig. 3 \"origX2\", Tables 6-7)",
+        defaults: &[("k", "1"), X2],
+    },
+    PolicyInfo {
+        name: "easy-pcor",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "EASY with prediction correction: estimates as predictions, grown gradually past them (Tsafrir et al. Table 2)",
+        defaults: &[("k", "1"), CORRECT],
+    },
+    PolicyInfo {
+        name: "easy+",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "EASY+: mean of the user's last two runtimes as prediction, corrected to the estimate (Tsafrir et al. Table 2)",
+        defaults: &[("k", "1"), HISTORY, CORRECT],
+    },
+    PolicyInfo {
         name: "easy-sjbf",
         family: "backfill",
-        summary: "EASY with shortest-job-backfilled-first (Tsafrir et al.)",
-        defaults: &[("k", "1"), ("backfill", "sjbf")],
+        group: GROUP_PREDICTIONS,
+        summary: "EASY with shortest-job-backfilled-first by user estimate (Tsafrir et al. Table 3)",
+        defaults: &[("k", "1"), SJBF],
+    },
+    PolicyInfo {
+        name: "easy++",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "EASY++: EASY+ with shortest-job-backfilled-first by prediction (Tsafrir et al. Table 3)",
+        defaults: &[("k", "1"), HISTORY, CORRECT, SJBF],
+    },
+    PolicyInfo {
+        name: "perfect++",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "PERFECT++: SJBF with true runtimes (clairvoyant; Tsafrir et al. Table 3)",
+        defaults: &[("k", "1"), PERFECT, SJBF],
+    },
+    PolicyInfo {
+        name: "easy++-guarded",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "EASY++ backfilling only jobs whose user-estimated end is before the reservation (Tsafrir et al. section 4)",
+        defaults: &[("k", "1"), HISTORY, CORRECT, SJBF, ("backfill_end", "estimate")],
+    },
+    PolicyInfo {
+        name: "x2+",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "X2+: doubled history predictions with correction (Tsafrir et al. Table 7)",
+        defaults: &[("k", "1"), HISTORY, CORRECT, X2],
+    },
+    PolicyInfo {
+        name: "x2++",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "X2++: X2+ with shortest-job-backfilled-first (Tsafrir et al. Table 7)",
+        defaults: &[("k", "1"), HISTORY, CORRECT, X2, SJBF],
+    },
+    PolicyInfo {
+        name: "x2-perf",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "X2 with doubled true runtimes (clairvoyant; Tsafrir et al. Fig. 3 \"perfectX2\", Table 7)",
+        defaults: &[("k", "1"), PERFECT, X2],
+    },
+    PolicyInfo {
+        name: "x2++-perf",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "X2++ with doubled true runtimes (clairvoyant; Tsafrir et al. Table 7)",
+        defaults: &[("k", "1"), PERFECT, X2, SJBF],
+    },
+    PolicyInfo {
+        name: "sjf",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "SJF: reservation and backfilling both shortest user estimate first (Tsafrir et al. Table 6)",
+        defaults: &[("k", "1"), SJF, SJBF],
+    },
+    PolicyInfo {
+        name: "sjf+",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "SJF+: SJF by history predictions with correction (Tsafrir et al. Table 7)",
+        defaults: &[("k", "1"), SJF, SJBF, HISTORY, CORRECT],
+    },
+    PolicyInfo {
+        name: "sjf-perf",
+        family: "backfill",
+        group: GROUP_PREDICTIONS,
+        summary: "SJF by true runtimes (clairvoyant; Tsafrir et al. Table 7)",
+        defaults: &[("k", "1"), SJF, SJBF, PERFECT],
     },
     PolicyInfo {
         name: "conservative",
         family: "backfill",
+        group: GROUP_CORE,
         summary:
             "conservative backfilling: a reservation for every job, compressed when jobs end early (Kettimuthu 2.1.1)",
         defaults: &[("k", "inf"), ("backfill", "queue")],
@@ -159,7 +341,7 @@ impl Configured {
     pub fn new(name: &str, settings: &[(String, String)]) -> Result<Self, PolicyError> {
         let info = find(name).ok_or_else(|| PolicyError::Unknown(name.to_string()))?;
         let mut options: BTreeMap<String, String> =
-            info.defaults.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            BACKFILL_DEFAULTS.iter().chain(info.defaults).map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let keys = family_options(info.family);
         for (k, v) in settings {
             if keys.iter().any(|d| d.key == k) {
@@ -197,5 +379,87 @@ fn backfill_options(options: &BTreeMap<String, String>) -> Result<BackfillOption
             ("worst_fit", Order::WorstFit),
         ],
     )?;
-    Ok(BackfillOptions { k, order })
+    let reserve = parse_choice("reserve", get("reserve"), &[("fcfs", Reserve::Fcfs), ("sjf", Reserve::Sjf)])?;
+    let backfill_end = parse_choice(
+        "backfill_end",
+        get("backfill_end"),
+        &[("prediction", BackfillEnd::Prediction), ("estimate", BackfillEnd::Estimate)],
+    )?;
+    let source = parse_choice(
+        "predict",
+        get("predict"),
+        &[("estimate", Source::Estimate), ("history", Source::History), ("perfect", Source::Perfect)],
+    )?;
+    let factor: f64 = parse_num("factor", get("factor"))?;
+    if !(factor > 0.0 && factor <= 1000.0) {
+        return Err(KeyError::new("factor", get("factor"), "must be a number above 0 and at most 1000"));
+    }
+    let correction = parse_choice(
+        "correction",
+        get("correction"),
+        &[
+            ("none", Correction::None),
+            ("estimate", Correction::Estimate),
+            ("gradual", Correction::Gradual),
+            ("exponential", Correction::Exponential),
+            ("double", Correction::Double),
+        ],
+    )?;
+    let window: usize = parse_num("window", get("window"))?;
+    if !(1..=MAX_WINDOW).contains(&window) {
+        return Err(KeyError::new("window", get("window"), "must be 1 to 30"));
+    }
+    let history = HistoryOptions {
+        window,
+        window_type: parse_choice(
+            "window_type",
+            get("window_type"),
+            &[
+                ("all", WindowType::All),
+                ("immediate", WindowType::Immediate),
+                ("imm", WindowType::Immediate),
+                ("extended", WindowType::Extended),
+                ("ext", WindowType::Extended),
+            ],
+        )?,
+        fullness: parse_choice(
+            "fullness",
+            get("fullness"),
+            &[("partial", Fullness::Partial), ("full", Fullness::Full)],
+        )?,
+        metric: parse_choice(
+            "metric",
+            get("metric"),
+            &[
+                ("avg", Metric::Avg),
+                ("average", Metric::Avg),
+                ("med", Metric::Med),
+                ("median", Metric::Med),
+                ("min", Metric::Min),
+                ("max", Metric::Max),
+            ],
+        )?,
+        fallback: parse_choice(
+            "fallback",
+            get("fallback"),
+            &[
+                ("estimate", Fallback::Estimate),
+                ("est", Fallback::Estimate),
+                ("relative", Fallback::Relative),
+                ("rel", Fallback::Relative),
+            ],
+        )?,
+        propagation: parse_choice(
+            "propagation",
+            get("propagation"),
+            &[("off", false), ("no", false), ("false", false), ("on", true), ("yes", true), ("true", true)],
+        )?,
+    };
+    Ok(BackfillOptions {
+        k,
+        order,
+        reserve,
+        backfill_end,
+        predict: PredictOptions { source, factor, correction, history },
+    })
 }
