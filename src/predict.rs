@@ -214,7 +214,7 @@ impl Planner {
         let p = match self.opts.source {
             Source::Estimate => job.sched_runtime,
             Source::Perfect => true_runtime,
-            Source::History => self.from_history(job),
+            Source::History => self.history_prediction(job),
         };
         self.jobs[job.idx as usize] = JobPlan { prediction: p.max(1), steps: 0 };
         self.planned(job.idx)
@@ -222,7 +222,7 @@ impl Planner {
 
     /// Predicts again for a waiting job (propagation); returns the new planned runtime.
     pub fn refresh(&mut self, job: &JobView) -> i64 {
-        let p = self.from_history(job).max(1);
+        let p = self.history_prediction(job).max(1);
         self.jobs[job.idx as usize].prediction = p;
         self.planned(job.idx)
     }
@@ -247,7 +247,7 @@ impl Planner {
     }
 
     /// The history prediction for `job`, capped at its estimate.
-    fn from_history(&self, job: &JobView) -> i64 {
+    fn history_prediction(&self, job: &JobView) -> i64 {
         let o = &self.opts.history;
         let est = job.estimate;
         let mut window: Vec<i64> = Vec::with_capacity(o.window);
@@ -417,7 +417,7 @@ mod tests {
 
     #[test]
     fn corrections_per_strategy() {
-        let mut run = |c: Correction, first: i64| {
+        let run = |c: Correction, first: i64| {
             let mut p = Planner::new(PredictOptions { correction: c, ..Default::default() }, 1);
             p.arrive(&job(0, 1, 3600), 0);
             p.jobs[0].prediction = first;
