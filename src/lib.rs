@@ -20,6 +20,7 @@
 //! - [`metrics`]: per-job records, aggregates (wait, response, bounded slowdown,
 //!   utilization, loss of capacity) and compressed time series.
 //! - [`render`]: chart geometry computed natively (the Gantt chart's raster).
+//! - [`sweep`]: grids of option values ranked by average degradation (Tsafrir et al. section 7).
 //! - [`run`]: `KEY=VALUE` settings and the whole flow in one call, as the CLI uses it.
 //! - [`keys`]: how names and keys are matched (case-insensitive, `-` = `_`).
 //!
@@ -47,6 +48,7 @@ pub mod predict;
 pub mod profile;
 pub mod render;
 pub mod run;
+pub mod sweep;
 pub mod trace;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

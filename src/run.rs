@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::engine::{simulate_observed, EngineOptions, Outcome, Progress};
 use crate::keys::{split_setting, KeyError};
-use crate::metrics::{schedule_hash, summarize, MetricOptions, Metrics};
+use crate::metrics::{accuracy_histogram, schedule_hash, summarize, AccuracyHistogram, MetricOptions, Metrics};
 use crate::policy::{family_options, Configured, PolicyError, POLICIES};
 use crate::trace::{Trace, TraceOptions, TraceReport};
 
@@ -79,6 +79,8 @@ pub struct PolicyResult {
     pub metrics: Metrics,
     /// Hash of the schedule ([`crate::metrics::schedule_hash`]), to compare runs across builds.
     pub schedule_hash: String,
+    /// Per-job prediction accuracy in 5% bins (Tsafrir et al. Fig. 2).
+    pub accuracy_histogram: AccuracyHistogram,
 }
 
 /// The engine and metric settings every policy of a run shared (trace options are in the report).
@@ -117,5 +119,13 @@ pub fn run_one_observed(
     let outcome = simulate_observed(trace, policy.as_mut(), &settings.engine, 4096, observe);
     let m = summarize(trace, &outcome, &settings.metrics);
     let schedule_hash = schedule_hash(trace, &outcome);
-    (outcome, PolicyResult { policy: cfg.policy.to_string(), options: cfg.options.clone(), metrics: m, schedule_hash })
+    let accuracy_histogram = accuracy_histogram(trace, &outcome);
+    let result = PolicyResult {
+        policy: cfg.policy.to_string(),
+        options: cfg.options.clone(),
+        metrics: m,
+        schedule_hash,
+        accuracy_histogram,
+    };
+    (outcome, result)
 }

@@ -233,6 +233,82 @@ pub struct Metrics {
     pub jobs_backfilled: u64,
     /// Scheduling passes the engine ran.
     pub scheduling_passes: u64,
+    /// Mean accuracy of the scheduler's runtime predictions, in percent, each job's weighted by
+    /// the time each prediction was in effect (Tsafrir et al. section 2).
+    pub accuracy_pct: f64,
+    /// Mean number of prediction corrections per job (Tsafrir et al. Table 2).
+    pub corrections_avg: f64,
+    /// Standard deviation of the corrections per job.
+    pub corrections_std: f64,
+    /// Percent of jobs that got a reservation (Tsafrir et al. Table 4, "rate").
+    pub reserved_pct: f64,
+    /// Mean |actual start - first reservation| over jobs with a reservation (Table 4).
+    pub reservation_diff_avg_s: f64,
+    /// Median of that difference.
+    pub reservation_diff_median_s: f64,
+    /// Standard deviation of that difference.
+    pub reservation_diff_std_s: f64,
+    /// Percent of jobs that started after their first reservation (Table 5, "rate").
+    pub delayed_pct: f64,
+    /// Mean delay beyond the first reservation, over delayed jobs (Table 5).
+    pub delay_avg_s: f64,
+    /// Median of that delay.
+    pub delay_median_s: f64,
+    /// Standard deviation of that delay.
+    pub delay_std_s: f64,
+    /// Percent of jobs with a reservation whose earliest possible start (true runtimes) was
+    /// pushed back by backfilled jobs while they were the oldest waiting job (Table 10).
+    pub stalled_pct: f64,
+    /// Mean time from that earliest possible start to the actual start, over stalled jobs.
+    pub stall_avg_s: f64,
+    /// Mean number of push-backs ("thieves") per stalled job.
+    pub thieves_avg: f64,
+}
+
+/// Mean and (population) standard deviation.
+fn mean_std(v: &[f64]) -> (f64, f64) {
+    if v.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = v.len() as f64;
+    let m = v.iter().sum::<f64>() / n;
+    let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / n;
+    (m, var.sqrt())
+}
+
+/// Percent of `part` in `whole`.
+fn pct(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+/// Accuracy histograms in 5% bins, like Tsafrir et al. Fig. 2.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct AccuracyHistogram {
+    /// Jobs per bin, bin i covering [5i, 5i + 5) percent (the last bin includes 100).
+    pub all: Vec<u64>,
+    /// The same without jobs that reached their user estimate (killed at it).
+    pub without_killed: Vec<u64>,
+}
+
+/// Histogram of each finished job's weighted prediction accuracy; for EASY, whose predictions
+/// are the estimates, this is the estimate accuracy of Fig. 2.
+pub fn accuracy_histogram(trace: &Trace, outcome: &Outcome) -> AccuracyHistogram {
+    let mut h = AccuracyHistogram { all: vec![0; 20], without_killed: vec![0; 20] };
+    for (j, r) in trace.jobs.iter().zip(&outcome.records) {
+        if r.end < 0 {
+            continue;
+        }
+        let bin = ((r.accuracy * 20.0).floor() as usize).min(19);
+        h.all[bin] += 1;
+        if j.runtime < j.estimate {
+            h.without_killed[bin] += 1;
+        }
+    }
+    h
 }
 
 /// Indices of the records the averages are taken over.
@@ -260,6 +336,24 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
     let mut resp: Vec<f64> = idx.iter().map(|&i| recs[i].response() as f64).collect();
     let mut bsld: Vec<f64> = idx.iter().map(|&i| recs[i].bsld(opts.tau)).collect();
     let (w, r, b) = (Stats::of(&mut wait), Stats::of(&mut resp), Stats::of(&mut bsld));
+
+    let out = &outcome.records;
+    let acc: Vec<f64> = idx.iter().map(|&i| out[i].accuracy).collect();
+    let corr: Vec<f64> = idx.iter().map(|&i| out[i].corrections as f64).collect();
+    let (corrections_avg, corrections_std) = mean_std(&corr);
+    let reserved: Vec<usize> = idx.iter().copied().filter(|&i| out[i].reserved >= 0).collect();
+    let mut diff: Vec<f64> = reserved.iter().map(|&i| (out[i].start - out[i].reserved).abs() as f64).collect();
+    let mut delay: Vec<f64> = reserved
+        .iter()
+        .filter(|&&i| out[i].start > out[i].reserved)
+        .map(|&i| (out[i].start - out[i].reserved) as f64)
+        .collect();
+    let (diff_avg, diff_std) = mean_std(&diff);
+    let (delay_avg, delay_std) = mean_std(&delay);
+    let followed: Vec<usize> = reserved.iter().copied().filter(|&i| out[i].perfect_start >= 0).collect();
+    let stalled: Vec<usize> = followed.iter().copied().filter(|&i| out[i].thefts > 0).collect();
+    let stall: Vec<f64> = stalled.iter().map(|&i| (out[i].start - out[i].perfect_start) as f64).collect();
+    let thieves: Vec<f64> = stalled.iter().map(|&i| out[i].thefts as f64).collect();
 
     let done = recs.iter().filter(|r| r.end >= 0);
     let first_start = done.clone().map(|r| r.start).min().unwrap_or(0);
@@ -290,6 +384,20 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
         loss_of_capacity: loss_of_capacity(outcome, trace.machine),
         jobs_backfilled: recs.iter().filter(|r| r.backfilled).count() as u64,
         scheduling_passes: outcome.passes,
+        accuracy_pct: 100.0 * mean_std(&acc).0,
+        corrections_avg,
+        corrections_std,
+        reserved_pct: pct(reserved.len(), idx.len()),
+        reservation_diff_avg_s: diff_avg,
+        reservation_diff_median_s: Stats::of(&mut diff).median,
+        reservation_diff_std_s: diff_std,
+        delayed_pct: pct(delay.len(), idx.len()),
+        delay_avg_s: delay_avg,
+        delay_median_s: Stats::of(&mut delay).median,
+        delay_std_s: delay_std,
+        stalled_pct: pct(stalled.len(), followed.len()),
+        stall_avg_s: mean_std(&stall).0,
+        thieves_avg: mean_std(&thieves).0,
     }
 }
 

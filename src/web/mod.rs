@@ -35,6 +35,7 @@ pub fn catalogue() -> String {
             json!({
                 "name": p.name,
                 "family": p.family,
+                "group": p.group,
                 "summary": p.summary,
                 "defaults": p.defaults.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
                 "options": family_options(p.family),
@@ -46,6 +47,7 @@ pub fn catalogue() -> String {
         "trace_options": keys(TRACE_KEYS),
         "engine_options": keys(ENGINE_KEYS),
         "metric_options": keys(METRIC_KEYS),
+        "sweep_axes": crate::sweep::DEFAULT_AXES,
     })
     .to_string()
 }
@@ -180,4 +182,29 @@ impl GanttSession {
             None => String::new(),
         }
     }
+}
+
+/// Ranks a sweep (Tsafrir et al. section 7). Input JSON: `{"configs": [[[key, value], ...], ...],
+/// "perf": [[case values...], ...], "by": key}`; output: `{"degradation", "order", "by"}` or
+/// `{"ok": false, "message"}`.
+#[wasm_bindgen]
+pub fn rank_sweep(input: &str) -> String {
+    #[derive(serde::Deserialize)]
+    struct Input {
+        configs: Vec<Vec<(String, String)>>,
+        perf: Vec<Vec<f64>>,
+        by: String,
+    }
+    let i: Input = match serde_json::from_str(input) {
+        Ok(i) => i,
+        Err(e) => return failure(format!("bad sweep input: {e}"), Value::Null),
+    };
+    let d = crate::sweep::degradation(&i.perf);
+    json!({
+        "ok": true,
+        "degradation": d,
+        "order": crate::sweep::ranking(&d),
+        "by": crate::sweep::by_key(&i.configs, &d, &i.by),
+    })
+    .to_string()
 }
