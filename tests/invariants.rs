@@ -89,7 +89,7 @@ fn reservations_are_honoured_on_real_traces() {
         let opts = TraceOptions { runtime, ..TraceOptions::default() };
         for name in ["KTH-SP2-1996-2.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz", "HPC2N-2002-2.2-cln.swf.gz"] {
             let trace = load(name, &opts);
-            for policy in ["easy", "easy-sjbf", "conservative"] {
+            for policy in ["easy", "easy-sjbf", "conservative", "perfect", "perfect++", "x2-perf"] {
                 let out = run(&trace, policy);
                 let mut reserved = 0;
                 for (j, r) in trace.jobs.iter().zip(&out.records) {

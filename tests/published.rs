@@ -94,3 +94,26 @@ fn kth_sp2_reproduces_published_figures_exactly_with_their_file() {
         assert!((r.metrics.avg_bsld - published).abs() < 1e-9, "{policy}: {} vs {published}", r.metrics.avg_bsld);
     }
 }
+
+/// Runtime predictions (Tsafrir et al.), average bounded slowdown over all jobs as published
+/// with predictsim: SDSC-SP2 EASY++ 65.06 and PERFECT++ 56.84 (within 3%); KTH-SP2 EASY++ 62.86
+/// and PERFECT++ 49.85 (within 6%). Defaults: Table 12's predictor with a partial window.
+#[test]
+fn predictions_match_published_bsld() {
+    for (trace, tol, refs) in [
+        ("SDSC-SP2-1998-4.2-cln.swf.gz", 0.03, [("easy++", 65.06), ("perfect++", 56.84)]),
+        ("KTH-SP2-1996-2.1-cln.swf.gz", 0.06, [("easy++", 62.86), ("perfect++", 49.85)]),
+    ] {
+        for (policy, published) in refs {
+            let (_, b) = avg_bsld(trace, policy, &[]);
+            assert_close(&format!("{trace} {policy}"), b, published, tol);
+        }
+    }
+    // predictsim's predictor needs both history jobs (a full window) and its engine runs a pass
+    // per event. On KTH-SP2 that variant is closer still. (On SDSC-SP2 EASY++ is chaotic: a
+    // 0.01% change of load moves it by 5%, see docs/VALIDATION.md.)
+    for (policy, published) in [("easy++", 62.86), ("perfect++", 49.85)] {
+        let (_, b) = avg_bsld("KTH-SP2-1996-2.1-cln.swf.gz", policy, &["fullness=full", "passes=event"]);
+        assert_close(&format!("KTH-SP2 {policy} (fullness=full, passes=event)"), b, published, 0.02);
+    }
+}

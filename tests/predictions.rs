@@ -1,0 +1,232 @@
+//! Runtime predictions (Tsafrir, Etsion & Feitelson 2007) on hand-made traces whose
+//! schedules are worked out in the comments: history prediction, the alarm that corrects an
+//! outlived prediction and reschedules (Fig. 5), every correction strategy including corrections
+//! beyond the estimate, SJF reservations, the section 4 variant and the heel-and-toe count.
+
+mod common;
+
+use schedlab::engine::{simulate, Outcome};
+use schedlab::metrics::summarize;
+use schedlab::policy::Configured;
+use schedlab::run::Settings;
+use schedlab::trace::{parse, Trace, TraceOptions};
+
+/// SWF from `(submit, runtime, procs, estimate, user)` rows, jobs numbered from 1.
+fn swf(machine: u32, jobs: &[(i64, i64, u32, i64, i32)]) -> String {
+    let mut s = format!("; MaxProcs: {machine}\n");
+    for (i, (submit, run, procs, est, user)) in jobs.iter().enumerate() {
+        s.push_str(&format!("{} {submit} -1 {run} {procs} -1 -1 {procs} {est} -1 1 {user} 1 -1 1 -1 -1 -1\n", i + 1));
+    }
+    s
+}
+
+fn trace_with(text: &str, opts: &TraceOptions) -> Trace {
+    parse(text.as_bytes(), opts).expect("trace parses")
+}
+
+fn run(trace: &Trace, name: &str, settings: &[&str]) -> Outcome {
+    let s = Settings::parse(settings).expect("settings parse");
+    let cfg = Configured::new(name, &s.policy).expect("policy configures");
+    let mut policy = cfg.build(trace);
+    simulate(trace, policy.as_mut(), &s.engine)
+}
+
+fn starts(out: &Outcome) -> Vec<i64> {
+    out.records.iter().map(|r| r.start).collect()
+}
+
+/// Fig. 5: a job runs longer than predicted. Machine of 4.
+/// - Jobs 1 and 2 (user 1) run 50 s each on the whole machine: 0-50, 50-100. User 1's history
+///   is now [50, 50], so job 3 (user 1, 2 procs, estimate 1000, runs 500) is predicted 50 s.
+/// - Job 4 (user 2, 4 procs, estimate 100) arrives at 101 and waits: EASY+ reserves 150 (job
+///   3's predicted end), EASY reserves 1100 (its estimated end).
+/// - Job 5 (user 3, 2 procs, estimate 200, no history) arrives at 102. Under EASY it ends
+///   (302) before 1100 and is backfilled at once. Under EASY+ it would end after 150 and no
+///   processor is left over there, so it waits (Fig. 5 middle).
+/// - At 150 the alarm fires: job 3 outlived its prediction, which is corrected to its
+///   estimate (1000, planned end 1100); job 4's reservation moves to 1100 and job 5 is
+///   backfilled at 150 (Fig. 5 right). Job 3 ends at 600 and job 4 starts then.
+/// - Without correction the scheduler keeps believing job 3 ended at 150: job 4 "could start"
+///   at once but cannot, so backfilling stops (Fig. 5 middle) until job 3 really ends at 600;
+///   job 4 then runs 600-700 and job 5 follows at 700.
+#[test]
+fn fig5_alarm_corrects_the_prediction_and_reopens_backfilling() {
+    let t = common::trace(&swf(
+        4,
+        &[
+            (0, 50, 4, 1000, 1),
+            (50, 50, 4, 1000, 1),
+            (100, 500, 2, 1000, 1),
+            (101, 100, 4, 100, 2),
+            (102, 100, 2, 200, 3),
+        ],
+    ));
+    assert_eq!(starts(&run(&t, "easy", &[])), vec![0, 50, 100, 600, 102]);
+    let plus = run(&t, "easy+", &[]);
+    assert_eq!(starts(&plus), vec![0, 50, 100, 600, 150]);
+    assert_eq!(plus.records[3].reserved, 150, "job 4's first reservation is job 3's predicted end");
+    assert_eq!(plus.records[2].corrections, 1);
+    // Job 3: predicted 50 from submission (100) to 150, accuracy 50/500; then 1000 until its
+    // end at 600, accuracy 500/1000: (0.1 x 50 + 0.5 x 450) / 500 = 0.46.
+    assert!((plus.records[2].accuracy - 0.46).abs() < 1e-12, "{}", plus.records[2].accuracy);
+    assert_eq!(starts(&run(&t, "easy+", &["correction=none"])), vec![0, 50, 100, 600, 700]);
+    // The same with one pass per event (pyss's order).
+    assert_eq!(starts(&run(&t, "easy+", &["passes=event"])), vec![0, 50, 100, 600, 150]);
+}
+
+/// Every correction strategy, with corrections beyond the estimate. Machine of 1. Job 1
+/// (user 1) runs 0-100; job 2 (user 1, estimate 600, runs 1000 with overrun=run) starts at 100
+/// predicted 100 s (its user's last job). Predictions, each in effect until the next alarm:
+/// - estimate: 100 until 200, 600 until 700, then gradually: 660 until 760, 1560 to the end (1100);
+/// - gradual: 100, 160 (+1 min) until 260, 1060 capped at the estimate 600 until 700, then
+///   660 until 760 and 1560;
+/// - exponential (+20%): 100, 120, 144, 172, 206, 247, 296, 355, 426, 511, then 600 (capped),
+///   660, 1560, each in effect until start + prediction;
+/// - double: 100, 200, 400, 800, 1600;
+/// - none: 100 throughout.
+#[test]
+fn correction_strategies_including_beyond_the_estimate() {
+    let opts = TraceOptions { overrun: schedlab::trace::Overrun::Run, ..TraceOptions::default() };
+    let t = trace_with(&swf(1, &[(0, 100, 1, 600, 1), (100, 1000, 1, 600, 1)]), &opts);
+    let weighted = |preds: &[i64]| {
+        // Each prediction p is in effect from start + previous prediction to start + p (the
+        // first from submission at 100); the last until the end at 1100.
+        let mut from = 100;
+        let mut sum = 0.0;
+        for (i, &p) in preds.iter().enumerate() {
+            let to = if i + 1 == preds.len() { 1100 } else { 100 + p };
+            sum += schedlab::engine::accuracy(p, 1000) * (to - from) as f64;
+            from = to;
+        }
+        sum / 1000.0
+    };
+    let cases: &[(&str, &[i64])] = &[
+        ("estimate", &[100, 600, 660, 1560]),
+        ("gradual", &[100, 160, 600, 660, 1560]),
+        ("exponential", &[100, 120, 144, 172, 206, 247, 296, 355, 426, 511, 600, 660, 1560]),
+        ("double", &[100, 200, 400, 800, 1600]),
+        ("none", &[100]),
+    ];
+    for (strategy, preds) in cases {
+        let c = format!("correction={strategy}");
+        let out = run(&t, "easy+", &[&c]);
+        assert_eq!(starts(&out), vec![0, 100], "{strategy}");
+        let r = out.records[1];
+        assert_eq!(r.corrections as usize, preds.len() - 1, "{strategy}: corrections");
+        let want = weighted(preds);
+        assert!((r.accuracy - want).abs() < 1e-9, "{strategy}: accuracy {} want {want}", r.accuracy);
+    }
+}
+
+/// A correction reschedules waiting jobs. Machine of 1, overrun=run. Job 1 (estimate 100)
+/// runs 1000 s; job 2 (estimate 50) arrives at 10 and is promised 100, job 1's estimated
+/// end. EASY-PCOR corrects job 1 at 100 (+1 min: 160) and at 160 (+15 min: 1060); job 2
+/// starts when job 1 really ends, at 1000: delayed 900 s beyond its first reservation.
+#[test]
+fn easy_pcor_grows_predictions_past_the_estimate() {
+    let opts = TraceOptions { overrun: schedlab::trace::Overrun::Run, ..TraceOptions::default() };
+    let t = trace_with(&swf(1, &[(0, 1000, 1, 100, 1), (10, 50, 1, 50, 2)]), &opts);
+    let out = run(&t, "easy-pcor", &[]);
+    assert_eq!(starts(&out), vec![0, 1000]);
+    assert_eq!(out.records[1].reserved, 100);
+    assert_eq!(out.records[0].corrections, 2);
+    let m = summarize(&t, &out, &Default::default());
+    assert_eq!((m.delayed_pct, m.delay_avg_s, m.reserved_pct), (50.0, 900.0, 50.0));
+    assert_eq!(m.corrections_avg, 1.0);
+}
+
+/// SJF hands the reservation to the shortest waiting job. Machine of 4, every job on the
+/// whole machine: job 1 runs 0-100; job 2 (500 s) and job 3 (50 s) wait. EASY keeps arrival
+/// order (job 2 at 100, job 3 at 600); SJF runs job 3 first (100-150), then job 2 at 150.
+#[test]
+fn sjf_reserves_for_the_shortest_job() {
+    let t = common::trace(&swf(4, &[(0, 100, 4, 100, 1), (1, 500, 4, 500, 2), (2, 50, 4, 50, 3)]));
+    assert_eq!(starts(&run(&t, "easy", &[])), vec![0, 100, 600]);
+    assert_eq!(starts(&run(&t, "sjf", &[])), vec![0, 150, 100]);
+    assert_eq!(starts(&run(&t, "sjf-perf", &[])), vec![0, 150, 100]);
+}
+
+/// Section 4's variant backfills only jobs whose user-estimated end is before the
+/// reservation. Machine of 4. Jobs 1 (user 1, 50 s) and 2 (300 s) share the machine from 0;
+/// job 3 (4 procs) waits with a reservation at 300. Job 4 (user 1, 2 procs, estimate 1000,
+/// runs 500) arrives at 60, predicted 50 s from user 1's last job.
+/// - EASY++ backfills it (60-110 planned, before 300); at 110 its prediction is corrected to
+///   1000 and job 3's reservation moves out; job 3 starts when job 4 ends, at 560.
+/// - The guarded variant tests job 4 with its estimate (ends 1060, after 300) and keeps it
+///   waiting: job 3 starts on time at 300, job 4 at 400. So do EASY and PERFECT++ (500 s).
+#[test]
+fn guarded_variant_backfills_by_estimated_end() {
+    let t =
+        common::trace(&swf(4, &[(0, 50, 2, 50, 1), (0, 300, 2, 300, 2), (1, 100, 4, 100, 3), (60, 500, 2, 1000, 1)]));
+    let pp = run(&t, "easy++", &[]);
+    assert_eq!(starts(&pp), vec![0, 0, 560, 60]);
+    assert_eq!(pp.records[2].reserved, 300);
+    for p in ["easy++-guarded", "easy", "perfect++"] {
+        let out = run(&t, p, &[]);
+        assert_eq!(starts(&out), vec![0, 0, 300, 400], "{p}");
+        assert_eq!(out.records[2].reserved, 300, "{p}");
+    }
+}
+
+/// Heel and toe (Fig. 8, Table 10). Machine of 4, exact estimates. Jobs 1 (2 procs, 6 s) and
+/// 2 (2 procs, 4 s) start at 0; job 3 (4 procs) arrives at 1: with true runtimes it could
+/// start at 6. X2 plans with doubled runtimes and reserves 12, so job 4 (2 procs, 4 s) is
+/// backfilled at 4 (its earliest start becomes 8: thief 1) and job 5 (2 procs, 3 s) at 6 (9:
+/// thief 2); job 3 starts at 9, stalled 3 s. EASY reserves 6 and starts it then; no thief.
+#[test]
+fn heel_and_toe_counts_thieves_under_x2() {
+    let t = common::trace(&swf(
+        4,
+        &[(0, 6, 2, 6, 1), (0, 4, 2, 4, 2), (1, 10, 4, 10, 3), (2, 4, 2, 4, 4), (3, 3, 2, 3, 5)],
+    ));
+    let x2 = run(&t, "x2", &[]);
+    assert_eq!(starts(&x2), vec![0, 0, 9, 4, 6]);
+    assert_eq!((x2.records[2].perfect_start, x2.records[2].thefts, x2.records[2].reserved), (6, 2, 12));
+    let m = summarize(&t, &x2, &Default::default());
+    assert_eq!((m.stalled_pct, m.stall_avg_s, m.thieves_avg), (100.0, 3.0, 2.0));
+    let easy = run(&t, "easy", &[]);
+    assert_eq!(starts(&easy), vec![0, 0, 6, 16, 16]);
+    assert!(easy.records.iter().all(|r| r.thefts == 0));
+    let m = summarize(&t, &easy, &Default::default());
+    assert_eq!(m.stalled_pct, 0.0);
+    // Exact predictions everywhere: accuracy 100% for EASY here and for X2 50%.
+    assert_eq!(m.accuracy_pct, 100.0);
+    assert!((summarize(&t, &x2, &Default::default()).accuracy_pct - 50.0).abs() < 1e-9);
+}
+
+/// Propagation: a waiting job's prediction follows its user's newest history. Machine of 2.
+/// Job 1 (user 1, 2 procs) holds the machine 0-100; jobs 2 and 3 (user 1, 1 proc, estimate
+/// 1000, run 30 s) wait from 10, predicted 1000 (no history yet). At 100 job 1 ends (history: 100):
+/// with propagation their predictions become 100 (accuracy counted from then on), without
+/// they stay 1000. Both start at 100 either way.
+#[test]
+fn propagation_updates_waiting_jobs() {
+    let t = common::trace(&swf(2, &[(0, 100, 2, 100, 1), (10, 30, 1, 1000, 1), (10, 30, 1, 1000, 1)]));
+    let off = run(&t, "easy+", &[]);
+    let on = run(&t, "easy+", &["propagation=on"]);
+    assert_eq!(starts(&off), vec![0, 100, 100]);
+    assert_eq!(starts(&on), vec![0, 100, 100]);
+    // Job 2: from 10 to 100 predicted 1000 (accuracy 0.03), then 1000 or 100 until 130.
+    let want_off = (0.03 * 90.0 + 0.03 * 30.0) / 120.0;
+    let want_on = (0.03 * 90.0 + 0.3 * 30.0) / 120.0;
+    assert!((off.records[1].accuracy - want_off).abs() < 1e-12);
+    assert!((on.records[1].accuracy - want_on).abs() < 1e-12);
+}
+
+/// Perfect predictions are exact: no corrections and accuracy 100% on a real trace; with FCFS
+/// reservations no job starts after its first reservation (under SJF a shorter arrival may
+/// take a job's reservation, so there it can).
+#[test]
+fn perfect_predictions_never_need_correction() {
+    let bytes = common::read_shared("traces/KTH-SP2-1996-2.1-cln.swf.gz");
+    let t = parse(&bytes, &TraceOptions::default()).expect("trace parses");
+    for p in ["perfect", "perfect++", "sjf-perf"] {
+        let out = run(&t, p, &[]);
+        let m = summarize(&t, &out, &Default::default());
+        assert_eq!(m.corrections_avg, 0.0, "{p}");
+        assert!((m.accuracy_pct - 100.0).abs() < 1e-9, "{p}: {}", m.accuracy_pct);
+        if p != "sjf-perf" {
+            assert_eq!(m.delayed_pct, 0.0, "{p}: exact plans never delay a reservation");
+        }
+    }
+}
