@@ -20,13 +20,14 @@
 //! - [`metrics`]: per-job records, aggregates (wait, response, bounded slowdown,
 //!   utilization, loss of capacity) and compressed time series.
 //! - [`render`]: chart geometry computed natively (the Gantt chart's raster).
+//! - [`findings`]: a paper's qualitative claims checked on any trace (Tsafrir et al.).
 //! - [`sweep`]: grids of option values ranked by average degradation (Tsafrir et al. section 7).
 //! - [`run`]: `KEY=VALUE` settings and the whole flow in one call, as the CLI uses it.
 //! - [`keys`]: how names and keys are matched (case-insensitive, `-` = `_`).
 //!
 //! - `web` (wasm32 only): the functions the page's Web Workers call.
 //!
-//! The command-line tool lives in `src/bin/schedlab.rs`. The library does no I/O and starts
+//! The command-line tool lives in `src/bin/schedlab/`. The library does no I/O and starts
 //! no threads, so it compiles unchanged to WebAssembly.
 //!
 //! ```
@@ -41,6 +42,7 @@
 #![warn(missing_docs)]
 
 pub mod engine;
+pub mod findings;
 pub mod keys;
 pub mod metrics;
 pub mod policy;

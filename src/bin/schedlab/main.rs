@@ -20,10 +20,15 @@ USAGE:
                 [--format table|json|csv] [--schedule-out FILE.csv] [--series N]
   schedlab policies
   schedlab bench [TRACE ...] [--policy NAME[,NAME...]|all] [--set KEY=VALUE ...] [--repeat N]
+  schedlab findings [TRACE ...] [--set KEY=VALUE ...]
+  schedlab sweep TRACE ... [--policy NAME] [--vary KEY=V1,V2|A-B ...] [--set KEY=VALUE ...] [--top N]
 
 TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_' alike.
 Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
-With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each.";
+With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each.
+'findings' checks the claims of Tsafrir et al. (2007) on each trace (default: ../shared/traces);
+'sweep' ranks predictor configurations by average degradation as in their section 7
+(default policy easy++, default grid window=1-8 metric=avg,med propagation=off,on).";
 
 /// Prints a line to standard output; a closed pipe (`schedlab policies | head`) ends the program
 /// quietly instead of panicking.
@@ -35,6 +40,8 @@ macro_rules! out {
         }
     }};
 }
+
+mod study;
 
 /// A command-line failure: the message and the exit code.
 struct Fail(String, u8);
@@ -57,6 +64,8 @@ struct Args {
     schedule_out: Option<String>,
     series: Option<usize>,
     repeat: Option<usize>,
+    vary: Vec<String>,
+    top: Option<usize>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
@@ -84,6 +93,11 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
             "--repeat" => {
                 let v = value("--repeat")?;
                 a.repeat = Some(v.parse().map_err(|_| usage(format!("--repeat: not a count: {v}")))?);
+            }
+            "--vary" => a.vary.push(value("--vary")?),
+            "--top" => {
+                let v = value("--top")?;
+                a.top = Some(v.parse().map_err(|_| usage(format!("--top: not a count: {v}")))?);
             }
             "-h" | "--help" => return Err(Fail(USAGE.to_string(), 0)),
             f if f.starts_with('-') && f.len() > 1 => return Err(usage(format!("unknown flag {f}"))),
@@ -415,6 +429,8 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some("bench") => cmd_bench(&a),
+        Some("findings") => study::cmd_findings(&a),
+        Some("sweep") => study::cmd_sweep(&a),
         Some("-h" | "--help" | "help") => Err(Fail(USAGE.to_string(), 0)),
         Some(c) => Err(usage(format!("unknown command {c}"))),
         None => Err(usage("missing command")),

@@ -1,0 +1,209 @@
+//! `schedlab findings` and `schedlab sweep`: the Tsafrir et al. study on any traces.
+
+use schedlab::findings::{tsafrir, Study};
+use schedlab::metrics::Cut;
+use schedlab::run::{configure, run_one, Settings};
+use schedlab::sweep::{by_key, degradation, grid, ranking, Axis, DEFAULT_AXES};
+
+use crate::{fail, load_trace, settings, usage, Args, Fail};
+
+/// The traces in `../shared/traces` beside the repository, for commands run without TRACE.
+pub fn shared_traces() -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces");
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    v.retain(|p| p.ends_with(".swf") || p.ends_with(".swf.gz"));
+    v.sort();
+    v
+}
+
+fn short(path: &str) -> String {
+    let name = std::path::Path::new(path).file_name().map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
+    name.trim_end_matches(".gz").trim_end_matches(".swf").to_string()
+}
+
+fn change(x: f64, base: f64) -> String {
+    if base == 0.0 {
+        return "-".into();
+    }
+    format!("{:+.0}%", 100.0 * (x - base) / base)
+}
+
+/// Settings with the paper's measurement cut unless the user chose one.
+fn paper_settings(a: &Args) -> Result<Settings, Fail> {
+    let mut s = settings(a)?;
+    if !a.sets.iter().any(|x| x.trim_start().to_ascii_lowercase().starts_with("cut")) {
+        s.metrics.cut = Cut::Tsafrir;
+    }
+    Ok(s)
+}
+
+fn print_study(name: &str, jobs: usize, machine: u32, s: &Settings, st: &Study) {
+    let cut = match s.metrics.cut {
+        Cut::Tsafrir => "the Tsafrir et al. cut (first 1% and jobs ending after the last arrival left out)",
+        Cut::None => "all jobs",
+    };
+    out!("\n{name}: {jobs} jobs, {machine} processors; averages over {cut}");
+    let easy = st.get("easy").map(|r| r.metrics.clone()).unwrap_or_default();
+    out!("  Table 3 layout          wait [min]         b. slowdown        accuracy [%]      corrections");
+    out!(
+        "  {:<16} {:>9} {:>8} {:>9} {:>8} {:>9} {:>8} {:>10}",
+        "policy",
+        "avg",
+        "vs EASY",
+        "avg",
+        "vs EASY",
+        "avg",
+        "vs EASY",
+        "per job"
+    );
+    for r in &st.results {
+        let m = &r.metrics;
+        out!(
+            "  {:<16} {:>9.1} {:>8} {:>9.2} {:>8} {:>9.1} {:>8} {:>10.2}",
+            r.policy,
+            m.avg_wait_s / 60.0,
+            change(m.avg_wait_s, easy.avg_wait_s),
+            m.avg_bsld,
+            change(m.avg_bsld, easy.avg_bsld),
+            m.accuracy_pct,
+            change(m.accuracy_pct, easy.accuracy_pct),
+            m.corrections_avg
+        );
+    }
+    out!("  Tables 4-5 layout  reserved  |start - reservation| [min]   delayed   delay beyond reservation [min]");
+    out!(
+        "  {:<16} {:>8} {:>9} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8}",
+        "policy",
+        "% jobs",
+        "avg",
+        "median",
+        "std",
+        "% jobs",
+        "avg",
+        "median",
+        "std"
+    );
+    for r in st.results.iter().filter(|r| ["easy", "easy+", "easy++"].contains(&r.policy.as_str())) {
+        let m = &r.metrics;
+        out!(
+            "  {:<16} {:>8.1} {:>9.1} {:>8.1} {:>8.1} {:>9.2} {:>9.1} {:>8.1} {:>8.1}",
+            r.policy,
+            m.reserved_pct,
+            m.reservation_diff_avg_s / 60.0,
+            m.reservation_diff_median_s / 60.0,
+            m.reservation_diff_std_s / 60.0,
+            m.delayed_pct,
+            m.delay_avg_s / 60.0,
+            m.delay_median_s / 60.0,
+            m.delay_std_s / 60.0
+        );
+    }
+    out!("  Table 10 layout    stalled [%]  stall time [min]  thieves per stalled job");
+    for r in st.results.iter().filter(|r| ["easy", "x2"].contains(&r.policy.as_str())) {
+        let m = &r.metrics;
+        out!("  {:<16} {:>11.1} {:>17.1} {:>24.2}", r.policy, m.stalled_pct, m.stall_avg_s / 60.0, m.thieves_avg);
+    }
+    for f in &st.findings {
+        out!("  [{}] {}: {}", if f.holds { "holds" } else { "CONTRADICTED" }, f.claim, f.detail);
+    }
+}
+
+/// `schedlab findings [TRACE...]`: Tables 3, 4-5 and 10 and the paper's claims, per trace.
+pub fn cmd_findings(a: &Args) -> Result<(), Fail> {
+    let s = paper_settings(a)?;
+    let paths = if a.positional.is_empty() { shared_traces() } else { a.positional.clone() };
+    if paths.is_empty() {
+        return Err(usage("findings: no TRACE given and none found in ../shared/traces"));
+    }
+    out!("Tsafrir, Etsion & Feitelson (2007): the paper's findings on each trace with user estimates");
+    let mut summary: Vec<(String, Vec<bool>)> = Vec::new();
+    let mut claims: Vec<&str> = Vec::new();
+    for path in &paths {
+        let trace = load_trace(path, &s)?;
+        let name = short(path);
+        if trace.report.estimates_exact {
+            out!("\n{name}: skipped, the log has no user estimates (estimate = runtime)");
+            continue;
+        }
+        let st = tsafrir(&trace, &s).map_err(|e| fail(e.to_string()))?;
+        print_study(&name, trace.jobs.len(), trace.machine, &s, &st);
+        claims = st.findings.iter().map(|f| f.claim).collect();
+        summary.push((name, st.findings.iter().map(|f| f.holds).collect()));
+    }
+    out!("\nSummary (holds / CONTRADICTED):");
+    for (i, c) in claims.iter().enumerate() {
+        out!("  {}. {c}", i + 1);
+    }
+    let mut head = format!("  {:<32}", "trace");
+    for i in 0..claims.len() {
+        head.push_str(&format!(" {:>13}", i + 1));
+    }
+    out!("{head}");
+    for (name, holds) in &summary {
+        let mut line = format!("  {name:<32}");
+        for h in holds {
+            line.push_str(&format!(" {:>13}", if *h { "holds" } else { "CONTRADICTED" }));
+        }
+        out!("{line}");
+    }
+    Ok(())
+}
+
+/// `schedlab sweep TRACE... [--policy P] [--vary KEY=VALUES ...] [--top N]`: section 7's ranking.
+pub fn cmd_sweep(a: &Args) -> Result<(), Fail> {
+    let base = settings(a)?;
+    let policy = a.policy.clone().unwrap_or_else(|| "easy++".into());
+    if policy.contains(',') || policy.eq_ignore_ascii_case("all") {
+        return Err(usage("sweep takes one --policy"));
+    }
+    let specs: Vec<String> =
+        if a.vary.is_empty() { DEFAULT_AXES.iter().map(|s| s.to_string()).collect() } else { a.vary.clone() };
+    let axes: Vec<Axis> =
+        specs.iter().map(|s| Axis::parse(s)).collect::<Result<_, _>>().map_err(|e| usage(format!("--vary {e}")))?;
+    let configs = grid(&axes);
+    let paths = &a.positional;
+    if paths.is_empty() {
+        return Err(usage("sweep needs one or more TRACE"));
+    }
+    let traces: Vec<_> = paths.iter().map(|p| load_trace(p, &base)).collect::<Result<_, _>>()?;
+    let mut perf: Vec<Vec<f64>> = Vec::with_capacity(configs.len());
+    for c in &configs {
+        let mut s = base.clone();
+        s.policy.extend(c.iter().cloned());
+        let cfg = configure(&policy, &s).map_err(|e| usage(e.to_string()))?;
+        let mut row = Vec::new();
+        for t in &traces {
+            let (_, r) = run_one(t, &cfg[0], &s);
+            row.push(r.metrics.avg_wait_s);
+            row.push(r.metrics.avg_bsld);
+        }
+        perf.push(row);
+    }
+    let d = degradation(&perf);
+    let order = ranking(&d);
+    let top = a.top.unwrap_or(10).min(order.len());
+    out!(
+        "{} configurations of {policy} on {} trace(s); test cases: avg wait and avg bounded slowdown per trace",
+        configs.len(),
+        traces.len()
+    );
+    out!("{:>5} {:>12}  configuration", "rank", "degradation");
+    let show = |i: usize| configs[i].iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
+    for (rank, &i) in order.iter().enumerate().take(top) {
+        out!("{:>5} {:>11.2}%  {}", rank + 1, d[i], show(i));
+    }
+    if let Some(&worst) = order.last() {
+        if order.len() > top {
+            out!("{:>5} {:>11.2}%  {}", order.len(), d[worst], show(worst));
+        }
+    }
+    for ax in &axes {
+        out!("\nmean degradation by {} (Fig. 10 for window):", ax.key);
+        for g in by_key(&configs, &d, &ax.key) {
+            out!("  {:<12} {:>8.2}% +- {:>6.2}  ({} configurations)", g.value, g.mean, g.std, g.count);
+        }
+    }
+    Ok(())
+}
