@@ -399,6 +399,10 @@ pub fn simulate_observed(
         if let Some(Reverse((e, _))) = ends.peek() {
             t = t.min(*e);
         }
+        // An alarm for a job that has already ended is void: it must not cost a pass.
+        while sys.overdue.peek().is_some_and(|Reverse((_, idx))| sys.records[*idx as usize].end >= 0) {
+            sys.overdue.pop();
+        }
         if let Some(Reverse((e, _))) = sys.overdue.peek() {
             t = t.min(*e);
         }

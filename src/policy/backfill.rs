@@ -308,6 +308,8 @@ impl Policy for Backfill {
                             break;
                         }
                     }
+                    // Too wide for the processors free now: no order would start it this pass.
+                    _ if e.procs > self.profile.free_now() => {}
                     _ => self.candidates.push(pos),
                 }
             }

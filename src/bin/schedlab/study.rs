@@ -200,7 +200,8 @@ pub fn cmd_sweep(a: &Args) -> Result<(), Fail> {
         }
     }
     for ax in &axes {
-        out!("\nmean degradation by {} (Fig. 10 for window):", ax.key);
+        let fig = if ax.key == "window" { " (Fig. 10)" } else { "" };
+        out!("\nmean degradation by {}{fig}:", ax.key);
         for g in by_key(&configs, &d, &ax.key) {
             out!("  {:<12} {:>8.2}% +- {:>6.2}  ({} configurations)", g.value, g.mean, g.std, g.count);
         }
