@@ -185,7 +185,7 @@ fn errors_are_clear() {
         .arg(format!("{} policies | head -1", env!("CARGO_BIN_EXE_schedlab")))
         .output()
         .unwrap();
-    assert_eq!(stdout(&o), "POLICIES\n");
+    assert_eq!(stdout(&o), "POLICIES: BACKFILLING (ALL PAPERS)\n");
     assert_eq!(stderr(&o), "");
     let empty = d.join("empty.swf");
     std::fs::write(&empty, "").unwrap();

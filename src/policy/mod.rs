@@ -289,6 +289,14 @@ pub fn find(name: &str) -> Option<&'static PolicyInfo> {
     POLICIES.iter().find(|p| normalize(p.name) == n)
 }
 
+/// The default of option `key` in `family`: the value a preset that does not set it runs with.
+pub fn family_default(family: &str, key: &str) -> Option<&'static str> {
+    match family {
+        "backfill" => BACKFILL_DEFAULTS.iter().find(|(k, _)| *k == key).map(|(_, v)| *v),
+        _ => None,
+    }
+}
+
 /// The option keys a family takes.
 pub fn family_options(family: &str) -> &'static [OptionDoc] {
     match family {

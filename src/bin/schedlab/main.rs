@@ -316,18 +316,34 @@ fn print_table(path: &str, tr: &TraceReport, report: &RunReport, cut: Cut) {
 }
 
 fn cmd_policies() {
-    out!("POLICIES");
+    let mut groups: Vec<&str> = Vec::new();
     for p in POLICIES {
-        let d: Vec<String> = p.defaults.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        out!("  {:<14} {}", p.name, p.summary);
-        out!("  {:<14} family {}, defaults: {}", "", p.family, d.join(" "));
+        if !groups.contains(&p.group) {
+            groups.push(p.group);
+        }
+    }
+    for g in groups {
+        out!("POLICIES: {}", g.to_uppercase());
+        for p in POLICIES.iter().filter(|p| p.group == g) {
+            let d: Vec<String> = p.defaults.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            out!("  {:<14} {}", p.name, p.summary);
+            out!("  {:<14} family {}, preset: {}", "", p.family, d.join(" "));
+        }
+        out!("");
     }
     let mut families: Vec<&str> = POLICIES.iter().map(|p| p.family).collect();
     families.dedup();
     for f in families {
-        out!("\nOPTIONS OF THE {} FAMILY", f.to_uppercase());
-        for o in family_options(f) {
-            out!("  {:<10} {:<34} {}", o.key, o.values, o.doc);
+        out!(
+            "OPTIONS OF THE {} FAMILY (a preset sets some; the rest keep these defaults: EASY, Table 12's predictor)",
+            f.to_uppercase()
+        );
+        let opts = family_options(f);
+        let kw = opts.iter().map(|o| o.key.len()).max().unwrap_or(0);
+        let vw = opts.iter().map(|o| o.values.len()).max().unwrap_or(0);
+        for o in opts {
+            let def = schedlab::policy::family_default(f, o.key).unwrap_or("");
+            out!("  {:<kw$}  {:<vw$}  default {def:<10} {}", o.key, o.values, o.doc);
         }
     }
     out!("\nTRACE OPTIONS");
