@@ -159,6 +159,11 @@ test('the single-file build works opened from disk (file://)', async () => {
     execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', demo, '--policy', 'all', '--format', 'json']),
   );
   for (const r of cli.results) assert.equal(web[r.policy].hash, r.schedule_hash, r.policy);
+  // Sweeps and their ranking run in the Blob workers too.
+  await page.fill('#sweep-axes', 'window=1-2');
+  await page.click('#sweep-run');
+  await page.waitForFunction(() => document.body.dataset.sweep === 'done', null, { timeout: 60_000 });
+  assert.equal(await page.locator('#sweep-table tbody tr').count(), 2);
   const trace = path.join(shared, 'traces', 'KTH-SP2-1996-2.1-cln.swf.gz');
   await page.setInputFiles('#file', trace);
   await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('28467'));
