@@ -37,8 +37,11 @@ def main() -> None:
     demo_b64 = base64.b64encode(gzip.compress(demo, 9, mtime=0)).decode()
     worker_src = open(f"{www}/worker.js", encoding="utf-8").read()
     worker_body = worker_src.split("// @shared\n", 1)[1]
-    charts = strip_module_syntax(open(f"{www}/charts.js", encoding="utf-8").read())
-    app = strip_module_syntax(open(f"{www}/app.js", encoding="utf-8").read())
+    # The modules in dependency order, concatenated into one scope (their names do not clash).
+    modules = "\n".join(
+        strip_module_syntax(open(f"{www}/{name}", encoding="utf-8").read())
+        for name in ("charts.js", "predictions.js", "app.js")
+    )
     css = open(f"{www}/style.css", encoding="utf-8").read()
     index = open(index_path, encoding="utf-8").read()
     body = re.search(r"<body>(.*)</body>", index, flags=re.S).group(1)
@@ -87,8 +90,7 @@ globalThis.SCHEDLAB_PLATFORM = {{
 <body>{body}<script>
 (() => {{
 {platform}
-{charts}
-{app}
+{modules}
 }})();
 </script>
 </body>

@@ -1,6 +1,24 @@
 // SchedLab page: load a trace, run policies in a pool of workers, show the results.
 // Data flows one way: bytes -> workers (engine) -> JSON results -> table and charts.
-import { barChart, lineChart, heatmap, fmt, PALETTE } from './charts.js';
+import { barChart, lineChart, heatmap, placeholder, fmt, PALETTE } from './charts.js';
+import {
+  CUSTOM,
+  buildPredictor,
+  predictorConfig,
+  predictorSettings,
+  predictorUrlValues,
+  predictorEdited,
+  predictionGroup,
+  predictionPresets,
+  renderTable3,
+  renderPredictability,
+  drawAccuracy,
+  installSweep,
+  sweepUrlValues,
+  clearSweep,
+  redrawSweep,
+  presetName,
+} from './predictions.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -31,7 +49,28 @@ const METRICS = [
   ['makespan_s', 's', 'last end − first start'],
   ['jobs_backfilled', 'jobs', 'jobs started while a job submitted before them was waiting'],
   ['jobs', 'jobs', 'jobs simulated'],
+  // Runtime predictions (Tsafrir, Etsion & Feitelson 2007).
+  ['accuracy_pct', '%', 'mean accuracy of the runtime planned with, min(P, T) / max(P, T), each job weighted over the time each prediction held (section 2)'],
+  ['corrections_avg', 'corrections', 'mean number of prediction corrections per job (Table 2)'],
+  ['corrections_std', 'corrections', 'standard deviation of the corrections per job'],
+  ['reserved_pct', '%', 'jobs that waited, became first in the queue and got a reservation (Table 4 rate)'],
+  ['reservation_diff_avg_s', 's', 'mean |start − first reservation| over jobs with a reservation (Table 4)'],
+  ['reservation_diff_median_s', 's', 'median |start − first reservation| (Table 4)'],
+  ['reservation_diff_std_s', 's', 'standard deviation of |start − first reservation| (Table 4)'],
+  ['delayed_pct', '%', 'jobs that started after their first reservation (Table 5 rate)'],
+  ['delay_avg_s', 's', 'mean delay past the first reservation, over delayed jobs (Table 5)'],
+  ['delay_median_s', 's', 'median delay past the first reservation (Table 5)'],
+  ['delay_std_s', 's', 'standard deviation of the delay past the first reservation (Table 5)'],
+  ['stalled_pct', '%', 'jobs with a reservation whose earliest start by true runtimes was pushed back by backfilled jobs (Table 10)'],
+  ['stall_avg_s', 's', 'mean time from that earliest start to the actual start, over stalled jobs (Table 10)'],
+  ['thieves_avg', 'push-backs', 'mean number of push-backs ("thieves") per stalled job (Table 10)'],
 ];
+
+/** A metric's definition and unit, for hover titles. */
+function define(key) {
+  const m = METRICS.find(([k]) => k === key);
+  return m ? `${m[2]}${m[1] ? ` (${m[1]})` : ''}` : key;
+}
 
 /** A fixed pool of module workers; each runs one task at a time. */
 class Pool {
@@ -61,7 +100,7 @@ class Pool {
     for (const w of this.workers) {
       if (w.task || !this.queue.length) continue;
       w.task = this.queue.shift();
-      const { resolve, onprogress, ...msg } = w.task;
+      const { resolve, onprogress, tag, ...msg } = w.task;
       w.worker.postMessage(msg);
       this.onchange?.();
     }
@@ -79,17 +118,19 @@ class Pool {
     this.pump();
     this.onchange?.();
   }
-  /** Stops every running and queued task; their promises resolve as cancelled. */
-  cancel() {
-    for (const t of this.queue) t.resolve({ ok: false, cancelled: true, error: 'cancelled' });
-    this.queue = [];
+  /** Stops the running and queued tasks with `tag` (every task without one); their promises resolve as cancelled. */
+  cancel(tag) {
+    const hit = (t) => tag === undefined || t.tag === tag;
+    for (const t of this.queue.filter(hit)) t.resolve({ ok: false, cancelled: true, error: 'cancelled' });
+    this.queue = this.queue.filter((t) => !hit(t));
     for (const w of [...this.workers]) {
-      if (!w.task) continue;
+      if (!w.task || !hit(w.task)) continue;
       w.worker.terminate();
       w.task.resolve({ ok: false, cancelled: true, error: 'cancelled' });
       this.workers.splice(this.workers.indexOf(w), 1);
       this.spawn();
     }
+    this.pump();
     this.onchange?.();
   }
   busy() {
@@ -136,6 +177,18 @@ function policySettings(policy) {
     .map((i) => `${i.dataset.opt}=${i.value.trim()}`);
 }
 
+/** What the engine runs for a name: a preset with its options, or the predictor panel on its base. */
+function taskFor(name) {
+  if (name === CUSTOM) return { policy: predictorConfig().base, settings: [...settings(), ...predictorSettings()] };
+  return { policy: name, settings: [...settings(), ...policySettings(name)] };
+}
+
+/** What a shown result ran with, so its schedule and Gantt chart match it after later edits. */
+const ranWith = (name) => state.results.get(name)?.task ?? taskFor(name);
+
+/** A policy name from the URL; spaces after a comma are dropped, an unencoded '+' is read back. */
+const urlName = presetName;
+
 /** Writes the policies and settings of a run into the URL, so a copied link reproduces it. */
 function syncUrl(names) {
   const u = new URL(location.href);
@@ -144,51 +197,53 @@ function syncUrl(names) {
   for (const kv of settings()) u.searchParams.append('set', kv);
   u.searchParams.delete('opt');
   for (const name of names) for (const kv of policySettings(name)) u.searchParams.append('opt', `${name}.${kv}`);
+  writePredictor(u, names.includes(CUSTOM));
+  history.replaceState(null, '', u);
+}
+
+/** The predictor panel in the URL (`pred`), when it runs or shows anything but Table 12. */
+function writePredictor(u, running) {
+  u.searchParams.delete('pred');
+  if (running || predictorEdited()) for (const kv of predictorUrlValues()) u.searchParams.append('pred', kv);
+}
+
+/** The sweep panel in the URL (`sweep`, `sweep_base`, `sweep_by`), written when a sweep starts. */
+function syncSweepUrl() {
+  const u = new URL(location.href);
+  const { axes, base, by } = sweepUrlValues();
+  u.searchParams.delete('sweep');
+  for (const a of axes) u.searchParams.append('sweep', a);
+  u.searchParams.set('sweep_base', base);
+  u.searchParams.set('sweep_by', by);
   history.replaceState(null, '', u);
 }
 
 function renderPolicies() {
   const box = $('#policy-list');
   box.textContent = '';
-  const chosen = params.get('policies')?.split(',').map((s) => s.trim().toLowerCase().replaceAll('_', '-'));
-  const families = new Map();
+  const chosen = params.get('policies')?.split(',').map(urlName);
+  const groups = new Map();
   for (const p of state.catalogue.policies) {
-    if (!families.has(p.family)) families.set(p.family, []);
-    families.get(p.family).push(p);
+    if (!groups.has(p.group)) groups.set(p.group, []);
+    groups.get(p.group).push(p);
   }
-  for (const [family, list] of families) {
+  const predictions = predictionGroup(state.catalogue);
+  for (const [group, list] of groups) {
     const fs = document.createElement('fieldset');
+    fs.className = 'group';
     const lg = document.createElement('legend');
-    lg.textContent = `${family} family`;
+    lg.textContent = `${group} `;
+    lg.append(groupToggle(fs, 'all', true), groupToggle(fs, 'none', false));
     fs.append(lg);
-    for (const p of list) {
-      const label = document.createElement('label');
-      const cb = document.createElement('input');
-      cb.type = 'checkbox';
-      cb.value = p.name;
-      cb.checked = !chosen || chosen.includes(p.name);
-      const name = document.createElement('b');
-      name.textContent = p.name;
-      const desc = document.createElement('span');
-      desc.textContent = ` — ${p.summary}`;
-      label.append(cb, name, desc);
-      // The policy's own options, empty meaning the preset's value (shown as the placeholder).
-      for (const o of p.options) {
-        const ol = document.createElement('label');
-        ol.className = 'opt';
-        ol.title = `${o.doc} (${o.values})`;
-        ol.textContent = ` ${o.key} `;
-        const input = document.createElement('input');
-        input.dataset.policy = p.name;
-        input.dataset.opt = o.key;
-        input.placeholder = p.defaults[o.key] ?? '';
-        input.size = 7;
-        const given = params.getAll('opt').find((v) => v.startsWith(`${p.name}.${o.key}=`));
-        if (given) input.value = given.slice(given.indexOf('=') + 1);
-        ol.append(input);
-        label.append(ol);
-      }
-      fs.append(label);
+    for (const p of list) fs.append(policyRow(p, !chosen || chosen.includes(p.name)));
+    if (group === predictions) {
+      // The predictor panel's configuration runs as one more policy of this group.
+      const custom = policyRow(
+        { name: CUSTOM, summary: 'the predictor panel below: its values on top of its base preset', options: [], defaults: {} },
+        !!chosen?.includes(CUSTOM),
+      );
+      custom.querySelector('input').onchange = () => syncPredictorUrl();
+      fs.append(custom);
     }
     box.append(fs);
   }
@@ -208,6 +263,74 @@ function renderPolicies() {
     label.append(input);
     opts.append(label);
   }
+}
+
+/** A small button that ticks or clears every policy of a group. */
+function groupToggle(fs, text, on) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'small';
+  b.textContent = text;
+  b.onclick = () => {
+    for (const cb of fs.querySelectorAll('input[type=checkbox]')) cb.checked = on;
+    syncPredictorUrl();
+  };
+  return b;
+}
+
+/**
+ * One policy: its checkbox, name and summary, and its options folded away (empty meaning the
+ * preset's value, shown as the placeholder; open when the URL sets one).
+ */
+function policyRow(p, checked) {
+  const row = document.createElement('div');
+  row.className = 'policy';
+  const label = document.createElement('label');
+  const cb = document.createElement('input');
+  cb.type = 'checkbox';
+  cb.value = p.name;
+  cb.checked = checked;
+  const name = document.createElement('b');
+  name.textContent = p.name;
+  const desc = document.createElement('span');
+  desc.textContent = ` — ${p.summary}`;
+  label.append(cb, name, desc);
+  row.append(label);
+  if (!p.options.length) return row;
+  const details = document.createElement('details');
+  const summary = document.createElement('summary');
+  summary.textContent = 'options';
+  details.append(summary);
+  for (const o of p.options) {
+    const ol = document.createElement('label');
+    ol.className = 'opt';
+    ol.title = `${o.doc} (${o.values})`;
+    ol.textContent = ` ${o.key} `;
+    const input = document.createElement('input');
+    input.dataset.policy = p.name;
+    input.dataset.opt = o.key;
+    input.placeholder = p.defaults[o.key] ?? '';
+    input.size = 7;
+    const given = params.getAll('opt').find((v) => {
+      const [dot, eq] = [v.indexOf('.'), v.indexOf('=')];
+      return dot > 0 && eq > dot && urlName(v.slice(0, dot)) === p.name && normKey(v.slice(dot + 1, eq)) === o.key;
+    });
+    if (given) {
+      input.value = given.slice(given.indexOf('=') + 1);
+      details.open = true;
+    }
+    ol.append(input);
+    details.append(ol);
+  }
+  row.append(details);
+  return row;
+}
+
+/** Keeps the predictor panel's values in the URL as they are edited. */
+function syncPredictorUrl() {
+  const u = new URL(location.href);
+  writePredictor(u, selected().includes(CUSTOM));
+  history.replaceState(null, '', u);
 }
 
 /** Draws a chart and remembers its hover function for the tooltip. */
@@ -272,6 +395,7 @@ async function loadBytes(bytes, name) {
   state.name = name;
   state.results.clear();
   renderResults();
+  clearSweep();
   setStatus(`Reading ${name}…`);
   const generation = state.generation;
   const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings() });
@@ -296,8 +420,8 @@ async function runPolicies(names) {
   syncUrl(names);
   state.results.clear();
   renderResults();
+  setStatus(`Running ${names.length} ${names.length === 1 ? 'policy' : 'policies'}…`);
   const t0 = performance.now();
-  const s = settings();
   let failed = 0;
   const bars = $('#progress');
   bars.textContent = '';
@@ -311,13 +435,15 @@ async function runPolicies(names) {
     label.append(bar);
     bars.append(label);
     const onprogress = (share) => (bar.value = share);
-    const mine = [...s, ...policySettings(policy)];
-    const res = await state.pool.run({ kind: 'simulate', bytes: state.bytes, policy, settings: mine, points: 400, onprogress });
+    const task = { kind: 'simulate', tag: 'run', bytes: state.bytes, ...taskFor(policy), points: 400, onprogress };
+    const res = await state.pool.run(task);
     bar.value = res.ok ? 1 : bar.value;
     label.classList.add(res.ok && res.value.ok ? 'finished' : 'stopped');
     if (generation !== state.generation) return;
     if (res.ok && res.value.ok) {
-      state.results.set(policy, { ...res.value, ms: res.ms });
+      // The custom configuration is shown under its own name; `base` says what it ran on.
+      const result = policy === CUSTOM ? { ...res.value.result, policy, base: task.policy } : res.value.result;
+      state.results.set(policy, { ...res.value, result, ms: res.ms, task: { policy: task.policy, settings: task.settings } });
       renderResults();
     } else if (!res.cancelled) {
       failed++;
@@ -340,8 +466,9 @@ async function runPolicies(names) {
   document.body.dataset.state = 'done';
 }
 
+/** The ticked policies, in catalogue order whatever their group (the custom configuration last). */
 function selected() {
-  return [...document.querySelectorAll('#policy-list input:checked')].map((i) => i.value);
+  return [...document.querySelectorAll('#policy-list input:checked')].map((i) => i.value).sort((a, b) => place(a) - place(b));
 }
 
 function renderResults() {
@@ -391,15 +518,24 @@ function renderResults() {
   renderCharts();
 }
 
+/** A policy's place in the catalogue (the custom configuration comes last). */
+function place(policy) {
+  const i = state.catalogue.policies.findIndex((p) => p.name === policy);
+  return i < 0 ? state.catalogue.policies.length : i;
+}
+
 /** Each policy keeps one colour in every chart: its place in the catalogue picks it. */
 function colour(policy) {
-  const i = state.catalogue.policies.findIndex((p) => p.name === policy);
-  return PALETTE[Math.max(i, 0) % PALETTE.length];
+  return PALETTE[place(policy) % PALETTE.length];
+}
+
+/** Past the palette's eight colours, lines are told apart by their dashes. */
+function dash(policy) {
+  return [[], [6, 3], [2, 2]][Math.floor(place(policy) / PALETTE.length) % 3];
 }
 
 function renderCharts() {
-  const order = state.catalogue.policies.map((p) => p.name);
-  const runs = [...state.results.values()].sort((a, b) => order.indexOf(a.result.policy) - order.indexOf(b.result.policy));
+  const runs = [...state.results.values()].sort((a, b) => place(a.result.policy) - place(b.result.policy));
   const metric = $('#metric').value;
   draw($('#chart-bars'), () =>
     barChart($('#chart-bars'), runs.map((r) => ({ label: r.result.policy, value: r.result.metrics[metric], colour: colour(r.result.policy) })), metric),
@@ -408,7 +544,12 @@ function renderCharts() {
   // One line per policy, in the policy's colour.
   const lines = (id, title, points, opts) =>
     draw($(id), () =>
-      lineChart($(id), runs.map((r) => ({ label: r.result.policy, colour: colour(r.result.policy), points: points(r) })), title, opts),
+      lineChart(
+        $(id),
+        runs.map((r) => ({ label: r.result.policy, colour: colour(r.result.policy), dash: dash(r.result.policy), points: points(r) })),
+        title,
+        opts,
+      ),
     );
   lines('#chart-busy', 'busy processors (mean per bucket)', (r) => r.series.map((p) => [p.time, p.busy_avg]), { xFormat: days });
   lines('#chart-queue', 'waiting jobs (mean per bucket)', (r) => r.series.map((p) => [p.time, p.queued_avg]), { xFormat: days });
@@ -417,16 +558,48 @@ function renderCharts() {
     xFormat: (v) => `${fmt(v)} s`,
   });
   const pick = $('#policy-pick');
-  const current = pick.value;
-  pick.textContent = '';
-  for (const r of runs) pick.add(new Option(r.result.policy, r.result.policy));
-  if (runs.some((r) => r.result.policy === current)) pick.value = current;
+  fillPick(pick, runs, ['easy']);
   const chosen = state.results.get(pick.value);
   if (chosen) {
     draw($('#chart-categories'), () =>
       heatmap($('#chart-categories'), chosen.categories, `${chosen.result.policy}: mean bounded slowdown by category (Kettimuthu et al.)`),
     );
   }
+  renderPredictions(runs);
+}
+
+/** Table 3, the predictability tables and the accuracy histogram, from the runs in catalogue order. */
+function renderPredictions(runs) {
+  const group = new Set([...predictionPresets(state.catalogue), CUSTOM]);
+  const rows = runs.filter((r) => group.has(r.result.policy)).map((r) => [r.result.policy, r]);
+  $('#table3-note').textContent = renderTable3($('#table3'), rows, define);
+  renderPredictability($('#predictability'), rows, define);
+  const pick = $('#accuracy-policy');
+  fillPick(pick, runs, ['easy++', 'easy']);
+  const chosen = state.results.get(pick.value);
+  const canvas = $('#chart-accuracy');
+  if (chosen) draw(canvas, () => drawAccuracy(canvas, pick.value, chosen));
+  else {
+    draw(canvas, () => placeholder(canvas, 'Run a policy to see how accurate its runtime predictions were.'));
+    delete canvas.dataset.data;
+  }
+}
+
+/**
+ * Offers the runs in a policy select: keeps the user's own pick (remembered on change), else the
+ * first of `preferred` that ran, else the first run.
+ */
+function fillPick(select, runs, preferred) {
+  const names = runs.map((r) => r.result.policy);
+  select.textContent = '';
+  for (const n of names) select.add(new Option(n, n));
+  select.value = [select.dataset.chosen, ...preferred].find((n) => names.includes(n)) ?? names[0] ?? '';
+}
+
+/** A policy chosen in a select stays chosen through later runs. */
+function choose(e) {
+  e.target.dataset.chosen = e.target.value;
+  renderCharts();
 }
 
 /** One tooltip for every canvas: shows what the chart's hover function says under the pointer. */
@@ -454,12 +627,7 @@ const gantt = { pool: null, policy: null, extent: null, view: null, busy: false,
 async function openGantt(policy) {
   if (!policy || !state.bytes) return;
   const generation = ++gantt.generation;
-  const res = await gantt.pool.run({
-    kind: 'gantt-open',
-    bytes: state.bytes,
-    policy,
-    settings: [...settings(), ...policySettings(policy)],
-  });
+  const res = await gantt.pool.run({ kind: 'gantt-open', bytes: state.bytes, ...ranWith(policy) });
   if (generation !== gantt.generation || !res.ok) return;
   gantt.policy = policy;
   gantt.extent = res.value; // [first start, last end, machine size]
@@ -573,12 +741,7 @@ function exportCsv() {
 
 async function exportSchedule(policy) {
   setStatus(`Preparing the schedule of ${policy}…`);
-  const res = await state.pool.run({
-    kind: 'schedule',
-    bytes: state.bytes,
-    policy,
-    settings: [...settings(), ...policySettings(policy)],
-  });
+  const res = await state.pool.run({ kind: 'schedule', bytes: state.bytes, ...ranWith(policy) });
   if (!res.ok || res.value.startsWith('error:')) {
     setStatus(`${policy}: ${res.ok ? res.value : res.error}`, 'error');
     return;
@@ -612,10 +775,21 @@ async function main() {
   }
   state.catalogue = cat.value;
   renderPolicies();
+  buildPredictor($('#predictor'), state.catalogue, params.getAll('pred'), syncPredictorUrl);
+  installSweep({
+    pool: state.pool,
+    catalogue: state.catalogue,
+    params,
+    ready: () => !!(state.bytes && state.report),
+    run: (policy, list) => ({ bytes: state.bytes, policy, settings: list }),
+    base: taskFor,
+    onurl: syncSweepUrl,
+  });
+  $('#accuracy-policy').onchange = choose;
   const metricSel = $('#metric');
   for (const [key] of METRICS) metricSel.add(new Option(key, key, key === 'avg_bsld', key === 'avg_bsld'));
   metricSel.onchange = renderCharts;
-  $('#policy-pick').onchange = renderCharts;
+  $('#policy-pick').onchange = choose;
   installTooltip();
   installGantt();
   $('#file').onchange = (e) => e.target.files[0] && readFile(e.target.files[0]);
@@ -632,7 +806,7 @@ async function main() {
   };
   $('#run-all').onclick = () => runPolicies(state.catalogue.policies.map((p) => p.name));
   $('#run-selected').onclick = () => runPolicies(selected());
-  $('#cancel').onclick = () => state.pool.cancel();
+  $('#cancel').onclick = () => state.pool.cancel('run');
   $('#demo').onclick = loadDemo;
   $('#export-csv').onclick = exportCsv;
   $('#export-json').onclick = exportJson;
@@ -646,6 +820,7 @@ async function main() {
   }
   window.addEventListener('resize', () => {
     renderCharts();
+    redrawSweep();
     requestGantt();
   });
   await loadDemo();

@@ -1,4 +1,5 @@
-// Canvas charts: bars across policies, lines over time, distribution curves.
+// Canvas charts: bars across policies, lines over time, distribution curves, histograms,
+// means with error bars.
 // Colours are the Okabe-Ito palette, which stays distinguishable with colour-blindness.
 
 export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
@@ -66,9 +67,12 @@ export function barChart(canvas, items, title) {
   const max = Math.max(...items.map((i) => i.value), 0) || 1;
   const yt = ticks(0, max);
   const top = Math.max(max, yt[yt.length - 1]);
-  const y = (v) => h - PAD.bottom - (v / top) * (h - PAD.top - PAD.bottom);
-  axes(ctx, w, h, yt, y, title);
+  // Many policies leave no room for level labels: they are then written slanted.
   const slot = (w - PAD.left - PAD.right) / Math.max(items.length, 1);
+  const slant = items.some((it) => ctx.measureText(it.label).width > slot - 4);
+  const bottom = slant ? Math.min(h / 3, 14 + Math.max(...items.map((it) => ctx.measureText(it.label).width)) * 0.72) : PAD.bottom;
+  const y = (v) => h - bottom - (v / top) * (h - PAD.top - bottom);
+  axes(ctx, w, h, yt, y, title);
   const regions = [];
   items.forEach((it, i) => {
     const x = PAD.left + i * slot + slot * 0.15;
@@ -76,12 +80,158 @@ export function barChart(canvas, items, title) {
     ctx.fillStyle = it.colour ?? PALETTE[i % PALETTE.length];
     ctx.fillRect(x, y(it.value), bw, y(0) - y(it.value));
     ctx.fillStyle = '#333';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    ctx.fillText(it.label, x + bw / 2, h - PAD.bottom + 6);
+    if (slant) {
+      ctx.save();
+      ctx.translate(x + bw / 2, h - bottom + 6);
+      ctx.rotate(-Math.PI / 4);
+      ctx.textAlign = 'right';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(it.label, 0, 0);
+      ctx.restore();
+    } else {
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'top';
+      ctx.fillText(it.label, x + bw / 2, h - bottom + 6);
+    }
     regions.push({ x, y: PAD.top, w: bw, h: y(0) - PAD.top, text: `${it.label}: ${fmt(it.value)}` });
   });
   return hitTest(regions);
+}
+
+/**
+ * Histogram of equal-width bins over [lo, hi], several series side by side in each bin
+ * (series [{label, colour, values}], one value per bin). Returns a hover function.
+ */
+export function histogram(canvas, series, title, { lo = 0, hi = 100, xFormat = fmt, unit = '' } = {}) {
+  const { ctx, w, h } = setup(canvas);
+  const bins = Math.max(...series.map((s) => s.values.length), 1);
+  const max = Math.max(...series.flatMap((s) => s.values), 0) || 1;
+  const yt = ticks(0, max);
+  const top = Math.max(max, yt[yt.length - 1]);
+  const layout = legendLayout(ctx, w, series);
+  const plotTop = PAD.top + layout.height;
+  const y = (v) => h - PAD.bottom - (v / top) * (h - plotTop - PAD.bottom);
+  const x = (v) => PAD.left + ((v - lo) / (hi - lo)) * (w - PAD.left - PAD.right);
+  axes(ctx, w, h, yt, y, title);
+  legend(ctx, series.map((s) => ({ ...s, bar: true })), layout);
+  const width = (hi - lo) / bins;
+  const regions = [];
+  for (let b = 0; b < bins; b++) {
+    const x0 = x(lo + b * width);
+    const slot = x(lo + (b + 1) * width) - x0;
+    const bw = (slot * 0.84) / series.length;
+    series.forEach((s, i) => {
+      const v = s.values[b] ?? 0;
+      ctx.fillStyle = s.colour ?? PALETTE[i % PALETTE.length];
+      ctx.fillRect(x0 + slot * 0.08 + i * bw, y(v), bw, y(0) - y(v));
+    });
+    const range = `${xFormat(lo + b * width)}–${xFormat(lo + (b + 1) * width)}${unit}`;
+    const lines = series.map((s) => `${s.label}: ${fmt(s.values[b] ?? 0)}`);
+    regions.push({ x: x0, y: plotTop, w: slot, h: y(0) - plotTop, text: [range, ...lines].join('\n') });
+  }
+  ctx.fillStyle = '#333';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  for (const t of ticks(lo, hi, 10)) {
+    ctx.textAlign = t === hi ? 'right' : 'center'; // the last label stays inside the canvas
+    ctx.fillText(`${xFormat(t)}${unit}`, x(t) + (t === hi ? 8 : 0), h - PAD.bottom + 6);
+  }
+  return hitTest(regions);
+}
+
+/**
+ * Means with ± standard-deviation whiskers over categories (points [{label, mean, std, count}]),
+ * joined by a line: Tsafrir et al. Fig. 10. Returns a hover function.
+ */
+export function errorBars(canvas, points, title, { xTitle = '', unit = '', colour = PALETTE[0] } = {}) {
+  const { ctx, w, h } = setup(canvas);
+  if (!points.length) return () => null;
+  const lo = Math.min(0, ...points.map((p) => p.mean - p.std));
+  const hi = Math.max(...points.map((p) => p.mean + p.std), lo + 1);
+  const yt = ticks(lo, hi);
+  const top = Math.max(hi, yt[yt.length - 1]);
+  const bottomV = Math.min(lo, yt[0]);
+  const y = (v) => h - PAD.bottom - ((v - bottomV) / (top - bottomV || 1)) * (h - PAD.top - PAD.bottom);
+  axes(ctx, w, h, yt, y, title);
+  const slot = (w - PAD.left - PAD.right) / points.length;
+  const x = (i) => PAD.left + (i + 0.5) * slot;
+  ctx.strokeStyle = colour;
+  ctx.fillStyle = colour;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  points.forEach((p, i) => (i ? ctx.lineTo(x(i), y(p.mean)) : ctx.moveTo(x(i), y(p.mean))));
+  ctx.stroke();
+  const regions = [];
+  points.forEach((p, i) => {
+    const cap = Math.min(8, slot / 4);
+    ctx.beginPath();
+    ctx.moveTo(x(i), y(p.mean - p.std));
+    ctx.lineTo(x(i), y(p.mean + p.std));
+    for (const v of [p.mean - p.std, p.mean + p.std]) {
+      ctx.moveTo(x(i) - cap, y(v));
+      ctx.lineTo(x(i) + cap, y(v));
+    }
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(x(i), y(p.mean), 3.5, 0, 2 * Math.PI);
+    ctx.fill();
+    regions.push({
+      x: x(i) - slot / 2,
+      y: PAD.top,
+      w: slot,
+      h: h - PAD.top - PAD.bottom,
+      text: `${xTitle} ${p.label}: ${fmt(p.mean)}${unit} ± ${fmt(p.std)}${unit} (${p.count} configurations)`,
+    });
+  });
+  ctx.fillStyle = '#333';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  points.forEach((p, i) => ctx.fillText(p.label, x(i), h - PAD.bottom + 6));
+  if (xTitle) ctx.fillText(xTitle, (PAD.left + w - PAD.right) / 2, h - PAD.bottom + 22);
+  return hitTest(regions);
+}
+
+/** Where a legend's entries go: a band of columns under the title, above the plot. */
+function legendLayout(ctx, w, series) {
+  if (series.length < 2) return { height: 0, cols: 1, colW: 0 };
+  const colW = 26 + Math.max(...series.map((s) => ctx.measureText(s.label).width));
+  const cols = Math.max(1, Math.min(series.length, Math.floor((w - PAD.left - PAD.right) / colW)));
+  return { height: Math.ceil(series.length / cols) * 14 + 6, cols, colW };
+}
+
+/** Draws the legend band laid out by legendLayout, from y = PAD.top. */
+function legend(ctx, series, layout) {
+  if (!layout.height) return;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
+  series.forEach((s, i) => {
+    const lx = PAD.left + (i % layout.cols) * layout.colW;
+    const ly = PAD.top + Math.floor(i / layout.cols) * 14;
+    ctx.strokeStyle = s.colour ?? PALETTE[i % PALETTE.length];
+    ctx.fillStyle = ctx.strokeStyle;
+    ctx.lineWidth = 2;
+    ctx.setLineDash(s.dash ?? []);
+    if (s.bar) ctx.fillRect(lx, ly + 3, 14, 8);
+    else {
+      ctx.beginPath();
+      ctx.moveTo(lx, ly + 7);
+      ctx.lineTo(lx + 16, ly + 7);
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    ctx.fillStyle = '#333';
+    ctx.fillText(s.label, lx + 20, ly);
+  });
+}
+
+/** An empty chart that says what will appear there. Returns a hover function that shows nothing. */
+export function placeholder(canvas, text) {
+  const { ctx, w, h } = setup(canvas);
+  ctx.fillStyle = '#777';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(text, w / 2, h / 2);
+  return () => null;
 }
 
 /** A hover function over rectangular regions {x, y, w, h, text}. */
@@ -101,33 +251,26 @@ export function lineChart(canvas, series, title, { xFormat = fmt, yMin = 0, xLog
   const yMax = Math.max(...ys, yMin + 1);
   const yt = ticks(yMin, yMax);
   const top = Math.max(yMax, yt[yt.length - 1]);
+  const styled = series.map((s, i) => ({ ...s, dash: s.dash ?? (i >= PALETTE.length ? [4, 3] : []) }));
+  const layout = legendLayout(ctx, w, styled);
   const x = (v) => PAD.left + ((tx(v) - x0) / (x1 - x0 || 1)) * (w - PAD.left - PAD.right);
-  const y = (v) => h - PAD.bottom - ((v - yMin) / (top - yMin || 1)) * (h - PAD.top - PAD.bottom);
+  const y = (v) => h - PAD.bottom - ((v - yMin) / (top - yMin || 1)) * (h - PAD.top - layout.height - PAD.bottom);
   axes(ctx, w, h, yt, y, title);
+  legend(ctx, styled, layout);
   ctx.fillStyle = '#333';
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   const xt = xLog ? [0, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7].filter((v) => tx(v) <= x1) : ticks(x0, x1);
   for (const t of xt) ctx.fillText(xFormat(t), x(t), h - PAD.bottom + 6);
-  series.forEach((s, i) => {
+  styled.forEach((s, i) => {
     ctx.strokeStyle = s.colour ?? PALETTE[i % PALETTE.length];
     ctx.lineWidth = 1.5;
-    ctx.setLineDash(i >= PALETTE.length ? [4, 3] : []);
+    ctx.setLineDash(s.dash);
     ctx.beginPath();
     s.points.forEach((p, k) => (k ? ctx.lineTo(x(p[0]), y(p[1])) : ctx.moveTo(x(p[0]), y(p[1]))));
     ctx.stroke();
   });
   ctx.setLineDash([]);
-  // Legend, top right.
-  ctx.textAlign = 'right';
-  ctx.textBaseline = 'top';
-  series.forEach((s, i) => {
-    const ly = PAD.top + i * 15;
-    ctx.fillStyle = s.colour ?? PALETTE[i % PALETTE.length];
-    ctx.fillRect(w - PAD.right - 10, ly + 3, 10, 8);
-    ctx.fillStyle = '#333';
-    ctx.fillText(s.label, w - PAD.right - 14, ly);
-  });
   // Hover: the value of every series at the point nearest the pointer's x.
   return (px) => {
     if (px < PAD.left || px > w - PAD.right) return null;

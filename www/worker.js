@@ -1,5 +1,7 @@
 // One simulation worker: loads the engine once, then answers one task at a time.
-// Tasks: {id, kind: 'catalogue'|'inspect'|'simulate', bytes, policy, settings, points}.
+// Tasks: {id, kind, bytes, policy, settings, points, view, input}; kind is one of catalogue, inspect,
+// simulate, metrics (a sweep's run: the result alone), schedule, gantt-open, gantt-render,
+// gantt-hover, rank-sweep.
 import init, * as engine from './pkg/schedlab.js';
 
 const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.meta.url) });
@@ -11,7 +13,7 @@ const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.me
 let gantt = null; // the schedule drawn in the Gantt chart, kept between zooms
 
 self.onmessage = async (event) => {
-  const { id, kind, bytes, policy, settings = [], points = 400, view } = event.data;
+  const { id, kind, bytes, policy, settings = [], points = 400, view, input } = event.data;
   try {
     await ready;
     const t0 = performance.now();
@@ -28,6 +30,12 @@ self.onmessage = async (event) => {
       self.postMessage({ id, ok: true, value: px, ms: performance.now() - t0 }, [px.buffer]);
       return;
     } else if (kind === 'gantt-hover') json = JSON.stringify(gantt ? gantt.describe(view.t, view.proc) : '');
+    else if (kind === 'rank-sweep') json = engine.rank_sweep(input);
+    else if (kind === 'metrics') {
+      // A sweep needs only the result: the series, quantiles and categories stay here.
+      const out = JSON.parse(engine.simulate(bytes, policy, settings, 1, () => {}));
+      json = JSON.stringify(out.ok ? { ok: true, result: out.result } : out);
+    }
     else json = engine.simulate(bytes, policy, settings, points, (share) => self.postMessage({ id, progress: share }));
     self.postMessage({ id, ok: true, value: JSON.parse(json), ms: performance.now() - t0 });
   } catch (err) {

@@ -9,7 +9,7 @@ import { serve, launch, open, waitForResults, tableValues, foreignRequests, dist
 let server;
 let base;
 let browser;
-const POLICIES = 7;
+const POLICIES = 21; // the catalogue's presets; `Run all` runs every one
 
 before(async () => {
   // A sub-path, as on a course website.
@@ -58,11 +58,12 @@ test('the canvas charts are drawn', async () => {
       return [c.id, n / (d.length / 4)];
     }),
   );
-  assert.equal(inked.length, 8);
-  for (const [id, share] of inked) assert.ok(share > 0.01, `${id} is blank (${share})`);
-  // Hover shows the value under the pointer.
+  assert.equal(inked.length, 10);
+  // Every chart but the sweep's, which waits for a sweep.
+  for (const [id, share] of inked) if (id !== 'chart-sweep') assert.ok(share > 0.01, `${id} is blank (${share})`);
+  // Hover shows the value under the pointer (the first bar).
   const box = await page.locator('#chart-bars').boundingBox();
-  await page.locator('#chart-bars').hover({ position: { x: 64 + (box.width - 80) / 14, y: box.height - 60 } });
+  await page.locator('#chart-bars').hover({ position: { x: 64 + (box.width - 80) / (2 * POLICIES), y: box.height / 2 } });
   await page.waitForFunction(() => !document.querySelector('#tip').hidden);
   assert.match(await page.textContent('#tip'), /^\w[\w-]*: [\d.]+/);
   await page.locator('#chart-categories').hover({ position: { x: 120, y: 70 } });
@@ -158,6 +159,11 @@ test('the single-file build works opened from disk (file://)', async () => {
     execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', demo, '--policy', 'all', '--format', 'json']),
   );
   for (const r of cli.results) assert.equal(web[r.policy].hash, r.schedule_hash, r.policy);
+  // Sweeps and their ranking run in the Blob workers too.
+  await page.fill('#sweep-axes', 'window=1-2');
+  await page.click('#sweep-run');
+  await page.waitForFunction(() => document.body.dataset.sweep === 'done', null, { timeout: 60_000 });
+  assert.equal(await page.locator('#sweep-table tbody tr').count(), 2);
   const trace = path.join(shared, 'traces', 'KTH-SP2-1996-2.1-cln.swf.gz');
   await page.setInputFiles('#file', trace);
   await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('28467'));
@@ -284,4 +290,268 @@ test('a trace dropped on the page is read like a chosen one', async () => {
   assert.equal(web.easy.metrics.jobs, 2);
   assert.equal(web.easy.metrics.avg_wait_s, 47.5); // job 2 waits from 5 to 100
   await page.close();
+});
+
+// ---------------------------------------------------------------- runtime predictions (Tsafrir et al. 2007)
+
+const DEMO = path.join(dist, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf');
+
+/** The CLI's JSON for the demo with these policies and settings. */
+function cliRun(policies, sets = []) {
+  const args = ['run', DEMO, '--policy', policies, ...sets.flatMap((s) => ['--set', s]), '--format', 'json'];
+  return JSON.parse(execFileSync(path.join(root, 'target', 'release', 'schedlab'), args));
+}
+
+/** Every data cell of a table, by row (data-policy or position) and data-key, as numbers. */
+async function tableData(page, selector) {
+  return page.evaluate((selector) => {
+    const out = [];
+    for (const tr of document.querySelectorAll(`${selector} tbody tr`)) {
+      const row = { policy: tr.dataset.policy, index: tr.dataset.index };
+      for (const td of tr.querySelectorAll('td[data-key]')) row[td.dataset.key] = td.dataset.value;
+      out.push(row);
+    }
+    return out;
+  }, selector);
+}
+
+/** Share of a canvas's pixels that are not near-white. */
+async function ink(page, selector) {
+  return page.evaluate((selector) => {
+    const c = document.querySelector(selector);
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i + 1] < 200 || d[i + 2] < 200) n++;
+    return n / (d.length / 4);
+  }, selector);
+}
+
+test('the policies are grouped, the prediction presets under the paper\'s heading', async () => {
+  const page = await open(browser, `${base}/`);
+  await waitForResults(page, POLICIES);
+  const groups = await page.evaluate(() =>
+    [...document.querySelectorAll('#policy-list fieldset')].map((fs) => ({
+      legend: fs.querySelector('legend').firstChild.textContent.trim(),
+      names: [...fs.querySelectorAll('input[type=checkbox]')].map((i) => i.value),
+    })),
+  );
+  assert.deepEqual(
+    groups.map((g) => g.legend),
+    ['Backfilling (all papers)', 'Runtime predictions (Tsafrir, Etsion & Feitelson 2007)'],
+  );
+  assert.deepEqual(groups[0].names, ['fcfs', 'fffs', 'bffs', 'wffs', 'conservative']);
+  const presets = ['easy', 'perfect', 'x2', 'easy-pcor', 'easy+', 'easy-sjbf', 'easy++', 'perfect++', 'easy++-guarded'];
+  for (const p of [...presets, 'x2+', 'x2++', 'x2-perf', 'x2++-perf', 'sjf', 'sjf+', 'sjf-perf', 'custom']) {
+    assert.ok(groups[1].names.includes(p), `${p} missing from the prediction group`);
+  }
+  assert.equal(groups[0].names.length + groups[1].names.length, POLICIES + 1); // and the custom configuration
+  // The group buttons tick and clear a whole group; the run keeps catalogue order.
+  await page.click('#policy-list fieldset:nth-of-type(2) legend button:text("none")');
+  assert.equal(await page.locator('#policy-list fieldset:nth-of-type(2) input:checked').count(), 0);
+  await page.close();
+});
+
+test('Table 3 and the predictability tables give the CLI figures and their changes relative to EASY', async () => {
+  const page = await open(browser, `${base}/?policies=easy,easy%2B,easy%2B%2B`);
+  await waitForResults(page, 3);
+  const cli = cliRun('easy,easy+,easy++').results;
+  const easy = cli.find((r) => r.policy === 'easy').metrics;
+  const rows = await tableData(page, '#table3');
+  assert.deepEqual(rows.map((r) => r.policy), ['easy', 'easy+', 'easy++']);
+  for (const r of cli) {
+    const row = rows.find((x) => x.policy === r.policy);
+    for (const key of ['avg_wait_s', 'avg_bsld', 'accuracy_pct', 'corrections_avg']) {
+      assert.equal(Number(row[key]), r.metrics[key], `${r.policy} ${key}`);
+    }
+    for (const key of ['avg_wait_s', 'avg_bsld', 'accuracy_pct']) {
+      if (r.policy === 'easy') assert.equal(row[`${key}:change`], undefined);
+      else assert.equal(Number(row[`${key}:change`]), (100 * r.metrics[key]) / easy[key] - 100, `${r.policy} ${key} change`);
+    }
+  }
+  // What the table shows: minutes and whole percentages, as in the paper.
+  const easyPlus = cli.find((r) => r.policy === 'easy++').metrics;
+  const shown = await page.locator('#table3 tr[data-policy="easy++"] td').allTextContents();
+  assert.equal(shown[1], (easyPlus.avg_wait_s / 60).toFixed(0));
+  const change = Math.round((100 * easyPlus.avg_wait_s) / easy.avg_wait_s - 100);
+  assert.equal(shown[2], `${change < 0 ? '-' : '+'}${Math.abs(change)}%`);
+  const keys = [
+    'reserved_pct', 'reservation_diff_avg_s', 'reservation_diff_median_s', 'reservation_diff_std_s',
+    'delayed_pct', 'delay_avg_s', 'delay_median_s', 'delay_std_s', 'stalled_pct', 'stall_avg_s', 'thieves_avg',
+  ];
+  const more = await tableData(page, '#predictability');
+  for (const r of cli) {
+    const row = more.find((x) => x.policy === r.policy);
+    for (const key of keys) assert.equal(Number(row[key]), r.metrics[key], `${r.policy} ${key}`);
+  }
+  // Every new metric is in the results table, with its definition on hover.
+  const titles = await page.evaluate(() =>
+    Object.fromEntries([...document.querySelectorAll('#results th[data-key]')].map((th) => [th.dataset.key, th.title])),
+  );
+  for (const key of [...keys, 'accuracy_pct', 'corrections_avg', 'corrections_std']) assert.ok(titles[key]?.length > 10, key);
+  assert.match(await page.textContent('#table3-note'), /relative to EASY/);
+  await page.locator('#predictions-section').screenshot({ path: path.join(shots, 'predictions.png') });
+  // Without easy there is nothing to compare with, and the page says so.
+  await page.uncheck('#policy-list input[value="easy"]');
+  await page.click('#run-selected');
+  await waitForResults(page, 2);
+  assert.match(await page.textContent('#table3-note'), /Run easy too/);
+  assert.equal((await tableData(page, '#table3'))[0]['avg_wait_s:change'], undefined);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the accuracy histogram (Fig. 2) is drawn from the CLI\'s accuracy_histogram', async () => {
+  const page = await open(browser, `${base}/?policies=easy,easy%2B%2B`);
+  await waitForResults(page, 2);
+  const cli = cliRun('easy,easy++').results;
+  for (const policy of ['easy++', 'easy']) {
+    if (policy !== 'easy++') await page.selectOption('#accuracy-policy', policy);
+    await page.waitForFunction((p) => document.querySelector('#chart-accuracy').dataset.policy === p, policy);
+    const data = JSON.parse(await page.getAttribute('#chart-accuracy', 'data-data'));
+    const want = cli.find((r) => r.policy === policy).accuracy_histogram;
+    assert.deepEqual(data, want, policy);
+    assert.equal(data.all.length, 20);
+    assert.ok((await ink(page, '#chart-accuracy')) > 0.02, `${policy}: the histogram is blank`);
+  }
+  // Hover names the bin and both counts.
+  const c = page.locator('#chart-accuracy');
+  await c.scrollIntoViewIfNeeded();
+  const box = await c.boundingBox();
+  await c.hover({ position: { x: box.width - 30, y: box.height - 60 } });
+  await page.waitForFunction(() => /95–100%\nall jobs: \d+\njobs not killed at their estimate: \d+/.test(document.querySelector('#tip').textContent));
+  // The choice survives a new run.
+  await page.click('#run-selected');
+  await waitForResults(page, 2);
+  assert.equal(await page.inputValue('#accuracy-policy'), 'easy');
+  await page.close();
+});
+
+test('a sweep runs every configuration, ranks them as section 7 does with the CLI\'s figures, and plots Fig. 10', async () => {
+  const page = await open(browser, `${base}/?policies=easy`);
+  await waitForResults(page, 1);
+  assert.equal(await page.inputValue('#sweep-base'), 'easy++');
+  assert.equal(await page.inputValue('#sweep-axes'), 'window=1-8\nmetric=avg,med\npropagation=off,on');
+  assert.match(await page.textContent('#sweep-count'), /^32 configurations/);
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+  await page.fill('#sweep-axes', 'window=1-3\nmetric=avg,med');
+  assert.match(await page.textContent('#sweep-count'), /^6 configurations/);
+  await page.click('#sweep-run');
+  await page.waitForFunction(() => document.body.dataset.sweep === 'done', null, { timeout: 60_000 });
+  const rows = await tableData(page, '#sweep-table');
+  assert.equal(rows.length, 6);
+  // The best configuration is best in both test cases here: no degradation (to rounding).
+  assert.ok(Math.abs(Number(rows[0].degradation)) < 1e-9, rows[0].degradation);
+  assert.equal(await page.textContent('#sweep-table tbody tr td:nth-child(2)'), '0.00%');
+  // The same ranking from the CLI's runs of the same configurations (grid order: window slowest).
+  const configs = [];
+  for (const w of ['1', '2', '3']) for (const m of ['avg', 'med']) configs.push({ window: w, metric: m });
+  const perf = configs.map((c) => {
+    const m = cliRun('easy++', [`window=${c.window}`, `metric=${c.metric}`]).results[0].metrics;
+    return [m.avg_wait_s, m.avg_bsld];
+  });
+  const best = [0, 1].map((t) => Math.min(...perf.map((p) => p[t])));
+  const degradation = perf.map((p) => ((100 * p[0]) / best[0] - 100 + ((100 * p[1]) / best[1] - 100)) / 2);
+  const order = degradation.map((d, i) => i).sort((a, b) => degradation[a] - degradation[b] || a - b);
+  assert.deepEqual(rows.map((r) => Number(r.index)), order);
+  for (const [pos, i] of order.entries()) {
+    assert.ok(Math.abs(Number(rows[pos].degradation) - degradation[i]) < 1e-9, `row ${pos}`);
+    assert.deepEqual([rows[pos].window, rows[pos].metric], [configs[i].window, configs[i].metric]);
+    assert.equal(Number(rows[pos].avg_wait_s), perf[i][0]);
+  }
+  // Fig. 10: mean and standard deviation of the degradation per window size.
+  const fig = JSON.parse(await page.getAttribute('#chart-sweep', 'data-data'));
+  assert.deepEqual(fig.map((g) => g.value), ['1', '2', '3']);
+  for (const g of fig) {
+    const ds = degradation.filter((_, i) => configs[i].window === g.value);
+    const mean = ds.reduce((a, b) => a + b, 0) / ds.length;
+    assert.ok(Math.abs(g.mean - mean) < 1e-9, `window ${g.value} mean`);
+    assert.ok(Math.abs(g.std - Math.sqrt(ds.reduce((a, d) => a + (d - mean) ** 2, 0) / ds.length)) < 1e-9);
+    assert.equal(g.count, 2);
+  }
+  assert.ok((await ink(page, '#chart-sweep')) > 0.01, 'Fig. 10 is blank');
+  const longTasks = await page.evaluate(() => window.longTasks);
+  assert.ok(longTasks.every((d) => d < 250), `the main thread blocked: ${longTasks}`);
+  const url = new URL(page.url());
+  assert.deepEqual(url.searchParams.getAll('sweep'), ['window=1-3', 'metric=avg,med']);
+  await page.locator('#sweep-section').screenshot({ path: path.join(shots, 'sweep.png') });
+  // A bigger grid can be cancelled part way; the ranking then waits for a complete sweep.
+  await page.fill('#sweep-axes', 'window=1-30\nmetric=avg,med,min,max\nfallback=estimate,relative');
+  await page.click('#sweep-run');
+  await page.waitForFunction(() => document.querySelector('#sweep-progress').value > 3);
+  await page.click('#sweep-cancel');
+  await page.waitForFunction(() => document.body.dataset.sweep === 'stopped');
+  assert.match(await page.textContent('#sweep-status'), /cancelled after \d+ of 240/);
+  assert.equal(await page.locator('#sweep-table tbody tr').count(), 0);
+  // Bad axes are refused before anything runs.
+  await page.fill('#sweep-axes', 'windw=1-3');
+  assert.match(await page.textContent('#sweep-count'), /no option is called windw/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the predictor panel runs as "custom", lives in the URL, and a reload restores it and its results', async () => {
+  const page = await open(browser, `${base}/?policies=easy%2B%2B,custom`);
+  await waitForResults(page, 2);
+  // Its defaults are Table 12's EASY++: the same schedule as the preset.
+  let web = await tableValues(page);
+  assert.equal(web.custom.hash, web['easy++'].hash);
+  assert.equal(await page.inputValue('[data-pred="window"]'), '2');
+  assert.equal(await page.inputValue('[data-pred="window_type"]'), 'all');
+  assert.equal(await page.inputValue('[data-pred="metric"]'), 'avg');
+  assert.equal(await page.inputValue('[data-pred="correction"]'), 'estimate');
+  assert.match(await page.getAttribute('#predictor label[data-key="window"]', 'title'), /how many of the user's last jobs/);
+  // The family's own values, shown when a preset sets none, are what the CLI runs easy with.
+  await page.selectOption('[data-pred="base"]', 'easy');
+  const easyOptions = cliRun('easy').results[0].options;
+  for (const key of ['predict', 'factor', 'correction', 'window', 'window_type', 'fullness', 'metric', 'fallback', 'propagation', 'reserve', 'backfill_end']) {
+    assert.equal(await page.inputValue(`[data-pred="${key}"]`), easyOptions[key], key);
+  }
+  await page.click('#predictor button:text("Table 12 (EASY++)")');
+  assert.equal(await page.inputValue('[data-pred="base"]'), 'easy++');
+  // Edit, run, and compare with the CLI.
+  await page.fill('[data-pred="window"]', '3');
+  await page.dispatchEvent('[data-pred="window"]', 'change');
+  await page.selectOption('[data-pred="metric"]', 'med');
+  await page.selectOption('[data-pred="propagation"]', 'on');
+  assert.ok(await page.locator('#predictor label[data-key="metric"].changed').count());
+  const url0 = new URL(page.url());
+  assert.ok(url0.searchParams.getAll('pred').includes('metric=med'), 'the URL follows the panel');
+  await page.click('#run-selected');
+  await waitForResults(page, 2);
+  web = await tableValues(page);
+  const cli = cliRun('easy++', ['window=3', 'metric=med', 'propagation=on']).results[0];
+  assert.equal(web.custom.hash, cli.schedule_hash);
+  for (const [k, v] of Object.entries(web.custom.metrics)) assert.equal(v, cli.metrics[k], k);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('policies'), 'easy++,custom');
+  const pred = url.searchParams.getAll('pred');
+  for (const kv of ['base=easy++', 'window=3', 'metric=med', 'propagation=on', 'correction=estimate']) assert.ok(pred.includes(kv), kv);
+  await page.locator('#policies').screenshot({ path: path.join(shots, 'predictor.png') });
+  // The custom row's schedule export is the CLI's schedule for the same settings.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#results tr[data-policy="custom"] button')]);
+  const out = path.join(shots, 'custom-schedule.csv');
+  execFileSync(path.join(root, 'target', 'release', 'schedlab'), [
+    'run', DEMO, '--policy', 'easy++', '--set', 'window=3', '--set', 'metric=med', '--set', 'propagation=on', '--schedule-out', out,
+  ]);
+  assert.equal(fs.readFileSync(await dl.path(), 'utf8'), fs.readFileSync(out, 'utf8'));
+  // A reload of the link restores the panel and gives the same results.
+  const again = await open(browser, page.url());
+  await waitForResults(again, 2);
+  assert.equal(await again.inputValue('[data-pred="window"]'), '3');
+  assert.equal(await again.inputValue('[data-pred="metric"]'), 'med');
+  assert.equal(await again.inputValue('[data-pred="propagation"]'), 'on');
+  assert.ok(await again.isChecked('#policy-list input[value="custom"]'));
+  const restored = await tableValues(again);
+  assert.equal(restored.custom.hash, cli.schedule_hash);
+  assert.deepEqual(restored.custom.metrics, web.custom.metrics);
+  assert.deepEqual(Number((await tableData(again, '#table3')).find((r) => r.policy === 'custom').avg_wait_s), cli.metrics.avg_wait_s);
+  // A hand-typed link may leave '+' unencoded.
+  const typed = await open(browser, `${base}/?policies=easy++,custom&pred=base=easy++&pred=window=3&pred=metric=med&pred=propagation=on`);
+  await waitForResults(typed, 2);
+  assert.equal((await tableValues(typed)).custom.hash, cli.schedule_hash);
+  assert.deepEqual([...page.errors, ...again.errors, ...typed.errors], []);
+  await Promise.all([page.close(), again.close(), typed.close()]);
 });
