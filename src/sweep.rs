@@ -63,7 +63,7 @@ pub fn degradation(perf: &[Vec<f64>]) -> Vec<f64> {
             if used.is_empty() {
                 return 0.0;
             }
-            used.iter().map(|&t| 100.0 * p[t] / best[t] - 100.0).sum::<f64>() / used.len() as f64
+            used.iter().map(|&t| 100.0 * (p[t] / best[t]) - 100.0).sum::<f64>() / used.len() as f64
         })
         .collect()
 }
@@ -134,6 +134,8 @@ mod tests {
     fn degradation_is_relative_to_the_best_of_each_case() {
         // Two cases; config 0 is best in case 0, config 1 in case 1.
         let d = degradation(&[vec![100.0, 30.0], vec![150.0, 20.0], vec![200.0, 40.0]]);
+        // The best of a case scores exactly 0 there, whatever rounding 100 x P / P would bring.
+        assert_eq!(degradation(&[vec![0.1 + 0.2], vec![0.4]]), vec![0.0, 100.0 * (0.4 / (0.1 + 0.2)) - 100.0]);
         assert_eq!(d, vec![25.0, 25.0, 100.0]);
         assert_eq!(ranking(&d), vec![0, 1, 2]);
         let cfgs = grid(&[Axis::parse("window=1,2,1").unwrap()]);

@@ -309,7 +309,7 @@ function policyRow(p, checked) {
     const input = document.createElement('input');
     input.dataset.policy = p.name;
     input.dataset.opt = o.key;
-    input.placeholder = p.defaults[o.key] ?? '';
+    input.placeholder = p.defaults[o.key] ?? p.family_defaults?.[o.key] ?? '';
     input.size = 7;
     const given = params.getAll('opt').find((v) => {
       const [dot, eq] = [v.indexOf('.'), v.indexOf('=')];

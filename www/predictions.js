@@ -19,24 +19,6 @@ export const PREDICTOR_KEYS = [
   'backfill_end',
 ];
 
-/**
- * The backfill family's own values of those keys, which a preset keeps unless it says otherwise
- * (the catalogue lists only each preset's changes). A browser test checks them against the CLI.
- */
-export const FAMILY_VALUES = {
-  predict: 'estimate',
-  factor: '1',
-  correction: 'double',
-  window: '2',
-  window_type: 'all',
-  fullness: 'partial',
-  metric: 'avg',
-  fallback: 'estimate',
-  propagation: 'off',
-  reserve: 'fcfs',
-  backfill_end: 'prediction',
-};
-
 /** The paper's suggested settings for EASY++ (Table 12). */
 export const TABLE12 = { window: '2', window_type: 'all', metric: 'avg', correction: 'estimate' };
 
@@ -64,11 +46,11 @@ export function predictionPresets(catalogue) {
   return catalogue.policies.filter((p) => p.group === group).map((p) => p.name);
 }
 
-/** What a preset runs with for the predictor keys. */
+/** What a preset runs with for the predictor keys: its own values over its family's defaults. */
 function presetValues(catalogue, name) {
   const p = catalogue.policies.find((q) => q.name === name);
-  const out = { ...FAMILY_VALUES };
-  for (const k of PREDICTOR_KEYS) if (p && p.defaults[k] !== undefined) out[k] = String(p.defaults[k]);
+  const out = {};
+  for (const k of PREDICTOR_KEYS) out[k] = String(p?.defaults[k] ?? p?.family_defaults?.[k] ?? '');
   return out;
 }
 
@@ -166,7 +148,7 @@ function setPredictor(values) {
 /** The panel's base preset and values; an emptied number falls back to the base preset's. */
 export function predictorConfig() {
   const base = document.querySelector('[data-pred="base"]')?.value || DEFAULT_BASE;
-  const preset = predictor.catalogue ? presetValues(predictor.catalogue, base) : FAMILY_VALUES;
+  const preset = predictor.catalogue ? presetValues(predictor.catalogue, base) : {};
   const values = {};
   for (const c of document.querySelectorAll('[data-pred]:not([data-pred="base"])')) values[c.dataset.pred] = c.value.trim() || preset[c.dataset.pred];
   return { base, values };

@@ -39,6 +39,10 @@ pub fn catalogue() -> String {
                 "summary": p.summary,
                 "defaults": p.defaults.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
                 "options": family_options(p.family),
+                "family_defaults": family_options(p.family)
+                    .iter()
+                    .map(|o| (o.key.to_string(), json!(crate::policy::family_default(p.family, o.key).unwrap_or(""))))
+                    .collect::<serde_json::Map<_, _>>(),
             })
         })
         .collect();
