@@ -292,18 +292,23 @@ impl JobRecord {
 }
 
 /// Earliest time from `now` on when `procs` processors are free, given `free` free now and the
-/// running jobs' true ends (`running`, ordered by end).
-fn perfect_earliest(jobs: &[Job], running: &BTreeSet<(i64, JobIdx)>, now: i64, mut free: u32, procs: u32) -> i64 {
+/// running jobs' true ends (`running`, ordered by end), with the processors free at that time.
+fn perfect_earliest(jobs: &[Job], running: &BTreeSet<(i64, JobIdx)>, now: i64, free: u32, procs: u32) -> (i64, u32) {
     if free >= procs {
-        return now;
+        return (now, free);
     }
+    let mut avail = free;
+    let mut found: Option<i64> = None;
     for &(end, idx) in running {
-        free += jobs[idx as usize].procs;
-        if free >= procs {
-            return end;
+        if found.is_some_and(|e| end > e) {
+            break;
+        }
+        avail += jobs[idx as usize].procs;
+        if avail >= procs && found.is_none() {
+            found = Some(end);
         }
     }
-    i64::MAX
+    (found.unwrap_or(i64::MAX), avail)
 }
 
 /// One step of the machine's state: from `time` on, `busy` processors and `queued` jobs waiting.
@@ -478,13 +483,23 @@ pub fn simulate_observed(
             observe(Progress { time: t, arrived: next_arrival, total: n });
         }
 
-        // Did this pass's starts push back the oldest waiting job's earliest possible start?
-        let mut before: Option<(usize, i64)> = None;
+        // Did this pass's starts push back the oldest waiting job's earliest possible start? They
+        // did if the processors they still hold then are more than it could spare at that time.
+        let mut pushed: Option<usize> = None;
         if let Some(h) = head {
             if !sys.started.is_empty() && sys.records[h].start < 0 {
                 let started: u32 = sys.started.iter().map(|&i| jobs[i as usize].procs).sum();
-                let e = perfect_earliest(jobs, &running, t, sys.machine.free() + started, jobs[h].procs);
-                before = Some((h, e));
+                let need = jobs[h].procs;
+                let (e, avail) = perfect_earliest(jobs, &running, t, sys.machine.free() + started, need);
+                let held: u32 = sys
+                    .started
+                    .iter()
+                    .filter(|&&i| t + jobs[i as usize].runtime > e)
+                    .map(|&i| jobs[i as usize].procs)
+                    .sum();
+                if e < i64::MAX && held > avail - need {
+                    pushed = Some(h);
+                }
             }
         }
         for &idx in &sys.started {
@@ -523,11 +538,9 @@ pub fn simulate_observed(
             let h = first_waiting;
             if head != Some(h) {
                 head = Some(h);
-                sys.records[h].perfect_start = perfect_earliest(jobs, &running, t, sys.machine.free(), jobs[h].procs);
-            } else if let Some((bh, e0)) = before {
-                if bh == h && perfect_earliest(jobs, &running, t, sys.machine.free(), jobs[h].procs) > e0 {
-                    sys.records[h].thefts += 1;
-                }
+                sys.records[h].perfect_start = perfect_earliest(jobs, &running, t, sys.machine.free(), jobs[h].procs).0;
+            } else if pushed == Some(h) {
+                sys.records[h].thefts += 1;
             }
         }
         for idx in sys.started.drain(..) {

@@ -104,7 +104,11 @@ pub struct Backfill {
     unsorted: bool,
     /// A job ended before its planned end, or overran it: reservations must be recomputed.
     dirty: bool,
-    candidates: Vec<usize>,
+    /// Waiting jobs by (candidate key, index) for the orders other than queue order, kept
+    /// sorted as jobs arrive, start and change prediction, so a pass need not sort.
+    ranked: Vec<(i64, JobIdx)>,
+    /// Queue position of each waiting job, by job index.
+    pos_of: Vec<u32>,
     /// Queue entries before `head` have all started (the queue is compacted lazily).
     head: usize,
     /// Started entries at or after `head`.
@@ -123,7 +127,8 @@ impl Backfill {
             planner: Planner::new(opts.predict, jobs),
             unsorted: false,
             dirty: false,
-            candidates: Vec::new(),
+            ranked: Vec::new(),
+            pos_of: vec![0; jobs],
             head: 0,
             holes: 0,
         }
@@ -141,6 +146,46 @@ impl Backfill {
             self.queue.retain(|e| !e.started);
             self.head = 0;
             self.holes = 0;
+            self.reindex();
+        }
+    }
+
+    /// Records every waiting job's queue position after the queue moved.
+    fn reindex(&mut self) {
+        for (pos, e) in self.queue.iter().enumerate().skip(self.head) {
+            self.pos_of[e.idx as usize] = pos as u32;
+        }
+    }
+
+    /// Whether candidates come from the ranked list rather than the queue scan.
+    fn is_ranked(&self) -> bool {
+        matches!(self.opts.order, Order::Sjbf | Order::BestFit | Order::WorstFit)
+    }
+
+    /// A waiting job's place in the ranked list: shortest planned runtime first (SJBF), widest
+    /// first (best fit) or narrowest first (worst fit).
+    fn rank_key(&self, e: &Entry) -> i64 {
+        match self.opts.order {
+            Order::Sjbf => e.dur,
+            Order::BestFit => -e.procs,
+            _ => e.procs,
+        }
+    }
+
+    fn rank_insert(&mut self, e: &Entry) {
+        if self.is_ranked() {
+            let k = (self.rank_key(e), e.idx);
+            let at = self.ranked.partition_point(|&x| x < k);
+            self.ranked.insert(at, k);
+        }
+    }
+
+    fn rank_remove(&mut self, e: &Entry) {
+        if self.is_ranked() {
+            let k = (self.rank_key(e), e.idx);
+            if let Ok(at) = self.ranked.binary_search(&k) {
+                self.ranked.remove(at);
+            }
         }
     }
 
@@ -160,6 +205,7 @@ impl Backfill {
         }
         self.planned_end[e.idx as usize] = now + e.dur.max(1);
         self.started_at[e.idx as usize] = now;
+        self.rank_remove(&e);
         if e.dur != sys.view(e.idx).sched_runtime {
             // The engine watches only the trace's planning runtime; a prediction needs its own alarm.
             sys.watch(e.idx, now + e.dur.max(1));
@@ -177,7 +223,7 @@ impl Policy for Backfill {
         let truth = if self.opts.predict.source == Source::Perfect { sys.clairvoyant_runtime(job.idx) } else { 0 };
         let dur = self.planner.arrive(&job, truth).max(1);
         sys.note_prediction(job.idx, dur, false);
-        self.queue.push(Entry {
+        let e = Entry {
             idx: job.idx,
             procs: job.procs as i64,
             dur,
@@ -186,7 +232,10 @@ impl Policy for Backfill {
             user: job.user,
             reserved: None,
             started: false,
-        });
+        };
+        self.pos_of[job.idx as usize] = self.queue.len() as u32;
+        self.queue.push(e);
+        self.rank_insert(&e);
         self.unsorted = true;
     }
 
@@ -207,7 +256,9 @@ impl Policy for Backfill {
                 }
                 let dur = self.planner.refresh(&sys.view(e.idx));
                 if dur != e.dur {
+                    self.rank_remove(&e);
                     self.queue[pos].dur = dur;
+                    self.rank_insert(&self.queue[pos].clone());
                     sys.note_prediction(e.idx, dur, false);
                     self.dirty = true;
                     self.unsorted = true;
@@ -250,13 +301,14 @@ impl Policy for Backfill {
                 }
             }
             self.queue[self.head..].sort_by_key(|e| (e.started, e.dur, e.idx));
+            self.reindex();
             self.dirty = false;
         }
         self.unsorted = false;
         let test_end = self.opts.backfill_end;
         let mut reserved = 0usize;
         let mut next_wake = i64::MAX;
-        self.candidates.clear();
+        let ranked = self.is_ranked();
         for pos in self.head..self.queue.len() {
             let e = self.queue[pos];
             if e.started {
@@ -296,8 +348,9 @@ impl Policy for Backfill {
                 next_wake = next_wake.min(s);
             } else {
                 // Past the reservation depth every job is a candidate, and reserved jobs only
-                // stand before this point, so the scan can stop once nothing more can start.
-                if (order == Order::None && reserved > 0) || self.profile.free_now() <= 0 {
+                // stand before this point, so the scan can stop once nothing more can start;
+                // ranked orders take their candidates from the ranked list instead.
+                if ranked || (order == Order::None && reserved > 0) || self.profile.free_now() <= 0 {
                     break;
                 }
                 match order {
@@ -308,37 +361,29 @@ impl Policy for Backfill {
                             break;
                         }
                     }
-                    // Too wide for the processors free now: no order would start it this pass.
-                    _ if e.procs > self.profile.free_now() => {}
-                    _ => self.candidates.push(pos),
+                    _ => {}
                 }
             }
         }
         self.dirty = false;
 
-        if !self.candidates.is_empty() {
-            let mut cands = std::mem::take(&mut self.candidates);
-            let q = &self.queue;
-            match order {
-                Order::Sjbf => cands.sort_by_key(|&p| (q[p].dur, p)),
-                Order::BestFit => cands.sort_by_key(|&p| (-q[p].procs, p)),
-                Order::WorstFit => cands.sort_by_key(|&p| (q[p].procs, p)),
-                Order::None | Order::Queue => {}
-            }
+        if ranked {
             let mut free = self.profile.free_now();
-            for &pos in &cands {
-                if free <= 0 {
-                    break;
-                }
+            let mut i = 0;
+            while i < self.ranked.len() && free > 0 {
+                let pos = self.pos_of[self.ranked[i].1 as usize] as usize;
                 let e = self.queue[pos];
-                if e.procs <= free
+                // A started candidate leaves the ranked list, so the same index is the next one.
+                if e.reserved.is_none()
+                    && e.procs <= free
                     && self.profile.fits(now, e.procs, test_dur(&e, test_end))
                     && self.start_now(sys, pos, false)
                 {
                     free -= e.procs;
+                    continue;
                 }
+                i += 1;
             }
-            self.candidates = cands;
         }
         self.compact();
         if next_wake < i64::MAX {
