@@ -4,12 +4,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, waitForResults, tableValues, foreignRequests, dist, shared, shots, root } from './harness.mjs';
+import { POLICIES, serve, launch, open, waitForResults, tableValues, foreignRequests, dist, shared, shots, root } from './harness.mjs';
 
 let server;
 let base;
 let browser;
-const POLICIES = 21; // the catalogue's presets; `Run all` runs every one
 
 before(async () => {
   // A sub-path, as on a course website.

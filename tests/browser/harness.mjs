@@ -73,6 +73,9 @@ export async function open(browser, url) {
   return page;
 }
 
+/** The catalogue's presets: `Run all` and the demo run every one. */
+export const POLICIES = 21;
+
 /** Waits until the results table has `n` rows and the status says the run is done. */
 export async function waitForResults(page, n, timeout = 120_000) {
   await page.waitForFunction(
