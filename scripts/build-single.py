@@ -24,6 +24,17 @@ def strip_module_syntax(src: str) -> str:
     return src
 
 
+def check_no_clashes(sources: dict) -> None:
+    """Fails the build if two modules declare the same top-level name: joined into one script,
+    the later declaration would silently replace the earlier one."""
+    seen = {}
+    for name, src in sources.items():
+        for m in re.finditer(r"^(?:async function|function|const|let|class) (\w+)", src, flags=re.M):
+            other = seen.setdefault(m.group(1), name)
+            if other != name:
+                sys.exit(f"build-single: {m.group(1)} is declared at top level in both {other} and {name}")
+
+
 def js_string(text: str) -> str:
     """A JavaScript string literal that cannot close the surrounding <script> element."""
     return json.dumps(text).replace("</", "<\\/")
@@ -37,11 +48,13 @@ def main() -> None:
     demo_b64 = base64.b64encode(gzip.compress(demo, 9, mtime=0)).decode()
     worker_src = open(f"{www}/worker.js", encoding="utf-8").read()
     worker_body = worker_src.split("// @shared\n", 1)[1]
-    # The modules in dependency order, concatenated into one scope (their names do not clash).
-    modules = "\n".join(
-        strip_module_syntax(open(f"{www}/{name}", encoding="utf-8").read())
+    # The modules in dependency order, concatenated into one scope, so their names must not clash.
+    sources = {
+        name: strip_module_syntax(open(f"{www}/{name}", encoding="utf-8").read())
         for name in ("charts.js", "predictions.js", "app.js")
-    )
+    }
+    check_no_clashes(sources)
+    modules = "\n".join(sources.values())
     css = open(f"{www}/style.css", encoding="utf-8").read()
     index = open(index_path, encoding="utf-8").read()
     body = re.search(r"<body>(.*)</body>", index, flags=re.S).group(1)

@@ -201,6 +201,14 @@ function header(table, rows) {
   }
 }
 
+/** A table row for one policy, its name in the first cell. */
+function resultRow(body, name) {
+  const tr = body.insertRow();
+  tr.dataset.policy = name;
+  cell(tr, name, null, null);
+  return tr;
+}
+
 /** A data cell: shows `text`, keeps the exact value for tests and exports. */
 function cell(tr, text, key, value, title = '') {
   const td = tr.insertCell();
@@ -241,9 +249,7 @@ export function renderTable3(table, rows, define) {
   const body = table.createTBody();
   for (const [name, run] of rows) {
     const m = run.result.metrics;
-    const tr = body.insertRow();
-    tr.dataset.policy = name;
-    cell(tr, name, null, null);
+    const tr = resultRow(body, name);
     for (const [key, , scale] of TABLE3) {
       cell(tr, num(m[key] * scale), key, m[key]);
       if (easy && name !== 'easy') {
@@ -297,9 +303,7 @@ export function renderPredictability(table, rows, define) {
   const body = table.createTBody();
   for (const [name, run] of rows) {
     const m = run.result.metrics;
-    const tr = body.insertRow();
-    tr.dataset.policy = name;
-    cell(tr, name, null, null);
+    const tr = resultRow(body, name);
     for (const [, cols] of PREDICTABILITY) {
       for (const [key, , scale] of cols) {
         const td = cell(tr, num(m[key] * scale), key, m[key]);
