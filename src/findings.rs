@@ -33,6 +33,10 @@ pub struct Finding {
 pub struct Study {
     /// One result per policy, in [`TSAFRIR_POLICIES`] order.
     pub results: Vec<PolicyResult>,
+    /// EASY+ and EASY++ with section 4's predictor (the last two jobs only if both have the new
+    /// job's estimate: `window_type=immediate fullness=full`), which Tables 4-5 use; named
+    /// `easy+ (sec. 4)` and `easy++ (sec. 4)`.
+    pub section4: Vec<PolicyResult>,
     /// The claims checked.
     pub findings: Vec<Finding>,
 }
@@ -70,5 +74,15 @@ pub fn tsafrir(trace: &Trace, settings: &Settings) -> Result<Study, PolicyError>
             detail: format!("x2 {st_x2:.1}% vs easy {st_easy:.1}% of reserved jobs stalled"),
         },
     ];
-    Ok(Study { results, findings })
+    let mut s4 = settings.clone();
+    s4.policy.push(("window_type".into(), "immediate".into()));
+    s4.policy.push(("fullness".into(), "full".into()));
+    let mut section4 = Vec::new();
+    for name in ["easy+", "easy++"] {
+        let cfg = configure(name, &s4)?;
+        let (_, mut r) = run_one(trace, &cfg[0], &s4);
+        r.policy = format!("{name} (sec. 4)");
+        section4.push(r);
+    }
+    Ok(Study { results, section4, findings })
 }

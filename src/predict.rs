@@ -36,7 +36,8 @@ pub enum Source {
 pub enum WindowType {
     /// The user's last jobs, whatever they were.
     All,
-    /// The user's last jobs, used only if they have the new job's estimate (section 4's predictor).
+    /// The user's last jobs, used only if every one has the new job's estimate; otherwise the
+    /// fallback (section 4's predictor).
     Immediate,
     /// The user's last jobs with the new job's estimate, however far back.
     Extended,
@@ -145,12 +146,14 @@ impl Default for PredictOptions {
     }
 }
 
-/// Most history entries kept per user (and per user and estimate): the largest window.
+/// The largest window.
 pub const MAX_WINDOW: usize = 30;
 
 /// One terminated job of a user.
 #[derive(Debug, Clone, Copy)]
 struct Done {
+    /// Its index, i.e. its place in submission order.
+    idx: JobIdx,
     runtime: i64,
     estimate: i64,
 }
@@ -159,7 +162,15 @@ struct Done {
 #[derive(Debug, Default)]
 struct UserHistory {
     recent: VecDeque<Done>,
-    by_estimate: HashMap<i64, VecDeque<i64>>,
+    by_estimate: HashMap<i64, VecDeque<Done>>,
+}
+
+impl UserHistory {
+    /// The newest terminated jobs submitted before job `idx` (propagation may predict a waiting
+    /// job again after jobs submitted later have ended; those are not its history).
+    fn before(&self, idx: JobIdx) -> impl Iterator<Item = &Done> {
+        self.recent.iter().rev().filter(move |d| d.idx < idx)
+    }
 }
 
 /// What the planner knows of one job.
@@ -233,14 +244,17 @@ impl Planner {
             return;
         }
         let h = self.users.entry(job.user).or_default();
-        h.recent.push_back(Done { runtime, estimate: job.estimate });
-        if h.recent.len() > MAX_WINDOW {
+        let done = Done { idx: job.idx, runtime, estimate: job.estimate };
+        // Twice the largest window, so that jobs submitted after a waiting one (skipped when it
+        // is predicted again) do not crowd its own history out.
+        h.recent.push_back(done);
+        if h.recent.len() > 2 * MAX_WINDOW {
             h.recent.pop_front();
         }
         if self.opts.history.window_type == WindowType::Extended {
             let d = h.by_estimate.entry(job.estimate).or_default();
-            d.push_back(runtime);
-            if d.len() > MAX_WINDOW {
+            d.push_back(done);
+            if d.len() > 2 * MAX_WINDOW {
                 d.pop_front();
             }
         }
@@ -253,13 +267,16 @@ impl Planner {
         let mut window: Vec<i64> = Vec::with_capacity(o.window);
         if let Some(h) = self.users.get(&job.user) {
             match o.window_type {
-                WindowType::All => window.extend(h.recent.iter().rev().take(o.window).map(|d| d.runtime)),
+                WindowType::All => window.extend(h.before(job.idx).take(o.window).map(|d| d.runtime)),
                 WindowType::Immediate => {
-                    window.extend(h.recent.iter().rev().take(o.window).filter(|d| d.estimate == est).map(|d| d.runtime))
+                    window.extend(h.before(job.idx).take(o.window).map(|d| d.runtime));
+                    if h.before(job.idx).take(o.window).any(|d| d.estimate != est) {
+                        window.clear();
+                    }
                 }
                 WindowType::Extended => {
                     if let Some(d) = h.by_estimate.get(&est) {
-                        window.extend(d.iter().rev().take(o.window));
+                        window.extend(d.iter().rev().filter(|d| d.idx < job.idx).take(o.window).map(|d| d.runtime));
                     }
                 }
             }
@@ -279,9 +296,7 @@ impl Planner {
             Fallback::Relative => {
                 let Some(h) = self.users.get(&job.user) else { return est };
                 let w: Vec<f64> = h
-                    .recent
-                    .iter()
-                    .rev()
+                    .before(job.idx)
                     .take(self.opts.history.window)
                     .map(|d| d.runtime as f64 / d.estimate.max(1) as f64)
                     .collect();
@@ -382,13 +397,22 @@ mod tests {
         for (i, (rt, est)) in [(10, 100), (20, 200), (30, 100), (40, 100)].into_iter().enumerate() {
             p.ended(&job(i as u32, 1, est), rt);
         }
-        // Last three: 40 (100), 30 (100), 20 (200); immediate keeps those with estimate 100.
-        assert_eq!(p.arrive(&job(10, 1, 100), 0), 35);
-        let mut full = planner(HistoryOptions { fullness: Fullness::Full, ..h });
+        // Last three: 40 (100), 30 (100), 20 (200): not all have the new job's estimate, so the
+        // immediate window is not used (section 4): the estimate.
+        assert_eq!(p.arrive(&job(10, 1, 100), 0), 100);
+        // With a window of two, both last jobs have estimate 100: their mean.
+        let mut two = planner(HistoryOptions { window: 2, ..h });
         for (i, (rt, est)) in [(10, 100), (20, 200), (30, 100), (40, 100)].into_iter().enumerate() {
-            full.ended(&job(i as u32, 1, est), rt);
+            two.ended(&job(i as u32, 1, est), rt);
         }
-        assert_eq!(full.arrive(&job(10, 1, 100), 0), 100, "full window of same-estimate jobs missing: estimate");
+        assert_eq!(two.arrive(&job(10, 1, 100), 0), 35);
+        // A partial window of one matching job is used; a full window needs three.
+        let mut part = planner(h);
+        part.ended(&job(0, 1, 100), 10);
+        assert_eq!(part.arrive(&job(10, 1, 100), 0), 10);
+        let mut full = planner(HistoryOptions { fullness: Fullness::Full, ..h });
+        full.ended(&job(0, 1, 100), 10);
+        assert_eq!(full.arrive(&job(10, 1, 100), 0), 100, "window not full: estimate");
         let mut ext = planner(HistoryOptions { window_type: WindowType::Extended, metric: Metric::Max, ..h });
         for (i, (rt, est)) in [(10, 100), (20, 200), (30, 100), (40, 100), (50, 200)].into_iter().enumerate() {
             ext.ended(&job(i as u32, 1, est), rt);
@@ -404,6 +428,18 @@ mod tests {
             min.ended(&job(i as u32, 1, 100), rt);
         }
         assert_eq!(min.arrive(&job(10, 1, 100), 0), 1);
+    }
+
+    #[test]
+    fn history_is_only_jobs_submitted_before() {
+        // Job 5 waits; jobs 6 and 7 (submitted after it) end first: predicting job 5 again
+        // (propagation) uses jobs 0 and 1 only.
+        let mut p = planner(HistoryOptions::default());
+        for (i, rt) in [(0, 100), (1, 200), (6, 1000), (7, 1000)] {
+            p.ended(&job(i, 1, 5000), rt);
+        }
+        assert_eq!(p.refresh(&job(5, 1, 5000)), 150);
+        assert_eq!(p.arrive(&job(8, 1, 5000), 0), 1000);
     }
 
     #[test]

@@ -152,8 +152,10 @@ fn sjf_reserves_for_the_shortest_job() {
 /// runs 500) arrives at 60, predicted 50 s from user 1's last job.
 /// - EASY++ backfills it (60-110 planned, before 300); at 110 its prediction is corrected to
 ///   1000 and job 3's reservation moves out; job 3 starts when job 4 ends, at 560.
-/// - The guarded variant tests job 4 with its estimate (ends 1060, after 300) and keeps it
-///   waiting: job 3 starts on time at 300, job 4 at 400. So do EASY and PERFECT++ (500 s).
+/// - Tested with its estimate (`backfill_end=estimate`: ends 1060, after 300) job 4 waits:
+///   job 3 starts on time at 300, job 4 at 400. So do EASY and PERFECT++ (500 s), and the
+///   `easy++-guarded` preset, whose section 4 predictor falls back to the estimate here (user 1's
+///   last job had another estimate).
 #[test]
 fn guarded_variant_backfills_by_estimated_end() {
     let t =
@@ -161,8 +163,10 @@ fn guarded_variant_backfills_by_estimated_end() {
     let pp = run(&t, "easy++", &[]);
     assert_eq!(starts(&pp), vec![0, 0, 560, 60]);
     assert_eq!(pp.records[2].reserved, 300);
-    for p in ["easy++-guarded", "easy", "perfect++"] {
-        let out = run(&t, p, &[]);
+    let cases: [(&str, &[&str]); 4] =
+        [("easy++", &["backfill_end=estimate"]), ("easy++-guarded", &[]), ("easy", &[]), ("perfect++", &[])];
+    for (p, settings) in cases {
+        let out = run(&t, p, settings);
         assert_eq!(starts(&out), vec![0, 0, 300, 400], "{p}");
         assert_eq!(out.records[2].reserved, 300, "{p}");
     }
@@ -229,4 +233,54 @@ fn perfect_predictions_never_need_correction() {
             assert_eq!(m.delayed_pct, 0.0, "{p}: exact plans never delay a reservation");
         }
     }
+}
+
+/// A correction can push reservations later; they are then handed out again in priority
+/// order, not compressed one by one. Machine of 10, every job on the whole machine, k = inf.
+/// Job 1 (user 1) runs 0-10; job 2 (user 1, estimate 110, runs 110) starts at 10 predicted
+/// 10 s. Jobs 3 and 4 (100 s) are promised 20 and 120. At 20 job 2's prediction becomes its
+/// estimate (planned end 120): job 3 moves to 120 and job 4 to 220, keeping arrival order.
+/// (Compressing one at a time would find job 3's new slot blocked by job 4's booking at
+/// 120-220, put job 3 behind it at 220 and job 4 at 120.) The same with k = 2.
+#[test]
+fn a_correction_keeps_reservations_in_order() {
+    let t = common::trace(&swf(
+        10,
+        &[(0, 10, 10, 110, 1), (10, 110, 10, 110, 1), (11, 100, 10, 100, 2), (12, 100, 10, 100, 3)],
+    ));
+    for k in ["k=inf", "k=2"] {
+        let out = run(&t, "easy+", &[k]);
+        assert_eq!(starts(&out), vec![0, 10, 120, 220], "{k}");
+        assert_eq!((out.records[2].reserved, out.records[3].reserved), (20, 120), "{k}");
+    }
+}
+
+/// Section 4's guard holds for every job behind the first reservation, whatever the depth.
+/// Machine of 10. Job 1 (user 1, 1 proc) runs 0-10; job 2 (5 procs) runs 0-100; job 3 (10
+/// procs) is promised 100. Job 4 (user 1, 5 procs, estimate 1000, runs 500) arrives at 12
+/// predicted 10 s. With two reservations and the prediction as its test it takes the second
+/// one at 12 (5 processors are free until 100) and delays job 3 to 512; tested with its
+/// estimate it must fit before job 3's slot, cannot, and is placed after it: 200.
+#[test]
+fn guarded_backfill_holds_with_several_reservations() {
+    let t = common::trace(&swf(
+        10,
+        &[(0, 10, 1, 1000, 1), (0, 100, 5, 100, 2), (11, 100, 10, 100, 3), (12, 500, 5, 1000, 1)],
+    ));
+    assert_eq!(starts(&run(&t, "easy++", &["k=2"])), vec![0, 0, 512, 12]);
+    for k in ["k=1", "k=2", "k=inf"] {
+        assert_eq!(starts(&run(&t, "easy++", &[k, "backfill_end=estimate"])), vec![0, 0, 100, 200], "{k}");
+    }
+}
+
+/// An alarm the policy has no use for costs no pass: X2 plans a 100 s estimate as 200 s, so
+/// the engine's alarm at 100 for a job that runs 150 s (overrun=run) changes nothing. Passes:
+/// the arrival at 0 and the end at 150. EASY corrects at 100 and runs a pass there.
+#[test]
+fn void_alarms_cost_no_pass() {
+    let opts = TraceOptions { overrun: schedlab::trace::Overrun::Run, ..TraceOptions::default() };
+    let t = trace_with(&swf(1, &[(0, 150, 1, 100, 1)]), &opts);
+    assert_eq!(run(&t, "x2", &[]).passes, 2);
+    let easy = run(&t, "easy", &[]);
+    assert_eq!((easy.passes, easy.records[0].corrections), (3, 1));
 }

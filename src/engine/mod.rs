@@ -110,8 +110,11 @@ pub trait Policy {
     /// A running job finished at `sys.now()` (its processors are already free).
     fn on_completion(&mut self, job: JobView, sys: &mut System);
     /// A running job is still running at the end of its planned runtime (or at a time the
-    /// policy asked to [`System::watch`]).
-    fn on_overdue(&mut self, _job: JobView, _sys: &mut System) {}
+    /// policy asked to [`System::watch`]). Returns whether the policy changed its plan; if
+    /// nothing else happened at this time either, no scheduling pass runs.
+    fn on_overdue(&mut self, _job: JobView, _sys: &mut System) -> bool {
+        false
+    }
     /// A scheduling pass: start jobs with [`System::start`].
     fn schedule(&mut self, sys: &mut System);
 }
@@ -422,6 +425,8 @@ pub fn simulate_observed(
         }
         sys.now = t;
         let first_at_t = untold.is_empty();
+        // Whether anything at this time calls for a scheduling pass.
+        let mut eventful = !untold.is_empty();
         while let Some(&Reverse((e, idx))) = ends.peek() {
             if e != t {
                 break;
@@ -436,6 +441,7 @@ pub fn simulate_observed(
             let r = &mut sys.records[i];
             r.end = t;
             r.accuracy = acc / span;
+            eventful = true;
             if per_event {
                 untold.push_back(idx);
             } else {
@@ -450,13 +456,14 @@ pub fn simulate_observed(
                 break;
             }
             sys.overdue.pop();
-            if sys.records[idx as usize].end < 0 {
-                policy.on_overdue(view(jobs, idx), &mut sys);
+            if sys.records[idx as usize].end < 0 && policy.on_overdue(view(jobs, idx), &mut sys) {
+                eventful = true;
             }
         }
         if per_event {
             // One event per pass: arrivals first, then completions (pyss's order).
             if next_arrival < n && jobs[next_arrival].submit == t {
+                eventful = true;
                 sys.arrived = next_arrival + 1;
                 policy.on_arrival(view(jobs, next_arrival as JobIdx), &mut sys);
                 next_arrival += 1;
@@ -466,6 +473,7 @@ pub fn simulate_observed(
             }
         } else {
             while next_arrival < n && jobs[next_arrival].submit == t {
+                eventful = true;
                 sys.arrived = next_arrival + 1;
                 policy.on_arrival(view(jobs, next_arrival as JobIdx), &mut sys);
                 next_arrival += 1;
@@ -474,6 +482,11 @@ pub fn simulate_observed(
         }
         while wakes.peek().is_some_and(|w| w.0 <= t) {
             wakes.pop();
+            eventful = true;
+        }
+        if !eventful {
+            // Only alarms the policy had no use for: the plan is as it was, so is the schedule.
+            continue;
         }
 
         sys.arrived = next_arrival;

@@ -294,8 +294,9 @@ pub struct AccuracyHistogram {
     pub without_killed: Vec<u64>,
 }
 
-/// Histogram of each finished job's weighted prediction accuracy; for EASY, whose predictions
-/// are the estimates, this is the estimate accuracy of Fig. 2.
+/// Histogram of each finished job's weighted prediction accuracy, over every finished job (the
+/// measurement cut does not apply); for EASY, whose predictions are the estimates, this is the
+/// estimate accuracy of Fig. 2.
 pub fn accuracy_histogram(trace: &Trace, outcome: &Outcome) -> AccuracyHistogram {
     let mut h = AccuracyHistogram { all: vec![0; 20], without_killed: vec![0; 20] };
     for (j, r) in trace.jobs.iter().zip(&outcome.records) {

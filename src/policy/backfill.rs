@@ -102,6 +102,9 @@ pub struct Backfill {
     planner: Planner,
     /// Waiting jobs' planned runtimes changed: the SJF order must be restored.
     unsorted: bool,
+    /// A plan grew (a correction, or a propagated prediction): reservations may have to move
+    /// later, so they are all handed out again in priority order rather than compressed.
+    replan: bool,
     /// A job ended before its planned end, or overran it: reservations must be recomputed.
     dirty: bool,
     /// Waiting jobs by (candidate key, index) for the orders other than queue order, kept
@@ -126,6 +129,7 @@ impl Backfill {
             started_at: vec![0; jobs],
             planner: Planner::new(opts.predict, jobs),
             unsorted: false,
+            replan: false,
             dirty: false,
             ranked: Vec::new(),
             pos_of: vec![0; jobs],
@@ -260,28 +264,29 @@ impl Policy for Backfill {
                     self.queue[pos].dur = dur;
                     self.rank_insert(&self.queue[pos].clone());
                     sys.note_prediction(e.idx, dur, false);
-                    self.dirty = true;
+                    self.replan = true;
                     self.unsorted = true;
                 }
             }
         }
     }
 
-    fn on_overdue(&mut self, job: JobView, sys: &mut System) {
+    fn on_overdue(&mut self, job: JobView, sys: &mut System) -> bool {
         // The job outlived its plan: the planner corrects its prediction, the profile books it
         // until the new planned end, and every reservation is recomputed around it.
         let i = job.idx as usize;
         let now = sys.now();
         if self.planned_end[i] > now {
-            return;
+            return false;
         }
-        let Some(dur) = self.planner.correct(&job) else { return };
+        let Some(dur) = self.planner.correct(&job) else { return false };
         let end = (self.started_at[i] + dur).max(now + 1);
         self.profile.reserve(now, job.procs as i64, end - now);
         self.planned_end[i] = end;
-        self.dirty = true;
+        self.replan = true;
         sys.note_prediction(job.idx, end - self.started_at[i], true);
         sys.watch(job.idx, end);
+        true
     }
 
     fn schedule(&mut self, sys: &mut System) {
@@ -289,9 +294,12 @@ impl Policy for Backfill {
         self.profile.advance(now);
         let k = self.opts.k.unwrap_or(usize::MAX);
         let order = self.opts.order;
-        if self.opts.reserve == Reserve::Sjf && (self.unsorted || self.dirty) {
-            // SJF: reservations go to the shortest jobs, so they are handed out afresh in
-            // planned-runtime order whenever that order or the plan changes.
+        let sjf = self.opts.reserve == Reserve::Sjf;
+        if self.replan || (sjf && (self.unsorted || self.dirty)) {
+            // Compression only moves reservations earlier, in order. When plans grow, a job's
+            // slot may have to move later, past a later job's booking; and under SJF the order
+            // itself changes. Then every reservation is given up and handed out again in
+            // priority order.
             self.compact();
             for pos in self.head..self.queue.len() {
                 let e = self.queue[pos];
@@ -300,9 +308,12 @@ impl Policy for Backfill {
                     self.queue[pos].reserved = None;
                 }
             }
-            self.queue[self.head..].sort_by_key(|e| (e.started, e.dur, e.idx));
-            self.reindex();
+            if sjf {
+                self.queue[self.head..].sort_by_key(|e| (e.started, e.dur, e.idx));
+                self.reindex();
+            }
             self.dirty = false;
+            self.replan = false;
         }
         self.unsorted = false;
         let test_end = self.opts.backfill_end;
@@ -317,11 +328,14 @@ impl Policy for Backfill {
             if order == Order::None && reserved > 0 {
                 break;
             }
+            // Behind the first reservation a job is placed by the end its test uses: with
+            // backfill_end=estimate, its kill time must fit before the reservations ahead.
+            let place = if reserved > 0 { test_dur(&e, test_end) } else { e.dur };
             if let Some(s) = e.reserved {
                 let mut s = s;
                 if self.dirty || s < now {
                     self.profile.release(s, e.procs, e.booked);
-                    let Some(s2) = self.profile.earliest(e.procs, e.dur) else {
+                    let Some(s2) = self.profile.earliest(e.procs, place) else {
                         self.queue[pos].reserved = None;
                         continue;
                     };
@@ -336,7 +350,7 @@ impl Policy for Backfill {
                 reserved += 1;
                 next_wake = next_wake.min(s);
             } else if reserved < k {
-                let Some(s) = self.profile.earliest(e.procs, e.dur) else { continue };
+                let Some(s) = self.profile.earliest(e.procs, place) else { continue };
                 if s == now && self.start_now(sys, pos, false) {
                     continue;
                 }

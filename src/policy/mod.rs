@@ -130,6 +130,8 @@ const CORRECT: (&str, &str) = ("correction", "estimate");
 const SJBF: (&str, &str) = ("backfill", "sjbf");
 const X2: (&str, &str) = ("factor", "2");
 const SJF: (&str, &str) = ("reserve", "sjf");
+const IMMEDIATE: (&str, &str) = ("window_type", "immediate");
+const FULL: (&str, &str) = ("fullness", "full");
 
 /// Every policy this build knows, in the order `--policy all` runs them.
 pub const POLICIES: &[PolicyInfo] = &[
@@ -221,8 +223,8 @@ pub const POLICIES: &[PolicyInfo] = &[
         name: "easy++-guarded",
         family: "backfill",
         group: GROUP_PREDICTIONS,
-        summary: "EASY++ backfilling only jobs whose user-estimated end is before the reservation (Tsafrir et al. section 4)",
-        defaults: &[("k", "1"), HISTORY, CORRECT, SJBF, ("backfill_end", "estimate")],
+        summary: "EASY++ backfilling only jobs whose user-estimated end is before the reservation, with section 4's predictor (Tsafrir et al. section 4)",
+        defaults: &[("k", "1"), HISTORY, CORRECT, SJBF, ("backfill_end", "estimate"), IMMEDIATE, FULL],
     },
     PolicyInfo {
         name: "x2+",

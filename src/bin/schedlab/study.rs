@@ -73,6 +73,7 @@ fn print_study(name: &str, jobs: usize, machine: u32, s: &Settings, st: &Study) 
         );
     }
     out!("  Tables 4-5 layout  reserved  |start - reservation| [min]   delayed   delay beyond reservation [min]");
+    out!("  (the paper's Tables 4-5 use section 4's predictor, the \"(sec. 4)\" rows; EASY is delayed only with --set overrun=run)");
     out!(
         "  {:<16} {:>8} {:>9} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8}",
         "policy",
@@ -85,7 +86,9 @@ fn print_study(name: &str, jobs: usize, machine: u32, s: &Settings, st: &Study) 
         "median",
         "std"
     );
-    for r in st.results.iter().filter(|r| ["easy", "easy+", "easy++"].contains(&r.policy.as_str())) {
+    let rows =
+        st.results.iter().filter(|r| ["easy", "easy+", "easy++"].contains(&r.policy.as_str())).chain(&st.section4);
+    for r in rows {
         let m = &r.metrics;
         out!(
             "  {:<16} {:>8.1} {:>9.1} {:>8.1} {:>8.1} {:>9.2} {:>9.1} {:>8.1} {:>8.1}",
@@ -162,6 +165,17 @@ pub fn cmd_sweep(a: &Args) -> Result<(), Fail> {
         if a.vary.is_empty() { DEFAULT_AXES.iter().map(|s| s.to_string()).collect() } else { a.vary.clone() };
     let axes: Vec<Axis> =
         specs.iter().map(|s| Axis::parse(s)).collect::<Result<_, _>>().map_err(|e| usage(format!("--vary {e}")))?;
+    for ax in &axes {
+        // Trace, engine and metric options are the same for every configuration of a sweep.
+        let probe =
+            Settings::parse(&[format!("{}={}", ax.key, ax.values[0])]).map_err(|e| usage(format!("--vary {e}")))?;
+        if probe.policy.is_empty() {
+            return Err(usage(format!(
+                "--vary {}: sweep varies policy options only; set trace, engine and metric options with --set",
+                ax.key
+            )));
+        }
+    }
     let configs = grid(&axes);
     let paths = &a.positional;
     if paths.is_empty() {
