@@ -6,6 +6,7 @@
 //! are matched case-insensitively with `-` and `_` equivalent (see [`crate::keys`]).
 
 pub mod backfill;
+pub mod relaxed;
 
 use std::collections::BTreeMap;
 
@@ -18,6 +19,7 @@ use crate::predict::{
 };
 use crate::trace::Trace;
 use backfill::{Backfill, BackfillEnd, BackfillOptions, Order, Reserve};
+use relaxed::{QueueClasses, Relaxed, RelaxedOptions, Window};
 
 /// One option a policy family takes.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -118,6 +120,41 @@ const BACKFILL_DEFAULTS: &[(&str, &str)] = &[
     ("fallback", "estimate"),
     ("propagation", "off"),
 ];
+
+/// Options of the relaxed-backfill family (Ward et al.).
+pub const RELAXED_OPTIONS: &[OptionDoc] = &[
+    OptionDoc { key: "alpha", values: "number", doc: "exponent of the hours waited in the priority (Eq. 1)" },
+    OptionDoc { key: "beta", values: "number", doc: "exponent of the runtime in hours (the trace's planning runtime: estimate, or actual with runtime=act)" },
+    OptionDoc { key: "gamma", values: "number", doc: "exponent of processors / 32" },
+    OptionDoc { key: "r", values: "number > 0", doc: "base of the queue-class factor r^delta" },
+    OptionDoc { key: "omega", values: "number >= 0 | inf", doc: "backfill relaxation: window = omega x hpwait (0: none, 1: aggressive, inf: any job that fits)" },
+    OptionDoc { key: "dt", values: "seconds >= 0", doc: "priority recalculation grid (0 = at every pass)" },
+    OptionDoc {
+        key: "queue_classes",
+        values: "QUEUE:CLASS,... | *:CLASS | none",
+        doc: "SWF queue -> class delta (background -1, primary 0, challenge 1, urgent 2); unlisted queues 0 or *",
+    },
+    OptionDoc {
+        key: "window",
+        values: "fig2 | text",
+        doc: "fig2: backfill if the job completes within omega x hpwait; text: if it delays the top job by at most (omega - 1) x its runtime",
+    },
+];
+
+/// Defaults of the relaxed family: the paper's experiment (Eq. 1 with alpha 1, beta -1, gamma 1, r 10).
+const RELAXED_DEFAULTS: &[(&str, &str)] = &[
+    ("alpha", "1"),
+    ("beta", "-1"),
+    ("gamma", "1"),
+    ("r", "10"),
+    ("omega", "2"),
+    ("dt", "60"),
+    ("queue_classes", "none"),
+    ("window", "fig2"),
+];
+
+/// Group of the priority presets with relaxed backfilling.
+pub const GROUP_RELAXED: &str = "Priorities and relaxed backfill (Ward, Mahood & West 2002)";
 
 /// Group of the list-scheduling and backfilling presets every paper shares.
 pub const GROUP_CORE: &str = "Backfilling (all papers)";
@@ -283,6 +320,13 @@ pub const POLICIES: &[PolicyInfo] = &[
             "conservative backfilling: a reservation for every job, compressed when jobs end early (Kettimuthu 2.1.1)",
         defaults: &[("k", "inf"), ("backfill", "queue")],
     },
+    PolicyInfo {
+        name: "relaxed",
+        family: "relaxed",
+        group: GROUP_RELAXED,
+        summary: "Eq. 1 priorities recalculated every minute, relaxed backfill window omega x hpwait (Ward et al. Fig. 2)",
+        defaults: &[],
+    },
 ];
 
 /// Looks a policy up by name (case-insensitive, `-` = `_`).
@@ -295,14 +339,27 @@ pub fn find(name: &str) -> Option<&'static PolicyInfo> {
 pub fn family_default(family: &str, key: &str) -> Option<&'static str> {
     match family {
         "backfill" => BACKFILL_DEFAULTS.iter().find(|(k, _)| *k == key).map(|(_, v)| *v),
+        "relaxed" => RELAXED_DEFAULTS.iter().find(|(k, _)| *k == key).map(|(_, v)| *v),
         _ => None,
     }
 }
+
+fn family_defaults(family: &str) -> &'static [(&'static str, &'static str)] {
+    match family {
+        "backfill" => BACKFILL_DEFAULTS,
+        "relaxed" => RELAXED_DEFAULTS,
+        _ => &[],
+    }
+}
+
+/// The families, in registry order.
+const FAMILIES: &[&str] = &["backfill", "relaxed"];
 
 /// The option keys a family takes.
 pub fn family_options(family: &str) -> &'static [OptionDoc] {
     match family {
         "backfill" => BACKFILL_OPTIONS,
+        "relaxed" => RELAXED_OPTIONS,
         _ => &[],
     }
 }
@@ -319,7 +376,21 @@ pub struct Configured {
     pub options: BTreeMap<String, String>,
     /// The options parsed for the family.
     #[serde(skip)]
-    backfill: BackfillOptions,
+    parsed: Parsed,
+}
+
+/// A family's parsed options.
+#[derive(Debug, Clone, PartialEq)]
+enum Parsed {
+    Backfill(BackfillOptions),
+    Relaxed(RelaxedOptions),
+}
+
+fn parse_family(family: &str, options: &BTreeMap<String, String>) -> Result<Parsed, KeyError> {
+    match family {
+        "relaxed" => relaxed_options(options).map(Parsed::Relaxed),
+        _ => backfill_options(options).map(Parsed::Backfill),
+    }
 }
 
 /// Why a policy could not be configured.
@@ -350,23 +421,51 @@ impl Configured {
     /// are ignored (the caller checks that every key was taken by someone).
     pub fn new(name: &str, settings: &[(String, String)]) -> Result<Self, PolicyError> {
         let info = find(name).ok_or_else(|| PolicyError::Unknown(name.to_string()))?;
-        let mut options: BTreeMap<String, String> =
-            BACKFILL_DEFAULTS.iter().chain(info.defaults).map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let defaults: BTreeMap<String, String> = family_defaults(info.family)
+            .iter()
+            .chain(info.defaults)
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let mut options = defaults.clone();
         let keys = family_options(info.family);
         for (k, v) in settings {
-            if keys.iter().any(|d| d.key == k) {
-                options.insert(k.clone(), v.clone());
+            if !keys.iter().any(|d| d.key == k) {
+                continue;
             }
+            // A key two families take (`window`) goes to those whose values it fits: run with
+            // easy++ and relaxed, `window=text` is relaxed's and `window=3` the predictor's.
+            let fits = |family: &str| {
+                let mut alone: BTreeMap<String, String> =
+                    family_defaults(family).iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+                alone.insert(k.clone(), v.clone());
+                parse_family(family, &alone).is_ok()
+            };
+            let elsewhere =
+                FAMILIES.iter().any(|f| *f != info.family && family_options(f).iter().any(|d| d.key == k) && fits(f));
+            if elsewhere && !fits(info.family) {
+                continue;
+            }
+            options.insert(k.clone(), v.clone());
         }
-        let backfill = backfill_options(&options).map_err(PolicyError::Option)?;
-        Ok(Configured { policy: info.name, family: info.family, options, backfill })
+        let parsed = parse_family(info.family, &options).map_err(PolicyError::Option)?;
+        Ok(Configured { policy: info.name, family: info.family, options, parsed })
+    }
+
+    /// The queue-class mapping this policy runs with (every queue 0 for families without one).
+    pub fn queue_classes(&self) -> QueueClasses {
+        match &self.parsed {
+            Parsed::Relaxed(r) => r.classes.clone(),
+            Parsed::Backfill(_) => QueueClasses::default(),
+        }
     }
 
     /// Builds the policy for `trace`.
     pub fn build(&self, trace: &Trace) -> Box<dyn Policy> {
         let origin = trace.jobs.first().map_or(0, |j| j.submit);
-        // Every family so far is "backfill".
-        Box::new(Backfill::new(self.backfill, trace.machine, trace.jobs.len(), origin))
+        match &self.parsed {
+            Parsed::Backfill(o) => Box::new(Backfill::new(*o, trace.machine, trace.jobs.len(), origin)),
+            Parsed::Relaxed(o) => Box::new(Relaxed::new(o.clone(), trace.machine, trace.jobs.len(), origin)),
+        }
     }
 }
 
@@ -472,4 +571,39 @@ fn backfill_options(options: &BTreeMap<String, String>) -> Result<BackfillOption
         backfill_end,
         predict: PredictOptions { source, factor, correction, history },
     })
+}
+
+/// Parses the relaxed family's options from their text values.
+fn relaxed_options(options: &BTreeMap<String, String>) -> Result<RelaxedOptions, KeyError> {
+    let get = |key: &str| options.get(key).map_or("", |s| s.as_str());
+    let num = |key: &str| -> Result<f64, KeyError> {
+        let v: f64 = parse_num(key, get(key))?;
+        if v.is_finite() && v.abs() <= 1000.0 {
+            Ok(v)
+        } else {
+            Err(KeyError::new(key, get(key), "must be a number from -1000 to 1000"))
+        }
+    };
+    let (alpha, beta, gamma, r) = (num("alpha")?, num("beta")?, num("gamma")?, num("r")?);
+    if r <= 0.0 {
+        return Err(KeyError::new("r", get("r"), "must be above 0"));
+    }
+    let ov = get("omega");
+    let omega = match normalize(ov).as_str() {
+        "inf" | "infinity" => f64::INFINITY,
+        _ => {
+            let o: f64 = parse_num("omega", ov)?;
+            if !(o >= 0.0 && o.is_finite()) {
+                return Err(KeyError::new("omega", ov, "must be a number >= 0, or inf"));
+            }
+            o
+        }
+    };
+    let dt: i64 = parse_num("dt", get("dt"))?;
+    if !(0..=crate::trace::MAX_TIME).contains(&dt) {
+        return Err(KeyError::new("dt", get("dt"), "must be 0 (every pass) or a number of seconds"));
+    }
+    let classes = QueueClasses::parse(get("queue_classes"))?;
+    let window = parse_choice("window", get("window"), &[("fig2", Window::Fig2), ("text", Window::Text)])?;
+    Ok(RelaxedOptions { alpha, beta, gamma, r, omega, dt, classes, window })
 }
