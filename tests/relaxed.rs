@@ -179,3 +179,18 @@ proptest! {
         }
     }
 }
+
+/// `queue_classes=header` reads classes from the header's queue names.
+#[test]
+fn queue_classes_from_header_names() {
+    let text = "; MaxProcs: 1\n; Queue: 1 express\n; Queue: 2 high\n; Queue: 3 normal\n; Queue: 4 standby\n; Queue: 5 URGENT_runs\n\
+                1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 3 -1 -1 -1\n";
+    let t = common::trace(text);
+    let s = Settings::parse(&["queue_classes=header"]).expect("settings");
+    let cfg = Configured::new("relaxed", &s.policy).expect("configures");
+    let c = cfg.queue_classes(&t);
+    assert_eq!([1, 2, 3, 4, 5, 9].map(|q| c.class(q)), [1, 1, 0, -1, 2, 0]);
+    assert!(c.is_high(2) && !c.is_high(3));
+    let none = Configured::new("relaxed", &[]).expect("configures").queue_classes(&t);
+    assert!(!(1..=5).any(|q| none.is_high(q)));
+}

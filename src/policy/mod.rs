@@ -131,8 +131,8 @@ pub const RELAXED_OPTIONS: &[OptionDoc] = &[
     OptionDoc { key: "dt", values: "seconds >= 0", doc: "priority recalculation grid (0 = at every pass)" },
     OptionDoc {
         key: "queue_classes",
-        values: "QUEUE:CLASS,... | *:CLASS | none",
-        doc: "SWF queue -> class delta (background -1, primary 0, challenge 1, urgent 2); unlisted queues 0 or *",
+        values: "QUEUE:CLASS,... | *:CLASS | none | header",
+        doc: "SWF queue -> class delta (background -1, primary 0, challenge 1, urgent 2); unlisted queues 0 or *; header: from the queue names (urgent 2; high, express, challenge, priority 1; low, standby, scavenge, background -1)",
     },
     OptionDoc {
         key: "window",
@@ -451,10 +451,11 @@ impl Configured {
         Ok(Configured { policy: info.name, family: info.family, options, parsed })
     }
 
-    /// The queue-class mapping this policy runs with (every queue 0 for families without one).
-    pub fn queue_classes(&self) -> QueueClasses {
+    /// The queue-class mapping this policy runs with on `trace` (every queue 0 for families
+    /// without one).
+    pub fn queue_classes(&self, trace: &Trace) -> QueueClasses {
         match &self.parsed {
-            Parsed::Relaxed(r) => r.classes.clone(),
+            Parsed::Relaxed(r) => r.classes.resolve(&trace.header),
             Parsed::Backfill(_) => QueueClasses::default(),
         }
     }
@@ -464,7 +465,10 @@ impl Configured {
         let origin = trace.jobs.first().map_or(0, |j| j.submit);
         match &self.parsed {
             Parsed::Backfill(o) => Box::new(Backfill::new(*o, trace.machine, trace.jobs.len(), origin)),
-            Parsed::Relaxed(o) => Box::new(Relaxed::new(o.clone(), trace.machine, trace.jobs.len(), origin)),
+            Parsed::Relaxed(o) => {
+                let classes = o.classes.resolve(&trace.header);
+                Box::new(Relaxed::new(o.clone(), classes, trace.machine, trace.jobs.len(), origin))
+            }
         }
     }
 }

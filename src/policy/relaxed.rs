@@ -40,15 +40,22 @@ pub struct QueueClasses {
     pairs: Vec<(i32, i32)>,
     /// Class of queues not listed.
     default: i32,
+    /// Classes come from the queue names in the trace header ([`QueueClasses::from_header`]).
+    by_name: bool,
 }
 
 impl QueueClasses {
-    /// Parses `QUEUE:CLASS,...` (`*:CLASS` for unlisted queues); empty or `none`: every queue 0.
-    /// The paper's classes: background -1, primary 0, challenge 1, urgent 2.
+    /// Parses `QUEUE:CLASS,...` (`*:CLASS` for unlisted queues); empty or `none`: every queue 0;
+    /// `header`: from the queue names in the trace header. The paper's classes: background -1,
+    /// primary 0, challenge 1, urgent 2.
     pub fn parse(text: &str) -> Result<QueueClasses, KeyError> {
         let mut out = QueueClasses::default();
         let t = text.trim();
         if t.is_empty() || t.eq_ignore_ascii_case("none") {
+            return Ok(out);
+        }
+        if t.eq_ignore_ascii_case("header") {
+            out.by_name = true;
             return Ok(out);
         }
         for part in t.split([',', ';', ' ']).map(str::trim).filter(|p| !p.is_empty()) {
@@ -76,6 +83,41 @@ impl QueueClasses {
     /// The class (delta) of SWF queue `queue`.
     pub fn class(&self, queue: i32) -> i32 {
         self.pairs.iter().find(|(q, _)| *q == queue).map_or(self.default, |&(_, c)| c)
+    }
+
+    /// With `header`, the classes the header's queue names suggest; otherwise unchanged.
+    pub fn resolve(&self, header: &crate::trace::Header) -> QueueClasses {
+        if self.by_name {
+            QueueClasses::from_header(header)
+        } else {
+            self.clone()
+        }
+    }
+
+    /// Classes from the queue names of a trace header (`; Queue: N name`): names with `urgent`
+    /// are urgent (2); with `high`, `express`, `challenge` or `priority`, challenge (1); with
+    /// `low`, `standby`, `scavenge` or `background`, background (-1); every other queue primary (0).
+    pub fn from_header(header: &crate::trace::Header) -> QueueClasses {
+        let class = |name: &str| {
+            let n = name.to_ascii_lowercase();
+            let has = |words: &[&str]| words.iter().any(|w| n.contains(w));
+            if has(&["urgent"]) {
+                2
+            } else if has(&["high", "express", "challenge", "priority"]) {
+                1
+            } else if has(&["low", "standby", "scavenge", "background"]) {
+                -1
+            } else {
+                0
+            }
+        };
+        let pairs = header.queues.iter().map(|(q, name)| (*q as i32, class(name))).filter(|&(_, c)| c != 0).collect();
+        QueueClasses { pairs, default: 0, by_name: false }
+    }
+
+    /// Whether `queue` is a high class (challenge or urgent), as the paper's Tables 3 and 6 count them.
+    pub fn is_high(&self, queue: i32) -> bool {
+        self.class(queue) >= 1
     }
 }
 
@@ -116,6 +158,8 @@ struct Waiting {
 /// The relaxed-backfill scheduler.
 pub struct Relaxed {
     opts: RelaxedOptions,
+    /// The queue classes, resolved against the trace header.
+    classes: QueueClasses,
     queue: Vec<Waiting>,
     /// The grid point the queue's priorities were computed at (None: never).
     computed_at: Option<i64>,
@@ -131,9 +175,10 @@ pub struct Relaxed {
 
 impl Relaxed {
     /// A scheduler for `jobs` jobs on `machine` processors, from time `origin`.
-    pub fn new(opts: RelaxedOptions, machine: u32, jobs: usize, origin: i64) -> Self {
+    pub fn new(opts: RelaxedOptions, classes: QueueClasses, machine: u32, jobs: usize, origin: i64) -> Self {
         Relaxed {
             opts,
+            classes,
             queue: Vec::new(),
             computed_at: None,
             arrived: 0,
@@ -187,7 +232,7 @@ impl Policy for Relaxed {
     fn on_arrival(&mut self, job: JobView, _sys: &mut System) {
         let o = &self.opts;
         let w = job.sched_runtime.max(1);
-        let class = o.classes.class(job.queue);
+        let class = self.classes.class(job.queue);
         let pow = |x: f64, e: f64| if e == 0.0 { 1.0 } else { x.powf(e) };
         let constant = pow(w as f64 / 3600.0, o.beta) * pow(job.procs as f64 / 32.0, o.gamma) * pow(o.r, class as f64);
         self.queue.push(Waiting { idx: job.idx, submit: job.submit, procs: job.procs, w, constant, priority: 0.0 });
