@@ -4,9 +4,14 @@
 //! Tsafrir, Etsion & Feitelson (2007): EASY+ improves on EASY, EASY++ on EASY+ and PERFECT++ on
 //! EASY++ in average bounded slowdown (Tables 2-3); EASY+'s accuracy is far above EASY's
 //! (Table 2: +28% to +100%); and doubling (X2) amplifies the heel-and-toe effect (Table 10).
+//!
+//! Ward, Mahood & West (2002), relaxed backfilling with omega = 0, 1, 2, 4 and infinity under
+//! Est and Act: total wait falls as omega grows; omega = infinity gives the lowest wait in most
+//! months; the wait of high classes (challenge, urgent) does not rise (Tables 1-6).
 
 use serde::Serialize;
 
+use crate::metrics::monthly::{monthly, Monthly};
 use crate::policy::PolicyError;
 use crate::run::{configure, run_one, PolicyResult, Settings};
 use crate::trace::Trace;
@@ -22,8 +27,8 @@ pub const FAR_ABOVE: f64 = 1.2;
 pub struct Finding {
     /// The claim, as the paper makes it.
     pub claim: &'static str,
-    /// Whether it holds on this trace.
-    pub holds: bool,
+    /// Whether it holds on this trace; `None` when the trace cannot tell (e.g. no high-class jobs).
+    pub holds: Option<bool>,
     /// The numbers behind the verdict.
     pub detail: String,
 }
@@ -55,7 +60,7 @@ pub fn tsafrir(trace: &Trace, settings: &Settings) -> Result<Study, PolicyError>
     let m = |p: &str| &results.iter().find(|r| r.policy == p).expect("policy ran").metrics;
     let better = |claim: &'static str, a: &str, b: &str| {
         let (x, y) = (m(a).avg_bsld, m(b).avg_bsld);
-        Finding { claim, holds: x < y, detail: format!("{a} {x:.2} vs {b} {y:.2} ({:+.1}%)", 100.0 * (x - y) / y) }
+        Finding { claim, holds: Some(x < y), detail: format!("{a} {x:.2} vs {b} {y:.2} ({:+.1}%)", 100.0 * (x - y) / y) }
     };
     let (acc_plus, acc_easy) = (m("easy+").accuracy_pct, m("easy").accuracy_pct);
     let (st_x2, st_easy) = (m("x2").stalled_pct, m("easy").stalled_pct);
@@ -65,12 +70,12 @@ pub fn tsafrir(trace: &Trace, settings: &Settings) -> Result<Study, PolicyError>
         better("PERFECT++ improves on EASY++ (avg bounded slowdown)", "perfect++", "easy++"),
         Finding {
             claim: "EASY+'s accuracy is far above EASY's (at least 1.2x)",
-            holds: acc_plus >= FAR_ABOVE * acc_easy,
+            holds: Some(acc_plus >= FAR_ABOVE * acc_easy),
             detail: format!("easy+ {acc_plus:.1}% vs easy {acc_easy:.1}% ({:.2}x)", acc_plus / acc_easy.max(1e-9)),
         },
         Finding {
             claim: "X2 amplifies heel and toe: more stalled jobs than EASY (Table 10)",
-            holds: st_x2 > st_easy,
+            holds: Some(st_x2 > st_easy),
             detail: format!("x2 {st_x2:.1}% vs easy {st_easy:.1}% of reserved jobs stalled"),
         },
     ];
@@ -85,4 +90,122 @@ pub fn tsafrir(trace: &Trace, settings: &Settings) -> Result<Study, PolicyError>
         section4.push(r);
     }
     Ok(Study { results, section4, findings })
+}
+
+/// The omega values of Ward et al.'s experiments.
+pub const OMEGAS: &[&str] = &["0", "1", "2", "4", "inf"];
+
+/// One relaxed-backfill run of the Ward et al. study.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OmegaRun {
+    /// Omega, as set.
+    pub omega: &'static str,
+    /// Total wait of every job, in hours.
+    pub wait_hours: f64,
+    /// Total wait of high-class (challenge, urgent) jobs, in hours.
+    pub high_wait_hours: f64,
+    /// Jobs backfilled.
+    pub jobs_backfilled: u64,
+    /// Per calendar month.
+    pub monthly: Monthly,
+}
+
+/// The Ward et al. study on one trace: Est and Act runs for every omega, and the findings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WardStudy {
+    /// Runs planning with user estimates, in [`OMEGAS`] order.
+    pub est: Vec<OmegaRun>,
+    /// Runs planning with actual runtimes, in [`OMEGAS`] order.
+    pub act: Vec<OmegaRun>,
+    /// High-class jobs in the trace (by the queue classes used).
+    pub high_jobs: u64,
+    /// The claims checked.
+    pub findings: Vec<Finding>,
+}
+
+fn omega_runs(trace: &Trace, settings: &Settings) -> Result<Vec<OmegaRun>, PolicyError> {
+    let mut out = Vec::new();
+    for &omega in OMEGAS {
+        let mut s = settings.clone();
+        s.policy.push(("omega".into(), omega.into()));
+        let cfg = configure("relaxed", &s)?.remove(0);
+        let classes = cfg.queue_classes(trace);
+        let (outcome, r) = run_one(trace, &cfg, &s);
+        let m = monthly(trace, &outcome, &|q| classes.is_high(q));
+        out.push(OmegaRun {
+            omega,
+            wait_hours: m.months.iter().map(|x| x.wait_hours).sum(),
+            high_wait_hours: m.months.iter().map(|x| x.high_wait_hours).sum(),
+            jobs_backfilled: r.metrics.jobs_backfilled,
+            monthly: m,
+        });
+    }
+    Ok(out)
+}
+
+/// Where a sequence rises from one omega to the next, as "omega a -> b".
+fn rises(runs: &[OmegaRun], value: impl Fn(&OmegaRun) -> f64) -> Vec<String> {
+    runs.windows(2).filter(|w| value(&w[1]) > value(&w[0]) * (1.0 + 1e-12)).map(|w| format!("{} -> {}", w[0].omega, w[1].omega)).collect()
+}
+
+fn series(runs: &[OmegaRun], value: impl Fn(&OmegaRun) -> f64) -> String {
+    runs.iter().map(|r| format!("{}: {:.0}", r.omega, value(r))).collect::<Vec<_>>().join(", ")
+}
+
+/// Runs relaxed backfilling with every omega of [`OMEGAS`] on `est` (the trace planned with
+/// user estimates) and `act` (the same trace planned with actual runtimes), with `settings`
+/// (e.g. `queue_classes=header`), and checks the paper's findings.
+pub fn ward(est: &Trace, act: &Trace, settings: &Settings) -> Result<WardStudy, PolicyError> {
+    let e = omega_runs(est, settings)?;
+    let a = omega_runs(act, settings)?;
+    let falls = |claim: &'static str, runs: &[OmegaRun]| {
+        let up = rises(runs, |r| r.wait_hours);
+        Finding {
+            claim,
+            holds: Some(up.is_empty()),
+            detail: format!(
+                "total wait hours {}{}",
+                series(runs, |r| r.wait_hours),
+                if up.is_empty() { String::new() } else { format!("; rises at {}", up.join(", ")) }
+            ),
+        }
+    };
+    // Months in which omega = infinity gives the lowest total wait (ties count), among months with jobs.
+    let months = e[0].monthly.months.len();
+    let (mut best, mut counted) = (0, 0);
+    for m in 0..months {
+        if e[0].monthly.months[m].jobs == 0 {
+            continue;
+        }
+        counted += 1;
+        let inf = e[e.len() - 1].monthly.months[m].wait_hours;
+        if e.iter().all(|r| inf <= r.monthly.months[m].wait_hours + 1e-9) {
+            best += 1;
+        }
+    }
+    let high_jobs: u64 = e[0].monthly.months.iter().map(|m| m.high_jobs).sum();
+    let high_up = rises(&e, |r| r.high_wait_hours);
+    let findings = vec![
+        falls("Total wait falls as omega grows (Est)", &e),
+        falls("Total wait falls as omega grows (Act)", &a),
+        Finding {
+            claim: "omega = infinity gives the lowest total wait in most months (Est)",
+            holds: if counted == 0 { None } else { Some(2 * best > counted) },
+            detail: format!("lowest in {best} of {counted} months"),
+        },
+        Finding {
+            claim: "The wait of high classes does not rise with omega (Est)",
+            holds: if high_jobs == 0 { None } else { Some(high_up.is_empty()) },
+            detail: if high_jobs == 0 {
+                "no high-class (challenge or urgent) jobs with these queue classes".into()
+            } else {
+                format!(
+                    "{high_jobs} high-class jobs; wait hours {}{}",
+                    series(&e, |r| r.high_wait_hours),
+                    if high_up.is_empty() { String::new() } else { format!("; rises at {}", high_up.join(", ")) }
+                )
+            },
+        },
+    ];
+    Ok(WardStudy { est: e, act: a, high_jobs, findings })
 }

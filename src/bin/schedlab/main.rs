@@ -22,13 +22,16 @@ USAGE:
   schedlab bench [TRACE ...] [--policy NAME[,NAME...]|all] [--set KEY=VALUE ...] [--repeat N]
   schedlab findings [TRACE ...] [--set KEY=VALUE ...]
   schedlab sweep TRACE ... [--policy NAME] [--vary KEY=V1,V2|A-B ...] [--set KEY=VALUE ...] [--top N]
+  schedlab omega [TRACE ...] [--months] [--set KEY=VALUE ...]
 
 TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_' alike.
 Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
 With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each.
 'findings' checks the claims of Tsafrir et al. (2007) on each trace (default: ../shared/traces);
 'sweep' ranks predictor configurations by average degradation as in their section 7
-(default policy easy++, default grid window=1-8 metric=avg,med propagation=off,on).";
+(default policy easy++, default grid window=1-8 metric=avg,med propagation=off,on);
+'omega' runs Ward et al.'s relaxed backfilling for omega = 0, 1, 2, 4, inf under Est and Act
+(default: the traces in ../shared/traces with more than one queue; queue_classes=header).";
 
 /// Prints a line to standard output; a closed pipe (`schedlab policies | head`) ends the program
 /// quietly instead of panicking.
@@ -66,6 +69,7 @@ struct Args {
     repeat: Option<usize>,
     vary: Vec<String>,
     top: Option<usize>,
+    months: bool,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
@@ -95,6 +99,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
                 a.repeat = Some(v.parse().map_err(|_| usage(format!("--repeat: not a count: {v}")))?);
             }
             "--vary" => a.vary.push(value("--vary")?),
+            "--months" => a.months = true,
             "--top" => {
                 let v = value("--top")?;
                 a.top = Some(v.parse().map_err(|_| usage(format!("--top: not a count: {v}")))?);
@@ -462,6 +467,7 @@ fn main() -> ExitCode {
         Some("bench") => cmd_bench(&a),
         Some("findings") => study::cmd_findings(&a),
         Some("sweep") => study::cmd_sweep(&a),
+        Some("omega") => study::cmd_omega(&a),
         Some("-h" | "--help" | "help") => Err(Fail(USAGE.to_string(), 0)),
         Some(c) => Err(usage(format!("unknown command {c}"))),
         None => Err(usage("missing command")),

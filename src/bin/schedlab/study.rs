@@ -23,6 +23,14 @@ fn short(path: &str) -> String {
     name.trim_end_matches(".gz").trim_end_matches(".swf").to_string()
 }
 
+fn verdict(h: Option<bool>) -> &'static str {
+    match h {
+        Some(true) => "holds",
+        Some(false) => "CONTRADICTED",
+        None => "n/a",
+    }
+}
+
 fn change(x: f64, base: f64) -> String {
     if base == 0.0 {
         return "-".into();
@@ -109,7 +117,7 @@ fn print_study(name: &str, jobs: usize, machine: u32, s: &Settings, st: &Study) 
         out!("  {:<16} {:>11.1} {:>17.1} {:>24.2}", r.policy, m.stalled_pct, m.stall_avg_s / 60.0, m.thieves_avg);
     }
     for f in &st.findings {
-        out!("  [{}] {}: {}", if f.holds { "holds" } else { "CONTRADICTED" }, f.claim, f.detail);
+        out!("  [{}] {}: {}", verdict(f.holds), f.claim, f.detail);
     }
 }
 
@@ -121,7 +129,7 @@ pub fn cmd_findings(a: &Args) -> Result<(), Fail> {
         return Err(usage("findings: no TRACE given and none found in ../shared/traces"));
     }
     out!("Tsafrir, Etsion & Feitelson (2007): the paper's findings on each trace with user estimates");
-    let mut summary: Vec<(String, Vec<bool>)> = Vec::new();
+    let mut summary: Vec<(String, Vec<Option<bool>>)> = Vec::new();
     let mut claims: Vec<&str> = Vec::new();
     for path in &paths {
         let trace = load_trace(path, &s)?;
@@ -147,7 +155,7 @@ pub fn cmd_findings(a: &Args) -> Result<(), Fail> {
     for (name, holds) in &summary {
         let mut line = format!("  {name:<32}");
         for h in holds {
-            line.push_str(&format!(" {:>13}", if *h { "holds" } else { "CONTRADICTED" }));
+            line.push_str(&format!(" {:>13}", verdict(*h)));
         }
         out!("{line}");
     }
@@ -219,6 +227,90 @@ pub fn cmd_sweep(a: &Args) -> Result<(), Fail> {
         for g in by_key(&configs, &d, &ax.key) {
             out!("  {:<12} {:>8.2}% +- {:>6.2}  ({} configurations)", g.value, g.mean, g.std, g.count);
         }
+    }
+    Ok(())
+}
+
+/// `schedlab omega [TRACE...] [--months]`: Ward et al.'s omega study, per trace.
+pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
+    let mut s = settings(a)?;
+    if !s.policy.iter().any(|(k, _)| k == "queue_classes") {
+        s.policy.push(("queue_classes".into(), "header".into()));
+    }
+    let explicit = !a.positional.is_empty();
+    let paths = if explicit { a.positional.clone() } else { shared_traces() };
+    out!("Ward, Mahood & West (2002): relaxed backfilling, total wait by omega, Est and Act runs");
+    let mut summary: Vec<(String, Vec<Option<bool>>)> = Vec::new();
+    let mut claims: Vec<&str> = Vec::new();
+    for path in &paths {
+        let mut est_opts = s.clone();
+        est_opts.trace.runtime = schedlab::trace::RuntimeSource::Estimate;
+        let est = load_trace(path, &est_opts)?;
+        let name = short(path);
+        if !explicit && est.report.queues < 2 {
+            out!("\n{name}: skipped, its jobs are all in one queue");
+            continue;
+        }
+        let mut act_opts = s.clone();
+        act_opts.trace.runtime = schedlab::trace::RuntimeSource::Exact;
+        let act = load_trace(path, &act_opts)?;
+        let st = schedlab::findings::ward(&est, &act, &s).map_err(|e| fail(e.to_string()))?;
+        let zone = st.est.first().map_or(String::new(), |r| r.monthly.zone.clone());
+        out!("\n{name}: {} jobs, {} processors; months in {zone}", est.jobs.len(), est.machine);
+        let classes = schedlab::run::configure("relaxed", &s).map_err(|e| fail(e.to_string()))?[0].queue_classes(&est);
+        let named: Vec<String> = est
+            .header
+            .queues
+            .iter()
+            .filter(|(q, _)| classes.class(*q as i32) != 0)
+            .map(|(q, n)| format!("{q} {} -> {}", n.trim(), classes.class(*q as i32)))
+            .collect();
+        out!("  queue classes: {}", if named.is_empty() { "every queue primary (0)".to_string() } else { named.join(", ") });
+        let mut head = format!("  {:<26}", "");
+        for o in schedlab::findings::OMEGAS {
+            head.push_str(&format!(" {:>11}", format!("omega={o}")));
+        }
+        out!("{head}");
+        let row = |label: &str, runs: &[schedlab::findings::OmegaRun], f: &dyn Fn(&schedlab::findings::OmegaRun) -> f64| {
+            let mut line = format!("  {label:<26}");
+            for r in runs {
+                line.push_str(&format!(" {:>11.0}", f(r)));
+            }
+            out!("{line}");
+        };
+        row("total wait [h], Est", &st.est, &|r| r.wait_hours);
+        row("total wait [h], Act", &st.act, &|r| r.wait_hours);
+        row("high-class wait [h], Est", &st.est, &|r| r.high_wait_hours);
+        row("jobs backfilled, Est", &st.est, &|r| r.jobs_backfilled as f64);
+        row("jobs backfilled, Act", &st.act, &|r| r.jobs_backfilled as f64);
+        if a.months {
+            out!("  Table 1 layout: month, jobs, utilization % (omega=inf, Est), wait hours Est / Act per omega");
+            for m in 0..st.est[0].monthly.months.len() {
+                let mo = &st.est[0].monthly.months[m];
+                let util = st.est.last().map_or(0.0, |r| r.monthly.months[m].utilization_pct);
+                let mut line = format!("  {:<8} {:>6} {:>6.1}", mo.month, mo.jobs, util);
+                for (e, ac) in st.est.iter().zip(&st.act) {
+                    line.push_str(&format!(" {:>8.0}/{:<8.0}", e.monthly.months[m].wait_hours, ac.monthly.months[m].wait_hours));
+                }
+                out!("{line}");
+            }
+        }
+        for f in &st.findings {
+            out!("  [{}] {}: {}", verdict(f.holds), f.claim, f.detail);
+        }
+        claims = st.findings.iter().map(|f| f.claim).collect();
+        summary.push((name, st.findings.iter().map(|f| f.holds).collect()));
+    }
+    out!("\nSummary (holds / CONTRADICTED / n/a):");
+    for (i, c) in claims.iter().enumerate() {
+        out!("  {}. {c}", i + 1);
+    }
+    for (name, holds) in &summary {
+        let mut line = format!("  {name:<32}");
+        for h in holds {
+            line.push_str(&format!(" {:>13}", verdict(*h)));
+        }
+        out!("{line}");
     }
     Ok(())
 }
