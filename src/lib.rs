@@ -41,6 +41,7 @@
 
 #![warn(missing_docs)]
 
+pub mod calendar;
 pub mod engine;
 pub mod findings;
 pub mod keys;

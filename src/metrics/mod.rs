@@ -8,6 +8,7 @@
 //! - percentiles are nearest-rank; averages are over all jobs unless the Tsafrir et al. cut is on.
 
 pub mod categories;
+pub mod monthly;
 mod series;
 
 use serde::Serialize;

@@ -1,0 +1,537 @@
+//! Civil dates and the trace's time zone, without a time zone database.
+//!
+//! Per-month figures (Ward et al. Tables 1-6) need the wall-clock month of every instant at
+//! the site that recorded the trace. The library compiles to WebAssembly and carries no tz
+//! database, so the zones the archive's traces name, and the common ones beside them, are
+//! known here by their daylight saving rules:
+//!
+//! - Central European zones (`Europe/Stockholm`, `Europe/Berlin`, `CET`, ...): UTC+1, summer
+//!   time UTC+2 from and to 01:00 UTC. Since 1996 from the last Sunday of March to the last
+//!   Sunday of October; 1981-1995 the last Sunday of March to the last Sunday of September;
+//!   1980 the first Sunday of April to the last Sunday of September; none before.
+//! - US zones (`US/Pacific`, `US/Mountain`, `US/Central`, `US/Eastern` and their `America/`
+//!   and `PST8PDT`-style names): daylight time begins at 02:00 local standard time and ends at
+//!   02:00 local daylight time (01:00 standard). Since 2007 from the second Sunday of March to
+//!   the first Sunday of November; 1987-2006 the first Sunday of April to the last Sunday of
+//!   October; 1967-1986 the last Sunday of April to the last Sunday of October, except the
+//!   energy-crisis years 1974 (from 6 January) and 1975 (from 23 February); none before 1967.
+//! - `UTC`, `GMT` and zones without daylight saving time (`US/Arizona`, `US/Hawaii`, `EST`, ...).
+//!
+//! A name not known here falls back to the header's fixed `TimeZone` offset, else UTC;
+//! [`Zone::describe`] says which rule was used, so a result can always be read with its zone.
+//!
+//! Dates are proleptic Gregorian and all arithmetic floors, so instants before 1970 work too.
+
+use crate::trace::Header;
+
+/// Seconds in a day.
+const DAY: i64 = 86_400;
+
+/// Days from 1970-01-01 to `year-month-day` (proleptic Gregorian; month 1-12, day 1-31).
+pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    // H. Hinnant's algorithm: years start in March, so the leap day is the last day of a year.
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = month as i64;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + day as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The date `days` after 1970-01-01, as (year, month 1-12, day 1-31).
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// Day of the week of the day `days` after 1970-01-01: 0 = Sunday ... 6 = Saturday.
+pub fn weekday(days: i64) -> u32 {
+    // 1970-01-01 was a Thursday.
+    (days + 4).rem_euclid(7) as u32
+}
+
+/// Days in `month` of `year`.
+pub fn days_in_month(year: i64, month: u32) -> u32 {
+    let (ny, nm) = if month == 12 { (year + 1, 1) } else { (year, month + 1) };
+    (days_from_civil(ny, nm, 1) - days_from_civil(year, month, 1)) as u32
+}
+
+/// The `n`-th (1-based) Sunday of a month, as days since 1970-01-01.
+pub fn nth_sunday(year: i64, month: u32, n: u32) -> i64 {
+    let first = days_from_civil(year, month, 1);
+    first + (7 - weekday(first) as i64) % 7 + 7 * (n as i64 - 1)
+}
+
+/// The last Sunday of a month, as days since 1970-01-01.
+pub fn last_sunday(year: i64, month: u32) -> i64 {
+    let last = days_from_civil(year, month, days_in_month(year, month));
+    last - weekday(last) as i64
+}
+
+/// A wall-clock date and time (proleptic Gregorian, no leap seconds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Civil {
+    /// Year (astronomical: 0 is 1 BC).
+    pub year: i64,
+    /// Month, 1-12.
+    pub month: u32,
+    /// Day of the month, 1-31.
+    pub day: u32,
+    /// Hour, 0-23.
+    pub hour: u32,
+    /// Minute, 0-59.
+    pub minute: u32,
+    /// Second, 0-59.
+    pub second: u32,
+}
+
+impl Civil {
+    /// Midnight at the start of `year-month-day`.
+    pub fn date(year: i64, month: u32, day: u32) -> Civil {
+        Civil { year, month, day, hour: 0, minute: 0, second: 0 }
+    }
+
+    /// The civil time `t` seconds after 1970-01-01 00:00 (read in UTC, or as local seconds).
+    pub fn from_unix(t: i64) -> Civil {
+        let (year, month, day) = civil_from_days(t.div_euclid(DAY));
+        let s = t.rem_euclid(DAY) as u32;
+        Civil { year, month, day, hour: s / 3600, minute: s / 60 % 60, second: s % 60 }
+    }
+
+    /// Seconds from 1970-01-01 00:00 to this civil time, the inverse of [`Civil::from_unix`]
+    /// (saturating far outside any trace's range).
+    pub fn to_unix(&self) -> i64 {
+        let secs = self.hour as i64 * 3600 + self.minute as i64 * 60 + self.second as i64;
+        days_from_civil(self.year, self.month, self.day).saturating_mul(DAY).saturating_add(secs)
+    }
+
+    /// The month as the paper writes it: `2001/04`.
+    pub fn month_label(&self) -> String {
+        format!("{:04}/{:02}", self.year, self.month)
+    }
+}
+
+/// Which daylight saving rules a zone follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dst {
+    /// None: the standard offset all year.
+    None,
+    /// Central European summer time (see the module docs for the years).
+    Europe,
+    /// US daylight saving time (see the module docs for the years).
+    UnitedStates,
+}
+
+/// Central European zone names: UTC+1 with European summer time.
+const CET_NAMES: &[&str] = &[
+    "CET",
+    "MET",
+    "Europe/Amsterdam",
+    "Europe/Andorra",
+    "Europe/Belgrade",
+    "Europe/Berlin",
+    "Europe/Bratislava",
+    "Europe/Brussels",
+    "Europe/Budapest",
+    "Europe/Copenhagen",
+    "Europe/Ljubljana",
+    "Europe/Luxembourg",
+    "Europe/Madrid",
+    "Europe/Malta",
+    "Europe/Monaco",
+    "Europe/Oslo",
+    "Europe/Paris",
+    "Europe/Prague",
+    "Europe/Rome",
+    "Europe/Sarajevo",
+    "Europe/Skopje",
+    "Europe/Stockholm",
+    "Europe/Vienna",
+    "Europe/Warsaw",
+    "Europe/Zagreb",
+    "Europe/Zurich",
+];
+
+/// US zone names with daylight saving time, and their standard offsets in hours.
+const US_NAMES: &[(&str, i64)] = &[
+    ("US/Pacific", -8),
+    ("America/Los_Angeles", -8),
+    ("PST8PDT", -8),
+    ("US/Mountain", -7),
+    ("America/Denver", -7),
+    ("MST7MDT", -7),
+    ("US/Central", -6),
+    ("America/Chicago", -6),
+    ("CST6CDT", -6),
+    ("US/Eastern", -5),
+    ("America/New_York", -5),
+    ("EST5EDT", -5),
+];
+
+/// Zone names without daylight saving time, and their offsets in hours.
+const FIXED_NAMES: &[(&str, i64)] = &[
+    ("UTC", 0),
+    ("GMT", 0),
+    ("UCT", 0),
+    ("Universal", 0),
+    ("Zulu", 0),
+    ("Etc/UTC", 0),
+    ("Etc/GMT", 0),
+    ("US/Arizona", -7),
+    ("America/Phoenix", -7),
+    ("MST", -7),
+    ("US/Hawaii", -10),
+    ("Pacific/Honolulu", -10),
+    ("HST", -10),
+    ("EST", -5),
+];
+
+/// Largest offset from UTC taken from a `TimeZone` header; anything beyond is not an offset.
+const MAX_OFFSET: i64 = 18 * 3600;
+
+/// `+01:00` / `-08:00` for an offset in seconds east of UTC.
+pub fn format_offset(offset_s: i64) -> String {
+    let sign = if offset_s < 0 { '-' } else { '+' };
+    let a = offset_s.unsigned_abs();
+    format!("{sign}{:02}:{:02}", a / 3600, a / 60 % 60)
+}
+
+/// A time zone: its standard offset from UTC and its daylight saving rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Zone {
+    standard_s: i64,
+    dst: Dst,
+    description: String,
+}
+
+impl Zone {
+    /// Coordinated Universal Time.
+    pub fn utc() -> Zone {
+        Zone { standard_s: 0, dst: Dst::None, description: "UTC".into() }
+    }
+
+    /// A fixed offset in seconds east of UTC, without daylight saving time.
+    pub fn fixed(offset_s: i64) -> Zone {
+        Zone { standard_s: offset_s, dst: Dst::None, description: format!("fixed offset {}", format_offset(offset_s)) }
+    }
+
+    /// The zone called `name` (case-insensitive), if its rules are known here.
+    pub fn named(name: &str) -> Option<Zone> {
+        let name = name.trim();
+        let is = |n: &str| n.eq_ignore_ascii_case(name);
+        if let Some(n) = CET_NAMES.iter().find(|n| is(n)) {
+            let description = format!("{n} (UTC+01:00 with European summer time rules)");
+            return Some(Zone { standard_s: 3600, dst: Dst::Europe, description });
+        }
+        if let Some((n, h)) = US_NAMES.iter().find(|(n, _)| is(n)) {
+            let off = format_offset(h * 3600);
+            let description = format!("{n} (UTC{off} with US daylight saving rules)");
+            return Some(Zone { standard_s: h * 3600, dst: Dst::UnitedStates, description });
+        }
+        if let Some((n, h)) = FIXED_NAMES.iter().find(|(n, _)| is(n)) {
+            let description = if *h == 0 {
+                n.to_string()
+            } else {
+                format!("{n} (UTC{}, no daylight saving time)", format_offset(h * 3600))
+            };
+            return Some(Zone { standard_s: h * 3600, dst: Dst::None, description });
+        }
+        None
+    }
+
+    /// The zone of a trace: its `TimeZoneString` if known here, else its fixed `TimeZone`
+    /// offset, else UTC; the description says which, and notes a missing `UnixStartTime`
+    /// (times are then taken as seconds since 1970-01-01 UTC).
+    pub fn from_header(header: &Header) -> Zone {
+        let name = header.time_zone_string.as_deref().map(str::trim).filter(|s| !s.is_empty());
+        // Offsets beyond any real zone are some other unit or a typo: ignored, and said so.
+        let offset = header.time_zone.filter(|o| o.abs() <= MAX_OFFSET);
+        let bad_offset = match header.time_zone {
+            Some(o) if offset.is_none() => format!("; the TimeZone header's {o} is not an offset in seconds"),
+            _ => String::new(),
+        };
+        let mut zone = match (name.and_then(Zone::named), name, offset) {
+            (Some(mut z), _, o) => {
+                // Some archive traces carry a TimeZone that contradicts their name (SDSC-Par: 0
+                // for US/Pacific); the name is the more specific, so it wins, visibly.
+                if let Some(o) = o.filter(|&o| o != z.standard_s) {
+                    z.description.push_str(&format!(
+                        "; the TimeZone header's {} is ignored in favour of the name",
+                        format_offset(o)
+                    ));
+                }
+                z
+            }
+            (None, Some(n), Some(o)) => {
+                let mut z = Zone::fixed(o);
+                z.description = format!(
+                    "fixed offset {} from the TimeZone header (the time zone {n:?} is not known here)",
+                    format_offset(o)
+                );
+                z
+            }
+            (None, Some(n), None) => {
+                let mut z = Zone::utc();
+                z.description = format!("UTC (the time zone {n:?} is not known here and the header has no TimeZone)");
+                z
+            }
+            (None, None, Some(o)) => {
+                let mut z = Zone::fixed(o);
+                z.description = format!("fixed offset {} from the TimeZone header", format_offset(o));
+                z
+            }
+            (None, None, None) => {
+                let mut z = Zone::utc();
+                z.description = "UTC (the header names no time zone)".into();
+                z
+            }
+        };
+        zone.description.push_str(&bad_offset);
+        if header.unix_start_time.is_none() {
+            zone.description.push_str("; no UnixStartTime: times are taken as seconds since 1970-01-01 00:00 UTC");
+        }
+        zone
+    }
+
+    /// Which zone and rules are in use, in words.
+    pub fn describe(&self) -> &str {
+        &self.description
+    }
+
+    /// Standard (winter) offset in seconds east of UTC.
+    pub fn standard_offset(&self) -> i64 {
+        self.standard_s
+    }
+
+    /// The daylight saving rules followed.
+    pub fn dst(&self) -> Dst {
+        self.dst
+    }
+
+    /// Daylight saving time of `year` as the UTC instants [begin, end), if any.
+    pub fn dst_period(&self, year: i64) -> Option<(i64, i64)> {
+        match self.dst {
+            Dst::None => None,
+            Dst::Europe => {
+                let (begin, end) = match year {
+                    ..=1979 => return None,
+                    1980 => (nth_sunday(year, 4, 1), last_sunday(year, 9)),
+                    1981..=1995 => (last_sunday(year, 3), last_sunday(year, 9)),
+                    _ => (last_sunday(year, 3), last_sunday(year, 10)),
+                };
+                // Both switches at 01:00 UTC, whatever the zone's offset.
+                Some((begin * DAY + 3600, end * DAY + 3600))
+            }
+            Dst::UnitedStates => {
+                let (begin, end) = match year {
+                    ..=1966 => return None,
+                    1974 => (days_from_civil(1974, 1, 6), last_sunday(year, 10)),
+                    1975 => (days_from_civil(1975, 2, 23), last_sunday(year, 10)),
+                    1967..=1986 => (last_sunday(year, 4), last_sunday(year, 10)),
+                    1987..=2006 => (nth_sunday(year, 4, 1), last_sunday(year, 10)),
+                    _ => (nth_sunday(year, 3, 2), nth_sunday(year, 11, 1)),
+                };
+                // Begins at 02:00 standard time; ends at 02:00 daylight time, i.e. 01:00 standard.
+                Some((begin * DAY + 2 * 3600 - self.standard_s, end * DAY + 3600 - self.standard_s))
+            }
+        }
+    }
+
+    /// Whether daylight saving (summer) time is in effect at the UTC instant `utc`.
+    pub fn is_dst(&self, utc: i64) -> bool {
+        if self.dst == Dst::None {
+            return false;
+        }
+        // Every switch lies months away from New Year, so the standard-time year is the one.
+        let year = civil_from_days(utc.saturating_add(self.standard_s).div_euclid(DAY)).0;
+        self.dst_period(year).is_some_and(|(b, e)| (b..e).contains(&utc))
+    }
+
+    /// Offset from UTC in seconds east at the UTC instant `utc`.
+    pub fn offset_at(&self, utc: i64) -> i64 {
+        self.standard_s + if self.is_dst(utc) { 3600 } else { 0 }
+    }
+
+    /// The wall-clock time in this zone at the UTC instant `utc`.
+    pub fn to_local(&self, utc: i64) -> Civil {
+        Civil::from_unix(utc.saturating_add(self.offset_at(utc)))
+    }
+
+    /// The UTC instant at which the wall clock of this zone shows `local`. A time repeated when
+    /// the clocks go back is its first occurrence; a time skipped when they go forward is read
+    /// with the standard offset (so it lands the same distance after the switch).
+    pub fn from_local(&self, local: &Civil) -> i64 {
+        let l = local.to_unix();
+        let daylight = l.saturating_sub(self.standard_s + 3600);
+        if self.dst != Dst::None && self.is_dst(daylight) {
+            return daylight;
+        }
+        l.saturating_sub(self.standard_s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// UTC instant of a civil time read in UTC.
+    fn utc(y: i64, mo: u32, d: u32, h: u32, mi: u32) -> i64 {
+        Civil { year: y, month: mo, day: d, hour: h, minute: mi, second: 0 }.to_unix()
+    }
+
+    fn civil(y: i64, mo: u32, d: u32, h: u32, mi: u32) -> Civil {
+        Civil { year: y, month: mo, day: d, hour: h, minute: mi, second: 0 }
+    }
+
+    #[test]
+    fn civil_dates_round_trip_and_known_days() {
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2001, 1, 1), 11_323);
+        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        assert_eq!(days_from_civil(1969, 12, 31), -1);
+        assert_eq!(days_from_civil(1600, 2, 29), -135_081);
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(civil_from_days(-135_081), (1600, 2, 29));
+        for d in (-1_000_000..1_000_000).step_by(97) {
+            let (y, m, dd) = civil_from_days(d);
+            assert_eq!(days_from_civil(y, m, dd), d);
+        }
+        assert_eq!(weekday(0), 4); // Thursday
+        assert_eq!(weekday(days_from_civil(2001, 4, 1)), 0); // Sunday
+        assert_eq!(weekday(-1), 3);
+        assert_eq!(days_in_month(2000, 2), 29);
+        assert_eq!(days_in_month(1900, 2), 28);
+        assert_eq!(Civil::from_unix(986_083_200), Civil::date(2001, 4, 1));
+        assert_eq!(Civil::from_unix(-1), civil(1969, 12, 31, 23, 59).with_second(59));
+        assert_eq!(Civil::from_unix(-1).to_unix(), -1);
+        assert_eq!(Civil::date(2001, 4, 1).month_label(), "2001/04");
+    }
+
+    impl Civil {
+        fn with_second(mut self, s: u32) -> Civil {
+            self.second = s;
+            self
+        }
+    }
+
+    #[test]
+    fn sundays() {
+        assert_eq!(civil_from_days(last_sunday(2001, 3)), (2001, 3, 25));
+        assert_eq!(civil_from_days(last_sunday(2001, 10)), (2001, 10, 28));
+        assert_eq!(civil_from_days(nth_sunday(2001, 4, 1)), (2001, 4, 1));
+        assert_eq!(civil_from_days(nth_sunday(2007, 3, 2)), (2007, 3, 11));
+        assert_eq!(civil_from_days(nth_sunday(2007, 11, 1)), (2007, 11, 4));
+    }
+
+    #[test]
+    fn us_pacific_2001() {
+        let z = Zone::named("US/Pacific").unwrap();
+        // Local midnight of 1 April 2001 is still standard time: 08:00 UTC.
+        assert_eq!(z.from_local(&Civil::date(2001, 4, 1)), utc(2001, 4, 1, 8, 0));
+        assert_eq!(z.to_local(utc(2001, 4, 1, 8, 0)), Civil::date(2001, 4, 1));
+        // 23:30 on 31 March local is already April in UTC.
+        assert_eq!(z.to_local(utc(2001, 4, 1, 7, 30)), civil(2001, 3, 31, 23, 30));
+        // The switch on 1 April 2001 at 02:00 PST = 10:00 UTC: clocks jump to 03:00 PDT.
+        assert_eq!(z.offset_at(utc(2001, 4, 1, 10, 0) - 1), -8 * 3600);
+        assert_eq!(z.offset_at(utc(2001, 4, 1, 10, 0)), -7 * 3600);
+        assert_eq!(z.to_local(utc(2001, 4, 1, 10, 0)), civil(2001, 4, 1, 3, 0));
+        // A skipped wall time is read with the standard offset.
+        assert_eq!(z.from_local(&civil(2001, 4, 1, 2, 30)), utc(2001, 4, 1, 10, 30));
+        // Back on 28 October 2001 at 02:00 PDT = 09:00 UTC, to 01:00 PST.
+        assert_eq!(z.to_local(utc(2001, 10, 28, 9, 0) - 1), civil(2001, 10, 28, 1, 59).with_second(59));
+        assert_eq!(z.to_local(utc(2001, 10, 28, 9, 0)), civil(2001, 10, 28, 1, 0));
+        // The repeated 01:30 is its first (daylight) occurrence.
+        assert_eq!(z.from_local(&civil(2001, 10, 28, 1, 30)), utc(2001, 10, 28, 8, 30));
+        // Summer: 1 May local midnight is 07:00 UTC.
+        assert_eq!(z.from_local(&Civil::date(2001, 5, 1)), utc(2001, 5, 1, 7, 0));
+    }
+
+    #[test]
+    fn us_rules_by_era() {
+        let z = Zone::named("america/new_york").unwrap();
+        assert_eq!(z.standard_offset(), -5 * 3600);
+        // 2007 on: second Sunday of March (11 March 2007, 02:00 EST = 07:00 UTC).
+        assert!(!z.is_dst(utc(2007, 3, 11, 7, 0) - 1));
+        assert!(z.is_dst(utc(2007, 3, 11, 7, 0)));
+        // ... to the first Sunday of November (4 November 2007, 02:00 EDT = 06:00 UTC).
+        assert!(z.is_dst(utc(2007, 11, 4, 6, 0) - 1));
+        assert!(!z.is_dst(utc(2007, 11, 4, 6, 0)));
+        // 2006: first Sunday of April (2 April) to last Sunday of October (29 October).
+        assert!(!z.is_dst(utc(2006, 3, 20, 12, 0)));
+        assert!(z.is_dst(utc(2006, 4, 2, 7, 0)));
+        assert!(!z.is_dst(utc(2006, 10, 29, 6, 0)));
+        // 1980: last Sunday of April (27 April).
+        assert!(!z.is_dst(utc(1980, 4, 20, 12, 0)));
+        assert!(z.is_dst(utc(1980, 4, 27, 7, 0)));
+        // 1974: from 6 January; 1966: none.
+        assert!(z.is_dst(utc(1974, 2, 1, 12, 0)));
+        assert!(!z.is_dst(utc(1966, 7, 1, 12, 0)));
+        let m = Zone::named("US/Mountain").unwrap();
+        assert_eq!(m.to_local(utc(1995, 7, 1, 6, 0)), Civil::date(1995, 7, 1));
+        assert_eq!(m.to_local(utc(1995, 1, 1, 7, 0)), Civil::date(1995, 1, 1));
+    }
+
+    #[test]
+    fn stockholm_summer_and_winter() {
+        let z = Zone::named("Europe/Stockholm").unwrap();
+        assert_eq!(z.to_local(utc(2002, 7, 28, 7, 4)), civil(2002, 7, 28, 9, 4)); // CEST
+        assert_eq!(z.to_local(utc(2006, 1, 16, 19, 31)), civil(2006, 1, 16, 20, 31)); // CET
+                                                                                      // Since 1996: last Sunday of October (27 October 2002) at 01:00 UTC.
+        assert_eq!(z.offset_at(utc(2002, 10, 27, 1, 0) - 1), 7200);
+        assert_eq!(z.offset_at(utc(2002, 10, 27, 1, 0)), 3600);
+        assert_eq!(z.offset_at(utc(2002, 3, 31, 1, 0)), 7200);
+        assert_eq!(z.offset_at(utc(2002, 3, 31, 1, 0) - 1), 3600);
+        // 1981-1995: summer time ends the last Sunday of September (24 September 1995).
+        assert_eq!(z.offset_at(utc(1995, 9, 24, 1, 0) - 1), 7200);
+        assert_eq!(z.offset_at(utc(1995, 10, 10, 12, 0)), 3600);
+        // 1980 begins the first Sunday of April; none before 1980.
+        assert_eq!(z.offset_at(utc(1980, 4, 6, 1, 0)), 7200);
+        assert_eq!(z.offset_at(utc(1979, 7, 1, 12, 0)), 3600);
+        // Month boundaries: 1 August local midnight is 22:00 UTC the day before.
+        assert_eq!(z.from_local(&Civil::date(2002, 8, 1)), utc(2002, 7, 31, 22, 0));
+        assert_eq!(z.from_local(&Civil::date(2002, 12, 1)), utc(2002, 11, 30, 23, 0));
+        assert_eq!(Zone::named("cet").unwrap().dst(), Dst::Europe);
+    }
+
+    #[test]
+    fn zones_from_headers() {
+        let header = |lines: &[&str]| {
+            let mut h = Header::default();
+            for l in lines {
+                h.add_line(l);
+            }
+            h
+        };
+        let z = Zone::from_header(&header(&[" UnixStartTime: 1", " TimeZoneString: US/Pacific"]));
+        assert_eq!(z.describe(), "US/Pacific (UTC-08:00 with US daylight saving rules)");
+        let z = Zone::from_header(&header(&[" UnixStartTime: 1", " TimeZone: 3600", " TimeZoneString: Mars/Olympus"]));
+        assert_eq!((z.standard_offset(), z.dst()), (3600, Dst::None));
+        assert!(z.describe().starts_with("fixed offset +01:00 from the TimeZone header"), "{}", z.describe());
+        let z = Zone::from_header(&header(&[" UnixStartTime: 1", " TimeZone: -28800"]));
+        assert_eq!(z.describe(), "fixed offset -08:00 from the TimeZone header");
+        assert_eq!(z.offset_at(utc(2001, 7, 1, 0, 0)), -28800);
+        let z = Zone::from_header(&header(&[" UnixStartTime: 1"]));
+        assert_eq!(z.describe(), "UTC (the header names no time zone)");
+        let z = Zone::from_header(&header(&[" TimeZoneString: UTC"]));
+        assert_eq!(z.describe(), "UTC; no UnixStartTime: times are taken as seconds since 1970-01-01 00:00 UTC");
+        // SDSC-Par's header says TimeZone 0 beside US/Pacific: the name wins.
+        let z = Zone::from_header(&header(&[" UnixStartTime: 1", " TimeZone: 0", " TimeZoneString: US/Pacific"]));
+        assert_eq!(z.standard_offset(), -28800);
+        assert!(z.describe().contains("+00:00 is ignored"), "{}", z.describe());
+        let z = Zone::from_header(&header(&[" UnixStartTime: 1", " TimeZone: 360000"]));
+        assert_eq!(z.standard_offset(), 0);
+        assert!(z.describe().contains("not an offset"), "{}", z.describe());
+        assert_eq!(Zone::named("US/Arizona").unwrap().offset_at(utc(2001, 7, 1, 0, 0)), -7 * 3600);
+        assert_eq!(format_offset(-9000), "-02:30");
+    }
+}
