@@ -60,7 +60,11 @@ pub fn tsafrir(trace: &Trace, settings: &Settings) -> Result<Study, PolicyError>
     let m = |p: &str| &results.iter().find(|r| r.policy == p).expect("policy ran").metrics;
     let better = |claim: &'static str, a: &str, b: &str| {
         let (x, y) = (m(a).avg_bsld, m(b).avg_bsld);
-        Finding { claim, holds: Some(x < y), detail: format!("{a} {x:.2} vs {b} {y:.2} ({:+.1}%)", 100.0 * (x - y) / y) }
+        Finding {
+            claim,
+            holds: Some(x < y),
+            detail: format!("{a} {x:.2} vs {b} {y:.2} ({:+.1}%)", 100.0 * (x - y) / y),
+        }
     };
     let (acc_plus, acc_easy) = (m("easy+").accuracy_pct, m("easy").accuracy_pct);
     let (st_x2, st_easy) = (m("x2").stalled_pct, m("easy").stalled_pct);
@@ -145,7 +149,10 @@ fn omega_runs(trace: &Trace, settings: &Settings) -> Result<Vec<OmegaRun>, Polic
 
 /// Where a sequence rises from one omega to the next, as "omega a -> b".
 fn rises(runs: &[OmegaRun], value: impl Fn(&OmegaRun) -> f64) -> Vec<String> {
-    runs.windows(2).filter(|w| value(&w[1]) > value(&w[0]) * (1.0 + 1e-12)).map(|w| format!("{} -> {}", w[0].omega, w[1].omega)).collect()
+    runs.windows(2)
+        .filter(|w| value(&w[1]) > value(&w[0]) * (1.0 + 1e-12))
+        .map(|w| format!("{} -> {}", w[0].omega, w[1].omega))
+        .collect()
 }
 
 fn series(runs: &[OmegaRun], value: impl Fn(&OmegaRun) -> f64) -> String {

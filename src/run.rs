@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::engine::{simulate_observed, EngineOptions, Outcome, Progress};
 use crate::keys::{split_setting, KeyError};
+use crate::metrics::monthly::{monthly, Monthly};
 use crate::metrics::{accuracy_histogram, schedule_hash, summarize, AccuracyHistogram, MetricOptions, Metrics};
 use crate::policy::{family_options, Configured, PolicyError, POLICIES};
 use crate::trace::{Trace, TraceOptions, TraceReport};
@@ -81,6 +82,9 @@ pub struct PolicyResult {
     pub schedule_hash: String,
     /// Per-job prediction accuracy in 5% bins (Tsafrir et al. Fig. 2).
     pub accuracy_histogram: AccuracyHistogram,
+    /// Jobs, utilization, wait and backfilled jobs per calendar month (Ward et al. Tables 1-6),
+    /// with high classes as the policy's queue classes define them.
+    pub monthly: Monthly,
 }
 
 /// The engine and metric settings every policy of a run shared (trace options are in the report).
@@ -120,12 +124,15 @@ pub fn run_one_observed(
     let m = summarize(trace, &outcome, &settings.metrics);
     let schedule_hash = schedule_hash(trace, &outcome);
     let accuracy_histogram = accuracy_histogram(trace, &outcome);
+    let classes = cfg.queue_classes(trace);
+    let monthly = monthly(trace, &outcome, &|q| classes.is_high(q));
     let result = PolicyResult {
         policy: cfg.policy.to_string(),
         options: cfg.options.clone(),
         metrics: m,
         schedule_hash,
         accuracy_histogram,
+        monthly,
     };
     (outcome, result)
 }

@@ -265,19 +265,23 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
             .filter(|(q, _)| classes.class(*q as i32) != 0)
             .map(|(q, n)| format!("{q} {} -> {}", n.trim(), classes.class(*q as i32)))
             .collect();
-        out!("  queue classes: {}", if named.is_empty() { "every queue primary (0)".to_string() } else { named.join(", ") });
+        out!(
+            "  queue classes: {}",
+            if named.is_empty() { "every queue primary (0)".to_string() } else { named.join(", ") }
+        );
         let mut head = format!("  {:<26}", "");
         for o in schedlab::findings::OMEGAS {
             head.push_str(&format!(" {:>11}", format!("omega={o}")));
         }
         out!("{head}");
-        let row = |label: &str, runs: &[schedlab::findings::OmegaRun], f: &dyn Fn(&schedlab::findings::OmegaRun) -> f64| {
-            let mut line = format!("  {label:<26}");
-            for r in runs {
-                line.push_str(&format!(" {:>11.0}", f(r)));
-            }
-            out!("{line}");
-        };
+        let row =
+            |label: &str, runs: &[schedlab::findings::OmegaRun], f: &dyn Fn(&schedlab::findings::OmegaRun) -> f64| {
+                let mut line = format!("  {label:<26}");
+                for r in runs {
+                    line.push_str(&format!(" {:>11.0}", f(r)));
+                }
+                out!("{line}");
+            };
         row("total wait [h], Est", &st.est, &|r| r.wait_hours);
         row("total wait [h], Act", &st.act, &|r| r.wait_hours);
         row("high-class wait [h], Est", &st.est, &|r| r.high_wait_hours);
@@ -290,7 +294,10 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
                 let util = st.est.last().map_or(0.0, |r| r.monthly.months[m].utilization_pct);
                 let mut line = format!("  {:<8} {:>6} {:>6.1}", mo.month, mo.jobs, util);
                 for (e, ac) in st.est.iter().zip(&st.act) {
-                    line.push_str(&format!(" {:>8.0}/{:<8.0}", e.monthly.months[m].wait_hours, ac.monthly.months[m].wait_hours));
+                    line.push_str(&format!(
+                        " {:>8.0}/{:<8.0}",
+                        e.monthly.months[m].wait_hours, ac.monthly.months[m].wait_hours
+                    ));
                 }
                 out!("{line}");
             }
