@@ -178,15 +178,15 @@ pub fn ward(est: &Trace, act: &Trace, settings: &Settings) -> Result<WardStudy, 
         }
     };
     // Months in which omega = infinity gives the lowest total wait (ties count), among months with jobs.
-    let months = e[0].monthly.months.len();
+    // Runs end at different times, so their month lists differ at the tail; months with
+    // submissions are in every run, and are found by their label.
+    let wait_in =
+        |r: &OmegaRun, label: &str| r.monthly.months.iter().find(|m| m.month == label).map_or(0.0, |m| m.wait_hours);
     let (mut best, mut counted) = (0, 0);
-    for m in 0..months {
-        if e[0].monthly.months[m].jobs == 0 {
-            continue;
-        }
+    for m in e[0].monthly.months.iter().filter(|m| m.jobs > 0) {
         counted += 1;
-        let inf = e[e.len() - 1].monthly.months[m].wait_hours;
-        if e.iter().all(|r| inf <= r.monthly.months[m].wait_hours + 1e-9) {
+        let inf = wait_in(&e[e.len() - 1], &m.month);
+        if e.iter().all(|r| inf <= wait_in(r, &m.month) + 1e-9) {
             best += 1;
         }
     }

@@ -29,7 +29,7 @@ use crate::engine::Outcome;
 use crate::trace::Trace;
 
 /// The figures of one calendar month (see the module docs).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Month {
     /// The month in the trace's zone, as the paper writes it: `2001/04`.
     pub month: String,

@@ -289,14 +289,17 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
         row("jobs backfilled, Act", &st.act, &|r| r.jobs_backfilled as f64);
         if a.months {
             out!("  Table 1 layout: month, jobs, utilization % (omega=inf, Est), wait hours Est / Act per omega");
-            for m in 0..st.est[0].monthly.months.len() {
-                let mo = &st.est[0].monthly.months[m];
-                let util = st.est.last().map_or(0.0, |r| r.monthly.months[m].utilization_pct);
+            let find = |r: &schedlab::findings::OmegaRun, label: &str| {
+                r.monthly.months.iter().find(|m| m.month == label).cloned().unwrap_or_default()
+            };
+            for mo in &st.est[0].monthly.months {
+                let util = st.est.last().map_or(0.0, |r| find(r, &mo.month).utilization_pct);
                 let mut line = format!("  {:<8} {:>6} {:>6.1}", mo.month, mo.jobs, util);
                 for (e, ac) in st.est.iter().zip(&st.act) {
                     line.push_str(&format!(
                         " {:>8.0}/{:<8.0}",
-                        e.monthly.months[m].wait_hours, ac.monthly.months[m].wait_hours
+                        find(e, &mo.month).wait_hours,
+                        find(ac, &mo.month).wait_hours
                     ));
                 }
                 out!("{line}");
