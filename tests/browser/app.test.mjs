@@ -640,6 +640,26 @@ test('relaxed backfill (Ward et al.): omega x Est/Act runs give Tables 1-3 equal
   const alpha0 = cliRun('relaxed', ['omega=inf', 'runtime=est', 'queue_classes=header', 'alpha=0']).results[0].monthly.months;
   const total = (await tableData(page, '#ward-wait')).find((r) => r.month === 'total')['omega=inf'];
   assert.ok(Math.abs(Number(total) - alpha0.reduce((s, m) => s + m.wait_hours, 0)) < 1e-9);
+  // Table 3 with queue classes that make every job high-class (*:1): Est runs, by month, a Total row.
+  await page.fill('[data-policy="relaxed"][data-opt="alpha"]', '');
+  await page.fill('#ward-classes', '*:1');
+  await page.fill('#ward-omegas', '0, inf');
+  await page.click('#ward-run');
+  await page.waitForFunction(() => document.body.dataset.ward === 'done' && document.querySelectorAll('#ward-high tbody tr').length > 0, null, { timeout: 60_000 });
+  assert.equal(new URL(page.url()).searchParams.get('ward_classes'), '*:1');
+  const high = await tableData(page, '#ward-high');
+  const highCli = Object.fromEntries(['0', 'inf'].map((w) => [w, cliRun('relaxed', [`omega=${w}`, 'runtime=est', 'queue_classes=*:1']).results[0].monthly.months]));
+  assert.deepEqual(high.map((r) => r.month), [...highCli.inf.map((m) => m.month), 'total']);
+  for (const row of high) {
+    for (const w of ['0', 'inf']) {
+      const ms = highCli[w];
+      const want = row.month === 'total' ? ms.reduce((s, m) => s + m.high_wait_hours, 0) : ms.find((m) => m.month === row.month).high_wait_hours;
+      assert.ok(Math.abs(Number(row[`omega=${w}`]) - want) < 1e-9, `high ${row.month} omega=${w}`);
+    }
+    const jobs = row.month === 'total' ? highCli.inf.reduce((s, m) => s + m.high_jobs, 0) : highCli.inf.find((m) => m.month === row.month).high_jobs;
+    assert.equal(Number(row.high_jobs), jobs);
+  }
+  await page.locator('#ward-section').screenshot({ path: path.join(shots, 'ward-high.png') });
   // Cancel stops a run part way.
   await page.fill('#ward-omegas', Array.from({ length: 60 }, (_, i) => i / 4).join(', '));
   await page.click('#ward-run');
