@@ -19,6 +19,7 @@ import {
   redrawSweep,
   presetName,
 } from './predictions.js';
+import { installWard, wardUrlValues, clearWard, redrawWard } from './relaxed.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -205,6 +206,16 @@ function syncUrl(names) {
 function writePredictor(u, running) {
   u.searchParams.delete('pred');
   if (running || predictorEdited()) for (const kv of predictorUrlValues()) u.searchParams.append('pred', kv);
+}
+
+/** The relaxed-backfill section in the URL (`omegas`, `ward_classes`), written when it runs. */
+function syncWardUrl() {
+  const u = new URL(location.href);
+  const { omegas, classes } = wardUrlValues();
+  if (omegas) u.searchParams.set('omegas', omegas);
+  if (classes) u.searchParams.set('ward_classes', classes);
+  else u.searchParams.delete('ward_classes');
+  history.replaceState(null, '', u);
 }
 
 /** The sweep panel in the URL (`sweep`, `sweep_base`, `sweep_by`), written when a sweep starts. */
@@ -396,6 +407,7 @@ async function loadBytes(bytes, name) {
   state.results.clear();
   renderResults();
   clearSweep();
+  clearWard();
   setStatus(`Reading ${name}…`);
   const generation = state.generation;
   const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings() });
@@ -785,6 +797,15 @@ async function main() {
     base: taskFor,
     onurl: syncSweepUrl,
   });
+  installWard({
+    pool: state.pool,
+    params,
+    ready: () => !!(state.bytes && state.report),
+    bytes: () => state.bytes,
+    // The shared settings, then the relaxed policy's own options as typed under Policies.
+    settings: () => [...settings(), ...policySettings('relaxed')],
+    onurl: syncWardUrl,
+  });
   $('#accuracy-policy').onchange = choose;
   const metricSel = $('#metric');
   for (const [key] of METRICS) metricSel.add(new Option(key, key, key === 'avg_bsld', key === 'avg_bsld'));
@@ -821,6 +842,7 @@ async function main() {
   window.addEventListener('resize', () => {
     renderCharts();
     redrawSweep();
+    redrawWard();
     requestGantt();
   });
   await loadDemo();

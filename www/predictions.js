@@ -210,7 +210,7 @@ function resultRow(body, name) {
 }
 
 /** A data cell: shows `text`, keeps the exact value for tests and exports. */
-function cell(tr, text, key, value, title = '') {
+export function cell(tr, text, key, value, title = '') {
   const td = tr.insertCell();
   td.textContent = text;
   if (key) {

@@ -57,9 +57,9 @@ test('the canvas charts are drawn', async () => {
       return [c.id, n / (d.length / 4)];
     }),
   );
-  assert.equal(inked.length, 10);
-  // Every chart but the sweep's, which waits for a sweep.
-  for (const [id, share] of inked) if (id !== 'chart-sweep') assert.ok(share > 0.01, `${id} is blank (${share})`);
+  assert.equal(inked.length, 11);
+  // Every chart but the sweep's and the relaxed-backfill one, which wait for their runs.
+  for (const [id, share] of inked) if (id !== 'chart-sweep' && id !== 'chart-ward') assert.ok(share > 0.01, `${id} is blank (${share})`);
   // Hover shows the value under the pointer (the first bar).
   const box = await page.locator('#chart-bars').boundingBox();
   await page.locator('#chart-bars').hover({ position: { x: 64 + (box.width - 80) / (2 * POLICIES), y: box.height / 2 } });
@@ -336,14 +336,19 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
   );
   assert.deepEqual(
     groups.map((g) => g.legend),
-    ['Backfilling (all papers)', 'Runtime predictions (Tsafrir, Etsion & Feitelson 2007)'],
+    [
+      'Backfilling (all papers)',
+      'Runtime predictions (Tsafrir, Etsion & Feitelson 2007)',
+      'Priorities and relaxed backfill (Ward, Mahood & West 2002)',
+    ],
   );
   assert.deepEqual(groups[0].names, ['fcfs', 'fffs', 'bffs', 'wffs', 'conservative']);
   const presets = ['easy', 'perfect', 'x2', 'easy-pcor', 'easy+', 'easy-sjbf', 'easy++', 'perfect++', 'easy++-guarded'];
   for (const p of [...presets, 'x2+', 'x2++', 'x2-perf', 'x2++-perf', 'sjf', 'sjf+', 'sjf-perf', 'custom']) {
     assert.ok(groups[1].names.includes(p), `${p} missing from the prediction group`);
   }
-  assert.equal(groups[0].names.length + groups[1].names.length, POLICIES + 1); // and the custom configuration
+  assert.deepEqual(groups[2].names, ['relaxed']);
+  assert.equal(groups.reduce((n, g) => n + g.names.length, 0), POLICIES + 1); // and the custom configuration
   // The group buttons tick and clear a whole group; the run keeps catalogue order.
   await page.click('#policy-list fieldset:nth-of-type(2) legend button:text("none")');
   assert.equal(await page.locator('#policy-list fieldset:nth-of-type(2) input:checked').count(), 0);
@@ -553,4 +558,125 @@ test('the predictor panel runs as "custom", lives in the URL, and a reload resto
   assert.equal((await tableValues(typed)).custom.hash, cli.schedule_hash);
   assert.deepEqual([...page.errors, ...again.errors, ...typed.errors], []);
   await Promise.all([page.close(), again.close(), typed.close()]);
+});
+
+test('relaxed backfill (Ward et al.): omega x Est/Act runs give Tables 1-3 equal to the CLI\'s monthly figures, a chart, URL state and Cancel', async () => {
+  const page = await open(browser, `${base}/?policies=easy`);
+  await waitForResults(page, 1);
+  // The defaults, and nothing runs until asked.
+  assert.equal(await page.inputValue('#ward-omegas'), '0, 1, 2, 4, inf');
+  assert.equal(await page.inputValue('#ward-classes'), 'header');
+  assert.match(await page.textContent('#ward-count'), /^10 runs/);
+  assert.equal(await page.locator('#ward-wait tbody tr').count(), 0);
+  await page.fill('#ward-omegas', '0, 1, inf');
+  assert.match(await page.textContent('#ward-count'), /^6 runs/);
+  await page.click('#ward-run');
+  await page.waitForFunction(() => document.body.dataset.ward === 'done', null, { timeout: 60_000 });
+  const omegas = ['0', '1', 'inf'];
+  const cli = {};
+  for (const w of omegas) {
+    for (const rt of ['est', 'act']) {
+      cli[`${w}:${rt}`] = cliRun('relaxed', [`omega=${w}`, `runtime=${rt}`, 'queue_classes=header']).results[0];
+    }
+  }
+  const months = cli['inf:est'].monthly.months;
+  assert.ok(months.length >= 3, 'the demo spans several months');
+  // Table 1: two sub-rows per month, then the Total rows.
+  const wait = await tableData(page, '#ward-wait');
+  const rowsOf = (rows) =>
+    page.evaluate((sel) => [...document.querySelectorAll(`${sel} tbody tr`)].map((tr) => [tr.dataset.month, tr.dataset.runtime]), rows);
+  const keys = await rowsOf('#ward-wait');
+  assert.deepEqual(keys, [...months.flatMap((m) => [[m.month, 'est'], [m.month, 'act']]), ['total', 'est'], ['total', 'act']]);
+  keys.forEach(([month, rt], i) => {
+    const row = wait[i];
+    if (rt === 'est' && month !== 'total') {
+      const m = months.find((x) => x.month === month);
+      assert.equal(Number(row.jobs), m.jobs, `${month} jobs`);
+      assert.equal(Number(row.utilization_pct), m.utilization_pct, `${month} utilization (omega=inf, Est)`);
+    }
+    for (const w of omegas) {
+      const ms = cli[`${w}:${rt}`].monthly.months;
+      const want = month === 'total' ? ms.reduce((s, m) => s + m.wait_hours, 0) : ms.find((m) => m.month === month).wait_hours;
+      assert.ok(Math.abs(Number(row[`omega=${w}`]) - want) < 1e-9, `wait ${month} ${rt} omega=${w}`);
+    }
+  });
+  assert.match(await page.textContent('#ward-wait-note'), /utilization is that of the ω=inf Est run/);
+  // Table 2: jobs backfilled, the same layout without the Total rows.
+  const backfilled = await tableData(page, '#ward-backfilled');
+  const keys2 = await rowsOf('#ward-backfilled');
+  assert.deepEqual(keys2, months.flatMap((m) => [[m.month, 'est'], [m.month, 'act']]));
+  keys2.forEach(([month, rt], i) => {
+    for (const w of omegas) {
+      const want = cli[`${w}:${rt}`].monthly.months.find((m) => m.month === month).jobs_backfilled;
+      assert.equal(Number(backfilled[i][`omega=${w}`]), want, `backfilled ${month} ${rt} omega=${w}`);
+    }
+  });
+  // Table 3: the demo's queues give no high-class job with the header's classes: a note instead.
+  assert.ok(months.every((m) => m.high_jobs === 0));
+  assert.match(await page.textContent('#ward-high-note'), /give no job of this trace a class of 1 or more/);
+  assert.equal(await page.locator('#ward-high tbody tr').count(), 0);
+  // The chart: total wait against omega, Est and Act, inf at the right end.
+  const fig = JSON.parse(await page.getAttribute('#chart-ward', 'data-data'));
+  assert.deepEqual(fig.omegas, omegas);
+  for (const [label, rt] of [['Est', 'est'], ['Act', 'act']]) {
+    fig[label].forEach((v, i) => {
+      const want = cli[`${omegas[i]}:${rt}`].monthly.months.reduce((s, m) => s + m.wait_hours, 0);
+      assert.ok(Math.abs(v - want) < 1e-9, `chart ${label} omega=${omegas[i]}`);
+    });
+  }
+  assert.ok((await ink(page, '#chart-ward')) > 0.01, 'the omega chart is blank');
+  const box = await page.locator('#chart-ward').boundingBox();
+  await page.locator('#chart-ward').hover({ position: { x: box.width - 20, y: box.height / 2 } });
+  await page.waitForFunction(() => /Est: [\d.,]+k? at inf\nAct: /.test(document.querySelector('#tip').textContent));
+  // The grid is in the URL, and a reload brings it back without running.
+  assert.equal(new URL(page.url()).searchParams.get('omegas'), '0,1,inf');
+  await page.locator('#ward-section').screenshot({ path: path.join(shots, 'ward.png') });
+  // The relaxed policy's own options apply: alpha=0 changes the figures (the CLI agrees).
+  await page.click('#policy-list .policy:has(input[value="relaxed"]) summary');
+  await page.fill('[data-policy="relaxed"][data-opt="alpha"]', '0');
+  await page.fill('#ward-omegas', 'inf');
+  await page.click('#ward-run');
+  await page.waitForFunction(() => document.body.dataset.ward === 'done' && document.querySelectorAll('#ward-wait thead tr:last-child th').length === 1, null, { timeout: 60_000 });
+  const alpha0 = cliRun('relaxed', ['omega=inf', 'runtime=est', 'queue_classes=header', 'alpha=0']).results[0].monthly.months;
+  const total = (await tableData(page, '#ward-wait')).find((r) => r.month === 'total')['omega=inf'];
+  assert.ok(Math.abs(Number(total) - alpha0.reduce((s, m) => s + m.wait_hours, 0)) < 1e-9);
+  // Table 3 with queue classes that make every job high-class (*:1): Est runs, by month, a Total row.
+  await page.fill('[data-policy="relaxed"][data-opt="alpha"]', '');
+  await page.fill('#ward-classes', '*:1');
+  await page.fill('#ward-omegas', '0, inf');
+  await page.click('#ward-run');
+  await page.waitForFunction(() => document.body.dataset.ward === 'done' && document.querySelectorAll('#ward-high tbody tr').length > 0, null, { timeout: 60_000 });
+  assert.equal(new URL(page.url()).searchParams.get('ward_classes'), '*:1');
+  const high = await tableData(page, '#ward-high');
+  const highCli = Object.fromEntries(['0', 'inf'].map((w) => [w, cliRun('relaxed', [`omega=${w}`, 'runtime=est', 'queue_classes=*:1']).results[0].monthly.months]));
+  assert.deepEqual(high.map((r) => r.month), [...highCli.inf.map((m) => m.month), 'total']);
+  for (const row of high) {
+    for (const w of ['0', 'inf']) {
+      const ms = highCli[w];
+      const want = row.month === 'total' ? ms.reduce((s, m) => s + m.high_wait_hours, 0) : ms.find((m) => m.month === row.month).high_wait_hours;
+      assert.ok(Math.abs(Number(row[`omega=${w}`]) - want) < 1e-9, `high ${row.month} omega=${w}`);
+    }
+    const jobs = row.month === 'total' ? highCli.inf.reduce((s, m) => s + m.high_jobs, 0) : highCli.inf.find((m) => m.month === row.month).high_jobs;
+    assert.equal(Number(row.high_jobs), jobs);
+  }
+  await page.locator('#ward-section').screenshot({ path: path.join(shots, 'ward-high.png') });
+  // Cancel stops a run part way.
+  await page.fill('#ward-omegas', Array.from({ length: 60 }, (_, i) => i / 4).join(', '));
+  await page.click('#ward-run');
+  await page.waitForFunction(() => document.querySelector('#ward-progress').value > 2);
+  await page.click('#ward-cancel');
+  await page.waitForFunction(() => document.body.dataset.ward === 'stopped');
+  assert.match(await page.textContent('#ward-status'), /Cancelled after \d+ of 120 runs/);
+  assert.equal(await page.locator('#ward-wait tbody tr').count(), 0, 'a cancelled run leaves no tables');
+  // Bad omegas are refused before anything runs.
+  await page.fill('#ward-omegas', '0, x');
+  assert.match(await page.textContent('#ward-count'), /x is not an omega/);
+  const reload = await open(browser, `${base}/?policies=easy&omegas=0,2,inf`);
+  await waitForResults(reload, 1);
+  assert.equal(await reload.inputValue('#ward-omegas'), '0, 2, inf');
+  assert.equal(await reload.locator('#ward-wait tbody tr').count(), 0);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(reload.errors, []);
+  await reload.close();
+  await page.close();
 });
