@@ -194,3 +194,33 @@ fn queue_classes_from_header_names() {
     let none = Configured::new("relaxed", &[]).expect("configures").queue_classes(&t);
     assert!(!(1..=5).any(|q| none.is_high(q)));
 }
+
+/// A job counts as backfilled when Fig. 2's backfill step starts it (Tables 2 and 5), not when
+/// its priority does. Fig. 2 trace, omega 2: job 3 is the one backfill. Priority by processors
+/// (gamma 1, alpha 0) starts job 2 before job 1 on an idle machine: out of submit order, yet
+/// not a backfill.
+#[test]
+fn backfilled_means_started_by_the_backfill_step() {
+    let t = common::trace(&swf(
+        10,
+        &[(0, 1000, 6, 1000, 0), (1, 100, 10, 100, 0), (2, 1500, 4, 1500, 0), (3, 4000, 4, 4000, 0)],
+    ));
+    let run = |sets: &[&str]| {
+        let s = Settings::parse(sets).expect("settings parse");
+        let cfg = Configured::new("relaxed", &s.policy).expect("configures");
+        let mut p = cfg.build(&t);
+        simulate(&t, p.as_mut(), &s.engine).records.iter().map(|r| r.backfilled).collect::<Vec<_>>()
+    };
+    let mut s = BY_WAIT.to_vec();
+    s.push("omega=2");
+    assert_eq!(run(&s), [false, false, true, false]);
+    s.pop();
+    s.push("omega=0");
+    assert_eq!(run(&s), [false; 4]);
+    let wide_first = common::trace(&swf(10, &[(0, 100, 2, 100, 0), (0, 100, 8, 100, 0)]));
+    let s = Settings::parse(&["alpha=0", "beta=0", "gamma=1", "omega=0"]).expect("settings");
+    let cfg = Configured::new("relaxed", &s.policy).expect("configures");
+    let mut p = cfg.build(&wide_first);
+    let out = simulate(&wide_first, p.as_mut(), &s.engine);
+    assert_eq!(out.records.iter().map(|r| (r.start, r.backfilled)).collect::<Vec<_>>(), [(0, false), (0, false)]);
+}

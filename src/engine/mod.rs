@@ -117,6 +117,11 @@ pub trait Policy {
     }
     /// A scheduling pass: start jobs with [`System::start`].
     fn schedule(&mut self, sys: &mut System);
+    /// Whether the policy says itself which starts are backfills ([`System::note_backfill`]);
+    /// otherwise a job is backfilled if it starts while an earlier-submitted job waits.
+    fn declares_backfills(&self) -> bool {
+        false
+    }
 }
 
 /// The engine as a policy sees it during a pass: the clock, the machine, and the start action.
@@ -132,6 +137,8 @@ pub struct System<'a> {
     arrived: usize,
     /// Per job: the prediction in effect, since when, and the accuracy-weighted time so far.
     belief: Vec<Belief>,
+    /// Jobs the policy called backfills in this pass.
+    backfills: Vec<JobIdx>,
 }
 
 /// What the scheduler currently plans a job's runtime to be, for the accuracy metric.
@@ -218,6 +225,12 @@ impl<'a> System<'a> {
         if correction {
             self.records[i].corrections += 1;
         }
+    }
+
+    /// Notes that job `idx`, started in this pass, was a backfill (for policies whose
+    /// [`Policy::declares_backfills`]).
+    pub fn note_backfill(&mut self, idx: JobIdx) {
+        self.backfills.push(idx);
     }
 
     /// The true runtime of job `idx`: only for policies defined as clairvoyant (PERFECT), which
@@ -378,7 +391,9 @@ pub fn simulate_observed(
         overdue: BinaryHeap::new(),
         arrived: 0,
         belief: jobs.iter().map(|j| Belief { prediction: j.sched_runtime, since: j.submit, weighted: 0.0 }).collect(),
+        backfills: Vec::new(),
     };
+    let declared = policy.declares_backfills();
     // Heel and toe: running jobs by true end, and the oldest waiting job being followed.
     let mut running: BTreeSet<(i64, JobIdx)> = BTreeSet::new();
     let mut head: Option<usize> = None;
@@ -557,8 +572,10 @@ pub fn simulate_observed(
             }
         }
         for idx in sys.started.drain(..) {
-            sys.records[idx as usize].backfilled = idx as usize > first_waiting;
+            sys.records[idx as usize].backfilled =
+                if declared { sys.backfills.contains(&idx) } else { idx as usize > first_waiting };
         }
+        sys.backfills.clear();
         if let Some(w) = sys.wake.take() {
             wakes.push(Reverse(w));
         }
