@@ -475,24 +475,19 @@ pub fn simulate_observed(
                 eventful = true;
             }
         }
-        if per_event {
-            // One event per pass: arrivals first, then completions (pyss's order).
-            if next_arrival < n && jobs[next_arrival].submit == t {
-                eventful = true;
-                sys.arrived = next_arrival + 1;
-                policy.on_arrival(view(jobs, next_arrival as JobIdx), &mut sys);
-                next_arrival += 1;
-                queued += 1;
-            } else if let Some(idx) = untold.pop_front() {
+        // Per event, one event per pass: arrivals first, then completions (pyss's order).
+        let mut arrivals_left = if per_event { 1 } else { usize::MAX };
+        while arrivals_left > 0 && next_arrival < n && jobs[next_arrival].submit == t {
+            eventful = true;
+            sys.arrived = next_arrival + 1;
+            policy.on_arrival(view(jobs, next_arrival as JobIdx), &mut sys);
+            next_arrival += 1;
+            queued += 1;
+            arrivals_left -= 1;
+        }
+        if per_event && arrivals_left == 1 {
+            if let Some(idx) = untold.pop_front() {
                 policy.on_completion(view(jobs, idx), &mut sys);
-            }
-        } else {
-            while next_arrival < n && jobs[next_arrival].submit == t {
-                eventful = true;
-                sys.arrived = next_arrival + 1;
-                policy.on_arrival(view(jobs, next_arrival as JobIdx), &mut sys);
-                next_arrival += 1;
-                queued += 1;
             }
         }
         while wakes.peek().is_some_and(|w| w.0 <= t) {

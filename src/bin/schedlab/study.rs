@@ -143,7 +143,13 @@ pub fn cmd_findings(a: &Args) -> Result<(), Fail> {
         claims = st.findings.iter().map(|f| f.claim).collect();
         summary.push((name, st.findings.iter().map(|f| f.holds).collect()));
     }
-    out!("\nSummary (holds / CONTRADICTED):");
+    print_summary(&claims, &summary);
+    Ok(())
+}
+
+/// The claims, numbered, and one row of verdicts per trace.
+fn print_summary(claims: &[&str], summary: &[(String, Vec<Option<bool>>)]) {
+    out!("\nSummary (holds / CONTRADICTED / n/a):");
     for (i, c) in claims.iter().enumerate() {
         out!("  {}. {c}", i + 1);
     }
@@ -152,14 +158,13 @@ pub fn cmd_findings(a: &Args) -> Result<(), Fail> {
         head.push_str(&format!(" {:>13}", i + 1));
     }
     out!("{head}");
-    for (name, holds) in &summary {
+    for (name, holds) in summary {
         let mut line = format!("  {name:<32}");
         for h in holds {
             line.push_str(&format!(" {:>13}", verdict(*h)));
         }
         out!("{line}");
     }
-    Ok(())
 }
 
 /// `schedlab sweep TRACE... [--policy P] [--vary KEY=VALUES ...] [--top N]`: section 7's ranking.
@@ -311,16 +316,6 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
         claims = st.findings.iter().map(|f| f.claim).collect();
         summary.push((name, st.findings.iter().map(|f| f.holds).collect()));
     }
-    out!("\nSummary (holds / CONTRADICTED / n/a):");
-    for (i, c) in claims.iter().enumerate() {
-        out!("  {}. {c}", i + 1);
-    }
-    for (name, holds) in &summary {
-        let mut line = format!("  {name:<32}");
-        for h in holds {
-            line.push_str(&format!(" {:>13}", verdict(*h)));
-        }
-        out!("{line}");
-    }
+    print_summary(&claims, &summary);
     Ok(())
 }
