@@ -8,7 +8,11 @@
 //! - Central European zones (`Europe/Stockholm`, `Europe/Berlin`, `CET`, ...): UTC+1, summer
 //!   time UTC+2 from and to 01:00 UTC. Since 1996 from the last Sunday of March to the last
 //!   Sunday of October; 1981-1995 the last Sunday of March to the last Sunday of September;
-//!   1980 the first Sunday of April to the last Sunday of September; none before.
+//!   1980 the first Sunday of April to the last Sunday of September; none before. These are
+//!   Sweden's and Germany's rules; checked against the tz database for 1975-2010 for
+//!   `Europe/Stockholm` and `Europe/Berlin`. Some other names listed share them only from 1980
+//!   (`Europe/Paris`, `Europe/Madrid`, `CET` kept summer time from 1976-77) or 1988
+//!   (`Europe/Warsaw`), so their months before then may be an hour off at the boundaries.
 //! - US zones (`US/Pacific`, `US/Mountain`, `US/Central`, `US/Eastern` and their `America/`
 //!   and `PST8PDT`-style names): daylight time begins at 02:00 local standard time and ends at
 //!   02:00 local daylight time (01:00 standard). Since 2007 from the second Sunday of March to

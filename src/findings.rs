@@ -127,11 +127,12 @@ pub struct WardStudy {
     pub findings: Vec<Finding>,
 }
 
-fn omega_runs(trace: &Trace, settings: &Settings) -> Result<Vec<OmegaRun>, PolicyError> {
+fn omega_runs(trace: &Trace, settings: &Settings, runtime: &str) -> Result<Vec<OmegaRun>, PolicyError> {
     let mut out = Vec::new();
     for &omega in OMEGAS {
         let mut s = settings.clone();
         s.policy.push(("omega".into(), omega.into()));
+        s.policy.push(("runtime".into(), runtime.into()));
         let cfg = configure("relaxed", &s)?.remove(0);
         let classes = cfg.queue_classes(trace);
         let (outcome, r) = run_one(trace, &cfg, &s);
@@ -159,12 +160,12 @@ fn series(runs: &[OmegaRun], value: impl Fn(&OmegaRun) -> f64) -> String {
     runs.iter().map(|r| format!("{}: {:.0}", r.omega, value(r))).collect::<Vec<_>>().join(", ")
 }
 
-/// Runs relaxed backfilling with every omega of [`OMEGAS`] on `est` (the trace planned with
-/// user estimates) and `act` (the same trace planned with actual runtimes), with `settings`
-/// (e.g. `queue_classes=header`), and checks the paper's findings.
-pub fn ward(est: &Trace, act: &Trace, settings: &Settings) -> Result<WardStudy, PolicyError> {
-    let e = omega_runs(est, settings)?;
-    let a = omega_runs(act, settings)?;
+/// Runs relaxed backfilling with every omega of [`OMEGAS`] on `trace`, planning with user
+/// estimates (`runtime=est`) and with actual runtimes (`runtime=act`), with `settings` (e.g.
+/// `queue_classes=header`), and checks the paper's findings.
+pub fn ward(trace: &Trace, settings: &Settings) -> Result<WardStudy, PolicyError> {
+    let e = omega_runs(trace, settings, "est")?;
+    let a = omega_runs(trace, settings, "act")?;
     let falls = |claim: &'static str, runs: &[OmegaRun]| {
         let up = rises(runs, |r| r.wait_hours);
         Finding {

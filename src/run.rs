@@ -29,7 +29,10 @@ impl Settings {
         let mut out = Settings::default();
         for s in settings {
             let (k, v) = split_setting(s.as_ref())?;
-            if !out.trace.set(&k, &v)? && !out.engine.set(&k, &v)? && !out.metrics.set(&k, &v)? {
+            // `runtime=est` and `runtime=act` are Ward et al.'s Est and Act runs, an option of the
+            // relaxed policy alone; the trace's `runtime` (estimate, exact, x2) plans every policy.
+            let ward = k == "runtime" && matches!(crate::keys::normalize(&v).as_str(), "est" | "act");
+            if ward || (!out.trace.set(&k, &v)? && !out.engine.set(&k, &v)? && !out.metrics.set(&k, &v)?) {
                 out.policy.push((k, v));
             }
         }
@@ -48,9 +51,18 @@ pub fn configure(names: &str, settings: &Settings) -> Result<Vec<Configured>, Po
     if list.is_empty() {
         return Err(PolicyError::Unknown(names.to_string()));
     }
+    // The families in the run: a key two families take goes only to those present.
+    let mut families: Vec<&str> = Vec::new();
+    for name in &list {
+        if let Some(info) = crate::policy::find(name) {
+            if !families.contains(&info.family) {
+                families.push(info.family);
+            }
+        }
+    }
     let mut out: Vec<Configured> = Vec::new();
     for name in list {
-        let c = Configured::new(name, &settings.policy)?;
+        let c = Configured::new_among(name, &settings.policy, &families)?;
         // A policy named twice runs once.
         if !out.iter().any(|o| o.policy == c.policy) {
             out.push(c);

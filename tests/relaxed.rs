@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use schedlab::engine::simulate;
 use schedlab::policy::Configured;
 use schedlab::run::Settings;
-use schedlab::trace::{parse, Trace, TraceOptions};
+use schedlab::trace::Trace;
 
 /// SWF from `(submit, runtime, procs, estimate, queue)` rows, jobs numbered from 1.
 fn swf(machine: u32, jobs: &[(i64, i64, u32, i64, i32)]) -> String {
@@ -70,7 +70,13 @@ fn text_window_bounds_the_delay_of_the_top_job() {
         10,
         &[(0, 1000, 6, 1000, 0), (1, 100, 10, 100, 0), (2, 1500, 4, 1500, 0), (3, 4000, 4, 4000, 0)],
     ));
-    for (omega, want) in [("2", [0, 1000, 1100, 1100]), ("10", [0, 1502, 2, 1602]), ("inf", [0, 5000, 2, 1000])] {
+    // omega below 1 would allow a negative delay: nothing is backfilled, as with omega 0.
+    for (omega, want) in [
+        ("0.5", [0, 1000, 1100, 1100]),
+        ("2", [0, 1000, 1100, 1100]),
+        ("10", [0, 1502, 2, 1602]),
+        ("inf", [0, 5000, 2, 1000]),
+    ] {
         let o = format!("omega={omega}");
         let mut s = BY_WAIT.to_vec();
         s.extend([o.as_str(), "window=text"]);
@@ -119,7 +125,8 @@ fn queue_classes_weigh_priorities() {
     }
 }
 
-/// `window` is taken by two families: a value goes to the one it fits.
+/// `window` is taken by two families: in a run of both, a value goes to the one it fits; a run
+/// of one refuses a value that is the other's.
 #[test]
 fn window_setting_goes_to_the_family_it_fits() {
     let s = Settings::parse(&["window=text", "omega=3"]).expect("settings");
@@ -129,23 +136,31 @@ fn window_setting_goes_to_the_family_it_fits() {
     let s = Settings::parse(&["window=5"]).expect("settings");
     let cfg = schedlab::run::configure("easy++,relaxed", &s).expect("both configure");
     assert_eq!((cfg[0].options["window"].as_str(), cfg[1].options["window"].as_str()), ("5", "fig2"));
+    assert!(schedlab::run::configure("relaxed", &s).is_err(), "window=5 is not relaxed's");
+    let s = Settings::parse(&["window=text"]).expect("settings");
+    assert!(schedlab::run::configure("easy++", &s).is_err(), "window=text is not the predictor's");
 }
 
-/// The Act run plans with actual runtimes (`runtime=act`, the trace option): job 3 of the Fig. 2
-/// trace estimated at 1500 s but running 10 s fits the window of omega 1.
+/// The Act run plans with actual runtimes (`runtime=act`, an option of `relaxed` alone): job 3
+/// of the Fig. 2 trace estimated at 1500 s but running 10 s fits the window of omega 1. Other
+/// policies of the same run keep planning with estimates.
 #[test]
 fn act_runs_use_actual_runtimes() {
-    let text = swf(10, &[(0, 1000, 6, 1000, 0), (1, 100, 10, 100, 0), (2, 10, 4, 1500, 0)]);
+    let t = common::trace(&swf(10, &[(0, 1000, 6, 1000, 0), (1, 100, 10, 100, 0), (2, 10, 4, 1500, 0)]));
     let mut s = BY_WAIT.to_vec();
     s.push("omega=1");
-    assert_eq!(starts(&common::trace(&text), "relaxed", &s), [0, 1000, 1100]);
-    let opts = TraceOptions { runtime: schedlab::trace::RuntimeSource::Exact, ..TraceOptions::default() };
-    let act = parse(text.as_bytes(), &opts).expect("trace parses");
-    assert_eq!(starts(&act, "relaxed", &s), [0, 1000, 2]);
-    assert!(Settings::parse(&["runtime=act"]).is_ok() && Settings::parse(&["runtime=est"]).is_ok());
+    assert_eq!(starts(&t, "relaxed", &s), [0, 1000, 1100]);
+    s.push("runtime=act");
+    assert_eq!(starts(&t, "relaxed", &s), [0, 1000, 2]);
+    let both = Settings::parse(&["runtime=act"]).expect("settings");
+    assert_eq!(both.trace.runtime, schedlab::trace::RuntimeSource::Estimate);
+    let cfg = schedlab::run::configure("easy,relaxed", &both).expect("configures");
+    assert_eq!((cfg[0].options.get("runtime"), cfg[1].options["runtime"].as_str()), (None, "act"));
+    assert!(schedlab::run::configure("easy", &both).is_err(), "runtime=act is relaxed's alone");
 }
 
-/// A random trace: up to 40 jobs on up to 16 processors, runtimes and estimates up to 2000 s,
+/// A random trace: up to 40 jobs on up to 16 processors, runtimes and estimates up to 2000 s
+/// (runtimes beyond the estimate are cut there, or kept with `overrun=run`),
 /// arrivals within 3000 s, queues 0-3.
 fn random_trace() -> impl Strategy<Value = String> {
     (1u32..=16, prop::collection::vec((0i64..3000, 1i64..2000, 1u32..=16, 1i64..2000, 0i32..4), 1..40)).prop_map(
@@ -165,8 +180,17 @@ proptest! {
     /// Section 3's special cases give exactly the schedules of the dedicated policies, whatever
     /// the recalculation grid.
     #[test]
-    fn special_cases_are_the_dedicated_policies(text in random_trace(), dt in prop::sample::select(vec!["dt=0", "dt=60", "dt=600"])) {
-        let t = common::trace(&text);
+    fn special_cases_are_the_dedicated_policies(
+        text in random_trace(),
+        dt in prop::sample::select(vec!["dt=0", "dt=60", "dt=600"]),
+        passes in prop::sample::select(vec!["passes=timestamp", "passes=event"]),
+        overrun in any::<bool>(),
+    ) {
+        let opts = schedlab::trace::TraceOptions {
+            overrun: if overrun { schedlab::trace::Overrun::Run } else { schedlab::trace::Overrun::Kill },
+            ..Default::default()
+        };
+        let t = schedlab::trace::parse(text.as_bytes(), &opts).expect("trace parses");
         for (name, sets) in [
             ("fcfs", ["alpha=1", "beta=0", "gamma=0", "omega=0"]),
             ("fffs", ["alpha=1", "beta=0", "gamma=0", "omega=inf"]),
@@ -174,8 +198,8 @@ proptest! {
             ("wffs", ["alpha=0", "beta=0", "gamma=-1", "omega=inf"]),
         ] {
             let mut s = sets.to_vec();
-            s.push(dt);
-            prop_assert_eq!(starts(&t, "relaxed", &s), starts(&t, name, &[]), "{} {}", name, dt);
+            s.extend([dt, passes]);
+            prop_assert_eq!(starts(&t, "relaxed", &s), starts(&t, name, &[passes]), "{} {} {}", name, dt, passes);
         }
     }
 }
@@ -184,12 +208,14 @@ proptest! {
 #[test]
 fn queue_classes_from_header_names() {
     let text = "; MaxProcs: 1\n; Queue: 1 express\n; Queue: 2 high\n; Queue: 3 normal\n; Queue: 4 standby\n; Queue: 5 URGENT_runs\n\
+                ; Queue: 6 low_priority\n; Queue: 7 highmem\n; Queue: 8 slow\n\
                 1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 3 -1 -1 -1\n";
     let t = common::trace(text);
     let s = Settings::parse(&["queue_classes=header"]).expect("settings");
     let cfg = Configured::new("relaxed", &s.policy).expect("configures");
     let c = cfg.queue_classes(&t);
-    assert_eq!([1, 2, 3, 4, 5, 9].map(|q| c.class(q)), [1, 1, 0, -1, 2, 0]);
+    // Whole words, and a low word wins: `highmem` and `slow` say nothing, `low_priority` is low.
+    assert_eq!([1, 2, 3, 4, 5, 6, 7, 8, 9].map(|q| c.class(q)), [1, 1, 0, -1, 2, -1, 0, 0, 0]);
     assert!(c.is_high(2) && !c.is_high(3));
     let none = Configured::new("relaxed", &[]).expect("configures").queue_classes(&t);
     assert!(!(1..=5).any(|q| none.is_high(q)));

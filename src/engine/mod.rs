@@ -275,8 +275,9 @@ pub struct JobRecord {
     pub start: i64,
     /// End time, or -1 if it never ended.
     pub end: i64,
-    /// True if it started while a job ahead of it in submit order (submit time, then job
-    /// number) was still waiting.
+    /// True if it was a backfill: started while a job ahead of it in submit order (submit time,
+    /// then job number) was still waiting, or, for policies that [`Policy::declares_backfills`],
+    /// started by their backfill step.
     pub backfilled: bool,
     /// The first start time the policy promised it (a reservation), or -1 if none.
     pub reserved: i64,

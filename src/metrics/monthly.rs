@@ -9,7 +9,8 @@
 //!   whenever it starts or ends, so the months' jobs add up to the trace's.
 //! - `wait_hours`: the sum of (start - submit) over those jobs, in hours; a job that never
 //!   started has no wait and is left out.
-//! - `jobs_backfilled`: those jobs that started while a job submitted before them was waiting.
+//! - `jobs_backfilled`: those jobs that were backfills ([`crate::engine::JobRecord::backfilled`]:
+//!   under `relaxed`, started by Fig. 2's backfill step).
 //! - `high_jobs`, `high_wait_hours`: `jobs` and `wait_hours` restricted to the jobs whose SWF
 //!   queue number the caller's `is_high` calls a high class (Ward et al.'s challenge and
 //!   urgent queues).

@@ -135,6 +135,11 @@ pub const RELAXED_OPTIONS: &[OptionDoc] = &[
         doc: "SWF queue -> class delta (background -1, primary 0, challenge 1, urgent 2); unlisted queues 0 or *; header: from the queue names (urgent 2; high, express, challenge, priority 1; low, standby, scavenge, background -1)",
     },
     OptionDoc {
+        key: "runtime",
+        values: "est | act",
+        doc: "the runtime w of the priority and the backfill test: est (the trace's planning runtime, the user estimate by default) or act (actual runtime, clairvoyant): the paper's Est and Act runs",
+    },
+    OptionDoc {
         key: "window",
         values: "fig2 | text",
         doc: "fig2: backfill if the job completes within omega x hpwait; text: if it delays the top job by at most (omega - 1) x its runtime",
@@ -150,6 +155,7 @@ const RELAXED_DEFAULTS: &[(&str, &str)] = &[
     ("omega", "2"),
     ("dt", "60"),
     ("queue_classes", "none"),
+    ("runtime", "est"),
     ("window", "fig2"),
 ];
 
@@ -352,9 +358,6 @@ fn family_defaults(family: &str) -> &'static [(&'static str, &'static str)] {
     }
 }
 
-/// The families, in registry order.
-const FAMILIES: &[&str] = &["backfill", "relaxed"];
-
 /// The option keys a family takes.
 pub fn family_options(family: &str) -> &'static [OptionDoc] {
     match family {
@@ -420,6 +423,12 @@ impl Configured {
     /// The preset `name` with `settings` applied; settings whose key the family does not take
     /// are ignored (the caller checks that every key was taken by someone).
     pub fn new(name: &str, settings: &[(String, String)]) -> Result<Self, PolicyError> {
+        Configured::new_among(name, settings, &[])
+    }
+
+    /// [`Configured::new`] for a run of several policies whose families are `families`: a key two
+    /// of them take (`window`) goes to the one whose values it fits.
+    pub fn new_among(name: &str, settings: &[(String, String)], families: &[&str]) -> Result<Self, PolicyError> {
         let info = find(name).ok_or_else(|| PolicyError::Unknown(name.to_string()))?;
         let defaults: BTreeMap<String, String> = family_defaults(info.family)
             .iter()
@@ -441,7 +450,7 @@ impl Configured {
                 parse_family(family, &alone).is_ok()
             };
             let elsewhere =
-                FAMILIES.iter().any(|f| *f != info.family && family_options(f).iter().any(|d| d.key == k) && fits(f));
+                families.iter().any(|f| *f != info.family && family_options(f).iter().any(|d| d.key == k) && fits(f));
             if elsewhere && !fits(info.family) {
                 continue;
             }
@@ -609,5 +618,6 @@ fn relaxed_options(options: &BTreeMap<String, String>) -> Result<RelaxedOptions,
     }
     let classes = QueueClasses::parse(get("queue_classes"))?;
     let window = parse_choice("window", get("window"), &[("fig2", Window::Fig2), ("text", Window::Text)])?;
-    Ok(RelaxedOptions { alpha, beta, gamma, r, omega, dt, classes, window })
+    let actual = parse_choice("runtime", get("runtime"), &[("est", false), ("act", true)])?;
+    Ok(RelaxedOptions { alpha, beta, gamma, r, omega, dt, classes, window, actual })
 }

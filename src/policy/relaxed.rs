@@ -94,19 +94,22 @@ impl QueueClasses {
         }
     }
 
-    /// Classes from the queue names of a trace header (`; Queue: N name`): names with `urgent`
-    /// are urgent (2); with `high`, `express`, `challenge` or `priority`, challenge (1); with
-    /// `low`, `standby`, `scavenge` or `background`, background (-1); every other queue primary (0).
+    /// Classes from the queue names of a trace header (`; Queue: N name`), by whole words: a name
+    /// with `urgent` is urgent (2); else with `low`, `standby`, `scavenge` or `background`,
+    /// background (-1); else with `high`, `express`, `challenge` or `priority`, challenge (1);
+    /// every other queue primary (0).
     pub fn from_header(header: &crate::trace::Header) -> QueueClasses {
         let class = |name: &str| {
             let n = name.to_ascii_lowercase();
-            let has = |words: &[&str]| words.iter().any(|w| n.contains(w));
+            // Whole words (`highmem` and `slow` say nothing), and a low word wins: `low_priority`.
+            let words: Vec<&str> = n.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+            let has = |set: &[&str]| words.iter().any(|w| set.contains(w));
             if has(&["urgent"]) {
                 2
-            } else if has(&["high", "express", "challenge", "priority"]) {
-                1
             } else if has(&["low", "standby", "scavenge", "background"]) {
                 -1
+            } else if has(&["high", "express", "challenge", "priority"]) {
+                1
             } else {
                 0
             }
@@ -140,6 +143,9 @@ pub struct RelaxedOptions {
     pub classes: QueueClasses,
     /// How omega is read.
     pub window: Window,
+    /// Plan with actual runtimes (the paper's "Act" runs; clairvoyant) rather than the trace's
+    /// planning runtime, the user estimate by default ("Est").
+    pub actual: bool,
 }
 
 /// One waiting job.
@@ -200,17 +206,29 @@ impl Relaxed {
         } else {
             waited.powf(a)
         };
-        f * constant
+        let p = f * constant;
+        if p.is_nan() {
+            0.0
+        } else {
+            p
+        }
     }
 
-    /// Priority order: highest first, ties to the earlier job.
+    /// Priority order: highest first, ties to the earlier job. A stable sort, as recalculated
+    /// priorities mostly keep the previous order, which it merges in about linear time.
     fn sort(&mut self) {
-        self.queue.sort_unstable_by(|a, b| b.priority.total_cmp(&a.priority).then(a.idx.cmp(&b.idx)));
+        self.queue.sort_by(ahead);
     }
 
     /// Time from now until `procs` processors are free by the scheduler's plan.
     fn wait_for(&self, now: i64, procs: u32) -> i64 {
         self.profile.earliest(procs as i64, 1).map_or(i64::MAX, |s| s - now)
+    }
+
+    /// Processors free now as the scheduler knows it: with `passes=event` a job that has just
+    /// ended is still booked until the policy hears of it.
+    fn free(&self, sys: &System) -> u32 {
+        (self.profile.free_now().max(0) as u32).min(sys.free())
     }
 
     fn start(&mut self, sys: &mut System, pos: usize) -> bool {
@@ -235,12 +253,14 @@ impl Policy for Relaxed {
         true
     }
 
-    fn on_arrival(&mut self, job: JobView, _sys: &mut System) {
+    fn on_arrival(&mut self, job: JobView, sys: &mut System) {
         let o = &self.opts;
-        let w = job.sched_runtime.max(1);
+        let w = if o.actual { sys.clairvoyant_runtime(job.idx) } else { job.sched_runtime }.max(1);
         let class = self.classes.class(job.queue);
         let pow = |x: f64, e: f64| if e == 0.0 { 1.0 } else { x.powf(e) };
         let constant = pow(w as f64 / 3600.0, o.beta) * pow(job.procs as f64 / 32.0, o.gamma) * pow(o.r, class as f64);
+        // Extreme exponents may overflow; an infinite factor would make 0 x inf = NaN later.
+        let constant = if constant.is_nan() { 0.0 } else { constant.min(f64::MAX) };
         self.queue.push(Waiting { idx: job.idx, submit: job.submit, procs: job.procs, w, constant, priority: 0.0 });
         self.arrived += 1;
         self.changed = true;
@@ -277,7 +297,27 @@ impl Policy for Relaxed {
         self.changed = false;
         let now = sys.now();
         self.profile.advance(now);
+        if self.free(sys) == 0 {
+            // Nothing can start: priorities are brought up to date at the next pass that can.
+            return;
+        }
         let grid = if self.opts.dt > 0 { now - now.rem_euclid(self.opts.dt) } else { now };
+        if self.opts.omega <= 0.0 {
+            // No backfilling: only the highest-priority job matters, so it is picked out rather
+            // than the queue sorted (with omega 0 queues grow to thousands).
+            for k in 0..self.queue.len() {
+                let j = self.queue[k];
+                self.queue[k].priority = self.priority(j.constant, j.submit, grid);
+            }
+            self.computed_at = None;
+            self.arrived = 0;
+            loop {
+                let Some(top) = (0..self.queue.len()).min_by(|&a, &b| ahead(&self.queue[a], &self.queue[b])) else { return };
+                if self.queue[top].procs > self.free(sys) || !self.start(sys, top) {
+                    return;
+                }
+            }
+        }
         if self.computed_at != Some(grid) {
             for k in 0..self.queue.len() {
                 let j = self.queue[k];
@@ -286,25 +326,27 @@ impl Policy for Relaxed {
             self.computed_at = Some(grid);
             self.sort();
         } else if self.arrived > 0 {
-            // Priorities stand until the next grid point; the newcomers get theirs at this one.
+            // Priorities stand until the next grid point; the newcomers get theirs at this one
+            // and take their places in the sorted queue.
             let n = self.queue.len();
-            for k in n - self.arrived.min(n)..n {
-                let j = self.queue[k];
-                self.queue[k].priority = self.priority(j.constant, j.submit, grid);
+            let newcomers: Vec<Waiting> = self.queue.drain(n - self.arrived.min(n)..).collect();
+            for mut j in newcomers {
+                j.priority = self.priority(j.constant, j.submit, grid);
+                let at = self.queue.partition_point(|q| ahead(q, &j) == std::cmp::Ordering::Less);
+                self.queue.insert(at, j);
             }
-            self.sort();
         }
         self.arrived = 0;
 
         // Start the highest-priority jobs while they fit.
         while let Some(top) = self.queue.first() {
-            if top.procs > sys.free() || !self.start(sys, 0) {
+            if top.procs > self.free(sys) || !self.start(sys, 0) {
                 break;
             }
         }
         let Some(&top) = self.queue.first() else { return };
         let omega = self.opts.omega;
-        if omega <= 0.0 || sys.free() == 0 {
+        if omega <= 0.0 || self.free(sys) == 0 {
             return;
         }
         let hpwait = self.wait_for(now, top.procs);
@@ -312,9 +354,9 @@ impl Policy for Relaxed {
         match self.opts.window {
             Window::Fig2 => {
                 let window = if omega.is_infinite() { f64::INFINITY } else { omega * hpwait as f64 };
-                while pos < self.queue.len() && sys.free() > 0 {
+                while pos < self.queue.len() && self.free(sys) > 0 {
                     let j = self.queue[pos];
-                    if j.procs <= sys.free() && j.w as f64 <= window && self.start(sys, pos) {
+                    if j.procs <= self.free(sys) && j.w as f64 <= window && self.start(sys, pos) {
                         sys.note_backfill(j.idx);
                         continue;
                     }
@@ -322,11 +364,12 @@ impl Policy for Relaxed {
                 }
             }
             Window::Text => {
-                let allowed = if omega.is_infinite() { f64::INFINITY } else { (omega - 1.0).max(0.0) * top.w as f64 };
+                // omega < 1 would allow a negative delay: nothing is backfilled then.
+                let allowed = if omega.is_infinite() { f64::INFINITY } else { (omega - 1.0) * top.w as f64 };
                 let base = now + hpwait;
-                while pos < self.queue.len() && sys.free() > 0 {
+                while pos < self.queue.len() && self.free(sys) > 0 {
                     let j = self.queue[pos];
-                    if j.procs <= sys.free() {
+                    if j.procs <= self.free(sys) {
                         // Book it tentatively and see how far the top job's start moves.
                         self.profile.reserve(now, j.procs as i64, j.w);
                         let delay = (now + self.wait_for(now, top.procs)).saturating_sub(base);
@@ -341,4 +384,9 @@ impl Policy for Relaxed {
             }
         }
     }
+}
+
+/// Whether `a` goes before `b`: higher priority first, ties to the earlier job.
+fn ahead(a: &Waiting, b: &Waiting) -> std::cmp::Ordering {
+    b.priority.total_cmp(&a.priority).then(a.idx.cmp(&b.idx))
 }

@@ -83,7 +83,7 @@ impl Default for TraceOptions {
 pub const TRACE_KEYS: &[(&str, &str, &str)] = &[
     ("machine", "header", "machine size in processors (default: header MaxProcs, else the widest job)"),
     ("load", "1", "offered-load factor: submit offsets are divided by it (1.25 = 25% more load)"),
-    ("runtime", "estimate", "runtime the scheduler plans with: estimate (est) | exact (act, clairvoyant) | x2"),
+    ("runtime", "estimate", "runtime the scheduler plans with: estimate | exact (clairvoyant) | x2 (est | act: the relaxed policy's own option)"),
     ("overrun", "kill", "jobs running past their estimate: kill (at the estimate) | run"),
     ("wide", "drop", "jobs wider than the machine: drop | clamp"),
     ("procs", "requested", "processor field: requested (field 8, else 5) | allocated (field 5, else 8)"),
@@ -118,10 +118,7 @@ impl TraceOptions {
                     value,
                     &[
                         ("estimate", RuntimeSource::Estimate),
-                        ("est", RuntimeSource::Estimate),
                         ("exact", RuntimeSource::Exact),
-                        ("act", RuntimeSource::Exact),
-                        ("actual", RuntimeSource::Exact),
                         ("perfect", RuntimeSource::Exact),
                         ("x2", RuntimeSource::X2),
                     ],

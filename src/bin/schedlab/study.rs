@@ -248,18 +248,13 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
     let mut summary: Vec<(String, Vec<Option<bool>>)> = Vec::new();
     let mut claims: Vec<&str> = Vec::new();
     for path in &paths {
-        let mut est_opts = s.clone();
-        est_opts.trace.runtime = schedlab::trace::RuntimeSource::Estimate;
-        let est = load_trace(path, &est_opts)?;
+        let est = load_trace(path, &s)?;
         let name = short(path);
         if !explicit && est.report.queues < 2 {
             out!("\n{name}: skipped, its jobs are all in one queue");
             continue;
         }
-        let mut act_opts = s.clone();
-        act_opts.trace.runtime = schedlab::trace::RuntimeSource::Exact;
-        let act = load_trace(path, &act_opts)?;
-        let st = schedlab::findings::ward(&est, &act, &s).map_err(|e| fail(e.to_string()))?;
+        let st = schedlab::findings::ward(&est, &s).map_err(|e| fail(e.to_string()))?;
         let zone = st.est.first().map_or(String::new(), |r| r.monthly.zone.clone());
         out!("\n{name}: {} jobs, {} processors; months in {zone}", est.jobs.len(), est.machine);
         let classes = schedlab::run::configure("relaxed", &s).map_err(|e| fail(e.to_string()))?[0].queue_classes(&est);
@@ -297,15 +292,17 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
             let find = |r: &schedlab::findings::OmegaRun, label: &str| {
                 r.monthly.months.iter().find(|m| m.month == label).cloned().unwrap_or_default()
             };
-            for mo in &st.est[0].monthly.months {
-                let util = st.est.last().map_or(0.0, |r| find(r, &mo.month).utilization_pct);
-                let mut line = format!("  {:<8} {:>6} {:>6.1}", mo.month, mo.jobs, util);
+            // Every month any run reaches (runs end at different times).
+            let mut labels: Vec<&str> =
+                st.est.iter().chain(&st.act).flat_map(|r| r.monthly.months.iter().map(|m| m.month.as_str())).collect();
+            labels.sort_unstable();
+            labels.dedup();
+            for label in labels {
+                let mo = find(&st.est[0], label);
+                let util = st.est.last().map_or(0.0, |r| find(r, label).utilization_pct);
+                let mut line = format!("  {label:<8} {:>6} {:>6.1}", mo.jobs, util);
                 for (e, ac) in st.est.iter().zip(&st.act) {
-                    line.push_str(&format!(
-                        " {:>8.0}/{:<8.0}",
-                        find(e, &mo.month).wait_hours,
-                        find(ac, &mo.month).wait_hours
-                    ));
+                    line.push_str(&format!(" {:>8.0}/{:<8.0}", find(e, label).wait_hours, find(ac, label).wait_hours));
                 }
                 out!("{line}");
             }
