@@ -312,7 +312,9 @@ impl Policy for Relaxed {
             self.computed_at = None;
             self.arrived = 0;
             loop {
-                let Some(top) = (0..self.queue.len()).min_by(|&a, &b| ahead(&self.queue[a], &self.queue[b])) else { return };
+                let Some(top) = (0..self.queue.len()).min_by(|&a, &b| ahead(&self.queue[a], &self.queue[b])) else {
+                    return;
+                };
                 if self.queue[top].procs > self.free(sys) || !self.start(sys, top) {
                     return;
                 }
