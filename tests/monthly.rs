@@ -67,6 +67,8 @@ fn fcfs_months_by_hand_across_a_local_month_boundary() {
                 utilization_pct: 100.0,
                 wait_hours: 0.5,
                 jobs_backfilled: 0,
+                actual_wait_hours: 0.0,
+                actual_wait_jobs: 0,
                 high_jobs: 1,
                 high_wait_hours: 0.5,
             },
@@ -78,6 +80,8 @@ fn fcfs_months_by_hand_across_a_local_month_boundary() {
                 utilization_pct: 76.5625,
                 wait_hours: 3.0,
                 jobs_backfilled: 0,
+                actual_wait_hours: 0.0,
+                actual_wait_jobs: 0,
                 high_jobs: 1,
                 high_wait_hours: 1.5,
             },
@@ -212,6 +216,12 @@ fn sdsc_sp2_months_add_up() {
             assert_eq!(n1, n0 + 1, "{} then {}", w[0].month, w[1].month);
         }
         assert_eq!(m.months.iter().map(|x| x.jobs).sum::<u64>(), t.jobs.len() as u64);
+        // The logged waits (field 3) are the log's, whatever the policy: every job of this log has one.
+        let logged: i64 = t.jobs.iter().map(|j| j.logged_wait).sum();
+        assert!(t.jobs.iter().all(|j| j.logged_wait >= 0));
+        assert_eq!(m.months.iter().map(|x| x.actual_wait_jobs).sum::<u64>(), t.jobs.len() as u64);
+        let actual: f64 = m.months.iter().map(|x| x.actual_wait_hours).sum();
+        assert!((actual - logged as f64 / 3600.0).abs() < 1e-6, "{actual} vs {logged} s");
         let high_jobs = t.jobs.iter().filter(|j| is_high(j.queue)).count() as u64;
         assert_eq!(m.months.iter().map(|x| x.high_jobs).sum::<u64>(), high_jobs);
         for x in &m.months {

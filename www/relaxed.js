@@ -189,6 +189,7 @@ function wardTable1(last) {
       ['month', 'calendar month in the trace\'s time zone'],
       ['jobs', 'jobs of the month'],
       ['util. %', utilTitle],
+      ['actual wait [h]', 'the wait the log recorded for the month\'s jobs (SWF field 3): what the site\'s own scheduler did'],
       ['time used', 'Est: user-estimated runtimes; Act: actual runtimes (priority and backfill)'],
     ],
     ['simulated wait time [h]', 'total wait hours of the month\'s jobs'],
@@ -206,6 +207,7 @@ function wardTable1(last) {
           [month, 'month', month],
           [u ? String(u.jobs) : '—', 'jobs', u?.jobs],
           [u ? u.utilization_pct.toFixed(1) : '—', 'utilization_pct', u?.utilization_pct],
+          [u?.actual_wait_jobs ? wardHours(u.actual_wait_hours) : '—', 'actual_wait_hours', u?.actual_wait_hours],
         ]) {
           cell(tr, text, key, value, key === 'utilization_pct' ? utilTitle : '').rowSpan = 2;
         }
@@ -228,6 +230,8 @@ function wardTable1(last) {
       cell(tr, 'Total', 'month', 'total').rowSpan = 2;
       cell(tr, String(jobs), 'jobs', jobs).rowSpan = 2;
       cell(tr, u.toFixed(1), 'utilization_pct', u, 'utilization of the whole run (metric utilization)').rowSpan = 2;
+      const actual = wardSum(util.result, 'actual_wait_hours');
+      cell(tr, wardSum(util.result, 'actual_wait_jobs') ? wardHours(actual) : '—', 'actual_wait_hours', actual).rowSpan = 2;
     }
     cell(tr, label, null, null, title).className = 'rt';
     for (const w of last.omegas) {

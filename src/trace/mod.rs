@@ -48,6 +48,8 @@ pub struct Job {
     pub queue: i32,
     /// Partition number (field 16).
     pub partition: i32,
+    /// The wait the log recorded (field 3: what the site's own scheduler did), or -1.
+    pub logged_wait: i64,
 }
 
 /// What was read, kept, dropped and changed: shown to the user next to every result.
@@ -165,6 +167,7 @@ struct Raw {
     group: i32,
     queue: i32,
     partition: i32,
+    logged_wait: i64,
 }
 
 fn to_i32(v: i64) -> i32 {
@@ -241,6 +244,7 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
                 group: to_i32(f[12]),
                 queue: to_i32(f[14]),
                 partition: to_i32(f[15]),
+                logged_wait: if (0..=MAX_TIME).contains(&f[2]) { f[2] } else { -1 },
             });
         }
     }
@@ -328,6 +332,7 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
             group: r.group,
             queue: r.queue,
             partition: r.partition,
+            logged_wait: r.logged_wait,
         });
     }
 

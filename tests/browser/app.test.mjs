@@ -593,6 +593,7 @@ test('relaxed backfill (Ward et al.): omega x Est/Act runs give Tables 1-3 equal
       const m = months.find((x) => x.month === month);
       assert.equal(Number(row.jobs), m.jobs, `${month} jobs`);
       assert.equal(Number(row.utilization_pct), m.utilization_pct, `${month} utilization (omega=inf, Est)`);
+      assert.equal(Number(row.actual_wait_hours), m.actual_wait_hours, `${month} actual (logged) wait`);
     }
     for (const w of omegas) {
       const ms = cli[`${w}:${rt}`].monthly.months;

@@ -287,8 +287,10 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
         row("high-class wait [h], Est", &st.est, &|r| r.high_wait_hours);
         row("jobs backfilled, Est", &st.est, &|r| r.jobs_backfilled as f64);
         row("jobs backfilled, Act", &st.act, &|r| r.jobs_backfilled as f64);
+        let logged = st.est.first().map_or(0.0, |r| r.monthly.months.iter().map(|m| m.actual_wait_hours).sum());
+        out!("  {:<26} {logged:>11.0}  (the log's own scheduler, SWF field 3)", "actual wait [h]");
         if a.months {
-            out!("  Table 1 layout: month, jobs, utilization % (omega=inf, Est), wait hours Est / Act per omega");
+            out!("  Table 1 layout: month, jobs, utilization % (omega=inf, Est), actual (logged) wait hours, wait hours Est / Act per omega");
             let find = |r: &schedlab::findings::OmegaRun, label: &str| {
                 r.monthly.months.iter().find(|m| m.month == label).cloned().unwrap_or_default()
             };
@@ -300,7 +302,7 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
             for label in labels {
                 let mo = find(&st.est[0], label);
                 let util = st.est.last().map_or(0.0, |r| find(r, label).utilization_pct);
-                let mut line = format!("  {label:<8} {:>6} {:>6.1}", mo.jobs, util);
+                let mut line = format!("  {label:<8} {:>6} {:>6.1} {:>9.0}", mo.jobs, util, mo.actual_wait_hours);
                 for (e, ac) in st.est.iter().zip(&st.act) {
                     line.push_str(&format!(" {:>8.0}/{:<8.0}", find(e, label).wait_hours, find(ac, label).wait_hours));
                 }
