@@ -1,0 +1,137 @@
+//! Properties of every backfilling and prediction configuration on random traces: the machine
+//! is never over-subscribed, no job starts before its submission, every job runs exactly its
+//! runtime, runs are deterministic, and with exact plans (perfect predictions) and FCFS
+//! reservations no job starts after its first reservation.
+
+use proptest::prelude::*;
+
+use schedlab::engine::{simulate, Outcome};
+use schedlab::policy::Configured;
+use schedlab::run::Settings;
+use schedlab::trace::{parse, Overrun, Trace, TraceOptions};
+
+/// A random trace: up to 50 jobs of up to 6 users on up to 16 processors.
+fn random_trace() -> impl Strategy<Value = String> {
+    (1u32..=16, prop::collection::vec((0i64..4000, 1i64..3000, 1u32..=16, 1i64..3000, 0i32..6), 1..50)).prop_map(
+        |(machine, mut jobs)| {
+            jobs.sort_by_key(|j| j.0);
+            let mut s = format!("; MaxProcs: {machine}\n");
+            for (i, (submit, run, procs, est, user)) in jobs.iter().enumerate() {
+                let p = (*procs).min(machine);
+                s.push_str(&format!("{} {submit} -1 {run} {p} -1 -1 {p} {est} -1 1 {user} 1 -1 1 -1 -1 -1\n", i + 1));
+            }
+            s
+        },
+    )
+}
+
+/// The options the property tests choose from, one value per row.
+const OPTIONS: &[&[&str]] = &[
+    &["k=0", "k=1", "k=2", "k=inf"],
+    &["backfill=queue", "backfill=sjbf", "backfill=best_fit", "backfill=worst_fit", "backfill=none"],
+    &["reserve=fcfs", "reserve=sjf"],
+    &["backfill_end=prediction", "backfill_end=estimate"],
+    &["predict=estimate", "predict=history", "predict=perfect"],
+    &["factor=1", "factor=2", "factor=0.5"],
+    &["correction=none", "correction=estimate", "correction=gradual", "correction=exponential", "correction=double"],
+    &["window=1", "window=2", "window=5"],
+    &["window_type=all", "window_type=immediate", "window_type=extended"],
+    &["fullness=partial", "fullness=full"],
+    &["metric=avg", "metric=med", "metric=min", "metric=max"],
+    &["propagation=off", "propagation=on"],
+    &["passes=timestamp", "passes=event"],
+];
+
+/// Random options of the backfilling family, with the engine's pass mode.
+fn random_settings() -> impl Strategy<Value = Vec<String>> {
+    prop::collection::vec(any::<prop::sample::Index>(), OPTIONS.len())
+        .prop_map(|picks| OPTIONS.iter().zip(picks).map(|(row, i)| row[i.index(row.len())].to_string()).collect())
+}
+
+/// Random options of the relaxed family (Ward et al.).
+const RELAXED: &[&[&str]] = &[
+    &["alpha=0", "alpha=1", "alpha=2"],
+    &["beta=-1", "beta=0", "beta=1"],
+    &["gamma=-1", "gamma=0", "gamma=1"],
+    &["r=1", "r=10"],
+    &["omega=0", "omega=0.5", "omega=1", "omega=2", "omega=inf"],
+    &["dt=0", "dt=60", "dt=3600"],
+    &["queue_classes=none", "queue_classes=1:2,2:-1", "queue_classes=*:1"],
+    &["runtime=est", "runtime=act"],
+    &["window=fig2", "window=text"],
+    &["passes=timestamp", "passes=event"],
+];
+
+fn random_relaxed() -> impl Strategy<Value = Vec<String>> {
+    prop::collection::vec(any::<prop::sample::Index>(), RELAXED.len())
+        .prop_map(|picks| RELAXED.iter().zip(picks).map(|(row, i)| row[i.index(row.len())].to_string()).collect())
+}
+
+fn run(trace: &Trace, settings: &[String]) -> Outcome {
+    run_policy(trace, "easy", settings)
+}
+
+fn run_policy(trace: &Trace, policy: &str, settings: &[String]) -> Outcome {
+    let s = Settings::parse(settings).expect("settings parse");
+    let cfg = Configured::new(policy, &s.policy).expect("policy configures");
+    let mut p = cfg.build(trace);
+    simulate(trace, p.as_mut(), &s.engine)
+}
+
+/// The invariants every schedule keeps.
+fn check(trace: &Trace, out: &Outcome) -> Result<(), TestCaseError> {
+    let mut events: Vec<(i64, i64)> = Vec::new();
+    for (j, r) in trace.jobs.iter().zip(&out.records) {
+        prop_assert!(r.start >= j.submit, "job {} starts at {} before its submit {}", j.id, r.start, j.submit);
+        prop_assert_eq!(r.end, r.start + j.runtime, "job {} does not run its runtime", j.id);
+        prop_assert!((0.0..=1.0).contains(&r.accuracy), "job {} accuracy {}", j.id, r.accuracy);
+        events.push((r.start, j.procs as i64));
+        events.push((r.end, -(j.procs as i64)));
+    }
+    events.sort();
+    let mut busy = 0;
+    for (t, d) in events {
+        busy += d;
+        prop_assert!(busy <= trace.machine as i64, "{} processors busy at {} on {}", busy, t, trace.machine);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Any configuration: invariants, and the same schedule twice.
+    #[test]
+    fn every_configuration_keeps_the_invariants(text in random_trace(), settings in random_settings(), overrun in any::<bool>()) {
+        let opts = TraceOptions { overrun: if overrun { Overrun::Run } else { Overrun::Kill }, ..TraceOptions::default() };
+        let t = parse(text.as_bytes(), &opts).expect("trace parses");
+        let a = run(&t, &settings);
+        check(&t, &a)?;
+        prop_assert_eq!(&a, &run(&t, &settings), "not deterministic");
+    }
+
+    /// Exact plans (perfect predictions, runtimes that never pass their estimate) and FCFS
+    /// reservations: no reserved job starts after its first reservation.
+    #[test]
+    fn exact_plans_keep_every_reservation(text in random_trace(), settings in random_settings()) {
+        let t = parse(text.as_bytes(), &TraceOptions::default()).expect("trace parses");
+        let mut s = settings;
+        s.retain(|x| !x.starts_with("predict=") && !x.starts_with("reserve=") && !x.starts_with("factor=") && !x.starts_with("backfill=none"));
+        s.extend(["predict=perfect".to_string(), "reserve=fcfs".to_string(), "factor=1".to_string()]);
+        let out = run(&t, &s);
+        check(&t, &out)?;
+        for (j, r) in t.jobs.iter().zip(&out.records) {
+            prop_assert!(r.reserved < 0 || r.start <= r.reserved, "job {} reserved {} started {} ({:?})", j.id, r.reserved, r.start, s);
+        }
+    }
+
+    /// Relaxed backfilling with any options: invariants, and the same schedule twice.
+    #[test]
+    fn relaxed_keeps_the_invariants(text in random_trace(), settings in random_relaxed(), overrun in any::<bool>()) {
+        let opts = TraceOptions { overrun: if overrun { Overrun::Run } else { Overrun::Kill }, ..TraceOptions::default() };
+        let t = parse(text.as_bytes(), &opts).expect("trace parses");
+        let a = run_policy(&t, "relaxed", &settings);
+        check(&t, &a)?;
+        prop_assert_eq!(&a, &run_policy(&t, "relaxed", &settings), "not deterministic");
+    }
+}
