@@ -104,7 +104,8 @@ pub const BACKFILL_OPTIONS: &[OptionDoc] = &[
     },
 ];
 
-/// Every option of the backfilling family with its default: EASY's values, Table 12's predictor.
+/// Every option of the backfilling family with its default: EASY's values, and Table 12's
+/// window for the history predictor (presets such as EASY+ set `correction=estimate` themselves).
 const BACKFILL_DEFAULTS: &[(&str, &str)] = &[
     ("k", "1"),
     ("backfill", "queue"),
@@ -343,11 +344,7 @@ pub fn find(name: &str) -> Option<&'static PolicyInfo> {
 
 /// The default of option `key` in `family`: the value a preset that does not set it runs with.
 pub fn family_default(family: &str, key: &str) -> Option<&'static str> {
-    match family {
-        "backfill" => BACKFILL_DEFAULTS.iter().find(|(k, _)| *k == key).map(|(_, v)| *v),
-        "relaxed" => RELAXED_DEFAULTS.iter().find(|(k, _)| *k == key).map(|(_, v)| *v),
-        _ => None,
-    }
+    family_defaults(family).iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
 }
 
 fn family_defaults(family: &str) -> &'static [(&'static str, &'static str)] {

@@ -339,10 +339,7 @@ fn cmd_policies() {
     let mut families: Vec<&str> = POLICIES.iter().map(|p| p.family).collect();
     families.dedup();
     for f in families {
-        out!(
-            "OPTIONS OF THE {} FAMILY (a preset sets some; the rest keep these defaults: EASY's, with Table 12's window for the history predictor; EASY+ and its kin set correction=estimate)",
-            f.to_uppercase()
-        );
+        out!("OPTIONS OF THE {} FAMILY (a preset sets some; the rest keep these defaults)", f.to_uppercase());
         let opts = family_options(f);
         let kw = opts.iter().map(|o| o.key.len()).max().unwrap_or(0);
         let vw = opts.iter().map(|o| o.values.len()).max().unwrap_or(0);
@@ -383,7 +380,7 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
         configure(a.policy.as_deref().unwrap_or("all"), &s).map_err(|e| usage(e.to_string()))?;
     let mut paths = a.positional.clone();
     if paths.is_empty() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces/");
+        let dir = study::SHARED_TRACES;
         paths = vec![format!("{dir}SDSC-SP2-1998-4.2-cln.swf.gz"), format!("{dir}HPC2N-2002-2.2-cln.swf.gz")];
     }
     let repeat = a.repeat.unwrap_or(3).max(1);
@@ -403,8 +400,7 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
         let t0 = Instant::now();
         let trace = load_trace(path, &s)?;
         let parse_s = t0.elapsed().as_secs_f64();
-        let name = std::path::Path::new(path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
-        let short: String = name.trim_end_matches(".gz").trim_end_matches(".swf").chars().take(24).collect();
+        let short: String = study::short(path).chars().take(24).collect();
         let n = trace.jobs.len();
         out!(
             "{short:<24} {:<14} {n:>8} {parse_s:>9.3} {:>11.0} {:>8} {:>9}",

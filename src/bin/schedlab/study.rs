@@ -7,10 +7,12 @@ use schedlab::sweep::{by_key, degradation, grid, ranking, Axis, DEFAULT_AXES};
 
 use crate::{fail, load_trace, settings, usage, Args, Fail};
 
-/// The traces in `../shared/traces` beside the repository, for commands run without TRACE.
+/// `../shared/traces` beside the repository, where commands run without TRACE look.
+pub const SHARED_TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces/");
+
+/// The traces in [`SHARED_TRACES`].
 pub fn shared_traces() -> Vec<String> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces");
-    let mut v: Vec<String> = std::fs::read_dir(dir)
+    let mut v: Vec<String> = std::fs::read_dir(SHARED_TRACES)
         .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path().to_string_lossy().into_owned()).collect())
         .unwrap_or_default();
     v.retain(|p| p.ends_with(".swf") || p.ends_with(".swf.gz"));
@@ -18,7 +20,8 @@ pub fn shared_traces() -> Vec<String> {
     v
 }
 
-fn short(path: &str) -> String {
+/// A trace's file name without `.swf` or `.swf.gz`, for tables.
+pub fn short(path: &str) -> String {
     let name = std::path::Path::new(path).file_name().map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
     name.trim_end_matches(".gz").trim_end_matches(".swf").to_string()
 }
