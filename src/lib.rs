@@ -49,6 +49,7 @@ pub mod metrics;
 pub mod policy;
 pub mod predict;
 pub mod profile;
+pub mod random;
 pub mod render;
 pub mod run;
 pub mod sweep;

@@ -72,15 +72,21 @@ impl Profile {
     /// Earliest time at or after the origin when `procs` processors are free for `dur` seconds;
     /// `None` if the job is wider than the machine ever frees.
     pub fn earliest(&self, procs: i64, dur: i64) -> Option<i64> {
+        self.earliest_from(self.points[0].time, procs, dur)
+    }
+
+    /// Earliest time at or after `from` when `procs` processors are free for `dur` seconds
+    /// (an advance reservation asked for `from`); `None` as for [`Profile::earliest`].
+    pub fn earliest_from(&self, from: i64, procs: i64, dur: i64) -> Option<i64> {
         let dur = dur.max(1);
         let pts = &self.points;
-        let mut i = 0;
+        let mut i = self.points.partition_point(|p| p.time <= from).saturating_sub(1);
         'candidates: while i < pts.len() {
             if pts[i].free < procs {
                 i += 1;
                 continue;
             }
-            let start = pts[i].time;
+            let start = pts[i].time.max(from);
             let end = start + dur;
             let mut j = i + 1;
             while j < pts.len() && pts[j].time < end {
@@ -168,6 +174,10 @@ mod tests {
         assert_eq!(p.earliest(11, 1), None);
         assert!(p.fits(100, 10, 100));
         assert!(!p.fits(100, 10, 101));
+        assert_eq!(p.earliest_from(120, 5, 80), Some(120));
+        assert_eq!(p.earliest_from(120, 5, 81), Some(250));
+        assert_eq!(p.earliest_from(50, 1, 1), Some(100));
+        assert_eq!(p.earliest_from(400, 10, 1), Some(400));
     }
 
     #[test]

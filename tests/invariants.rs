@@ -26,14 +26,23 @@ fn run(trace: &Trace, policy: &str) -> Outcome {
     simulate(trace, p.as_mut(), &Default::default())
 }
 
-/// Checks what must hold for any policy: every job runs once, after its submission, for its
-/// runtime, and the machine is never over-subscribed.
+/// Checks what must hold for any policy: every job runs to completion once, after its
+/// submission, for its runtime (after at most one killed speculative run), and the machine is
+/// never over-subscribed.
 fn check_schedule(trace: &Trace, out: &Outcome, what: &str) {
     let mut events: Vec<(i64, i64)> = Vec::with_capacity(trace.jobs.len() * 2);
     for (j, r) in trace.jobs.iter().zip(&out.records) {
         assert!(r.start >= j.submit, "{what}: job {} starts at {} before its submit {}", j.id, r.start, j.submit);
-        assert_eq!(r.end, r.start + j.runtime, "{what}: job {} end != start + runtime", j.id);
-        events.push((r.start, j.procs as i64));
+        assert_eq!(r.end, r.last_start + j.runtime, "{what}: job {} end != last start + runtime", j.id);
+        assert!(r.killed_runs <= 1, "{what}: job {} killed {} times", j.id, r.killed_runs);
+        if r.killed_runs == 0 {
+            assert_eq!(r.last_start, r.start, "{what}: job {} restarted without a kill", j.id);
+        } else {
+            assert!(r.last_start >= r.start + r.killed_s, "{what}: job {} restarted before its kill", j.id);
+            events.push((r.start, j.procs as i64));
+            events.push((r.start + r.killed_s, -(j.procs as i64)));
+        }
+        events.push((r.last_start, j.procs as i64));
         events.push((r.end, -(j.procs as i64)));
     }
     // Ends before starts at one time: a job may start when another ends.

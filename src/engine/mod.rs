@@ -115,6 +115,9 @@ pub trait Policy {
     fn on_overdue(&mut self, _job: JobView, _sys: &mut System) -> bool {
         false
     }
+    /// A job started with [`System::start_limited`] reached its limit and was killed at
+    /// `sys.now()` (its processors are already free); it waits again and may be started anew.
+    fn on_killed(&mut self, _job: JobView, _sys: &mut System) {}
     /// A scheduling pass: start jobs with [`System::start`].
     fn schedule(&mut self, sys: &mut System);
     /// Whether the policy says itself which starts are backfills ([`System::note_backfill`]);
@@ -130,6 +133,10 @@ pub struct System<'a> {
     jobs: &'a [Job],
     machine: Machine,
     started: Vec<JobIdx>,
+    /// Per job: the run limit of the start in this pass ([`System::start_limited`]), or 0.
+    limits: Vec<i64>,
+    /// Per job: whether it is running now.
+    running: Vec<bool>,
     wake: Option<i64>,
     records: Vec<JobRecord>,
     overdue: BinaryHeap<Reverse<(i64, JobIdx)>>,
@@ -189,17 +196,45 @@ impl<'a> System<'a> {
     /// Starts job `idx` now; false (nothing happens) if too few processors are free, or the job
     /// has not arrived or has already started.
     pub fn start(&mut self, idx: JobIdx) -> bool {
+        self.start_limited(idx, i64::MAX)
+    }
+
+    /// Starts job `idx` now for at most `limit` seconds (a speculative run, Lawson & Smirni):
+    /// if it has not ended by then the engine kills it, frees its processors and tells the
+    /// policy through [`Policy::on_killed`]; the job then waits again. False as for [`System::start`].
+    pub fn start_limited(&mut self, idx: JobIdx, limit: i64) -> bool {
         let i = idx as usize;
-        if i >= self.arrived || self.records[i].start >= 0 {
+        if i >= self.arrived || self.running[i] || self.records[i].end >= 0 {
             return false;
         }
         let procs = self.jobs[i].procs;
         if self.machine.allocate(idx, procs) {
             self.started.push(idx);
+            self.running[i] = true;
+            self.limits[i] = limit.max(1);
+            if limit < i64::MAX {
+                self.records[i].limited_runs += 1;
+            }
             true
         } else {
             false
         }
+    }
+
+    /// Whether job `idx` is running now.
+    pub fn is_running(&self, idx: JobIdx) -> bool {
+        self.running[idx as usize]
+    }
+
+    /// Notes that job `idx` asked to start at `t` (an advance reservation request, Lawson &
+    /// Smirni section 2.2); the time granted is what [`System::note_reservation`] records.
+    pub fn note_request(&mut self, idx: JobIdx, t: i64) {
+        self.records[idx as usize].requested = t;
+    }
+
+    /// Notes that job `idx` has low priority (an external job, Lawson & Smirni section 2.1).
+    pub fn note_low_priority(&mut self, idx: JobIdx) {
+        self.records[idx as usize].low_priority = true;
     }
 
     /// Notes that job `idx` was promised a start at `t`; the first promise of each job is kept
@@ -291,6 +326,18 @@ pub struct JobRecord {
     /// How many times, while it was the oldest waiting job, backfilled jobs pushed that
     /// earliest possible start later ("thieves").
     pub thefts: u32,
+    /// Start of the run that completed (differs from `start` after killed speculative runs), or -1.
+    pub last_start: i64,
+    /// Runs started with a limit ([`System::start_limited`]): speculative runs.
+    pub limited_runs: u32,
+    /// Runs killed at their limit.
+    pub killed_runs: u32,
+    /// Seconds spent in killed runs (times the job's processors: the processor time lost).
+    pub killed_s: i64,
+    /// The start time it asked for (an advance reservation request), or -1.
+    pub requested: i64,
+    /// Low priority (an external job in Lawson & Smirni's grid setting).
+    pub low_priority: bool,
 }
 
 impl JobRecord {
@@ -304,6 +351,12 @@ impl JobRecord {
             corrections: 0,
             perfect_start: -1,
             thefts: 0,
+            last_start: -1,
+            limited_runs: 0,
+            killed_runs: 0,
+            killed_s: 0,
+            requested: -1,
+            low_priority: false,
         }
     }
 }
@@ -387,6 +440,8 @@ pub fn simulate_observed(
         jobs,
         machine: Machine::new(trace.machine, n),
         started: Vec::new(),
+        limits: vec![0; n],
+        running: vec![false; n],
         wake: None,
         records: vec![JobRecord::new(); n],
         overdue: BinaryHeap::new(),
@@ -399,6 +454,8 @@ pub fn simulate_observed(
     let mut running: BTreeSet<(i64, JobIdx)> = BTreeSet::new();
     let mut head: Option<usize> = None;
     let mut ends: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
+    // Limited runs that will be killed, by kill time.
+    let mut kills: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
     let mut wakes: BinaryHeap<Reverse<i64>> = BinaryHeap::new();
     let mut next_arrival = 0usize;
     // Lowest job index not yet started: a job started above it was backfilled.
@@ -423,8 +480,11 @@ pub fn simulate_observed(
         if let Some(Reverse((e, _))) = ends.peek() {
             t = t.min(*e);
         }
+        if let Some(Reverse((e, _))) = kills.peek() {
+            t = t.min(*e);
+        }
         // An alarm for a job that has already ended is void: it must not cost a pass.
-        while sys.overdue.peek().is_some_and(|Reverse((_, idx))| sys.records[*idx as usize].end >= 0) {
+        while sys.overdue.peek().is_some_and(|Reverse((_, idx))| !sys.running[*idx as usize]) {
             sys.overdue.pop();
         }
         if let Some(Reverse((e, _))) = sys.overdue.peek() {
@@ -449,6 +509,7 @@ pub fn simulate_observed(
             }
             ends.pop();
             sys.machine.release(idx);
+            sys.running[idx as usize] = false;
             running.remove(&(t, idx));
             let i = idx as usize;
             let b = sys.belief[i];
@@ -464,6 +525,24 @@ pub fn simulate_observed(
                 policy.on_completion(view(jobs, idx), &mut sys);
             }
         }
+        // Kills come with the completions: a killed job's processors are free for this pass.
+        while let Some(&Reverse((e, idx))) = kills.peek() {
+            if e != t {
+                break;
+            }
+            kills.pop();
+            let i = idx as usize;
+            sys.machine.release(idx);
+            sys.running[i] = false;
+            running.remove(&(t, idx));
+            let r = &mut sys.records[i];
+            r.killed_runs += 1;
+            r.killed_s += t - r.last_start;
+            r.last_start = -1;
+            queued += 1;
+            eventful = true;
+            policy.on_killed(view(jobs, idx), &mut sys);
+        }
         if per_event && first_at_t {
             untold.make_contiguous().sort_by_key(|&i| start_seq[i as usize]);
         }
@@ -472,7 +551,7 @@ pub fn simulate_observed(
                 break;
             }
             sys.overdue.pop();
-            if sys.records[idx as usize].end < 0 && policy.on_overdue(view(jobs, idx), &mut sys) {
+            if sys.running[idx as usize] && policy.on_overdue(view(jobs, idx), &mut sys) {
                 eventful = true;
             }
         }
@@ -527,7 +606,11 @@ pub fn simulate_observed(
             }
         }
         for &idx in &sys.started {
-            running.insert((t + jobs[idx as usize].runtime, idx));
+            let i = idx as usize;
+            let limit = std::mem::take(&mut sys.limits[i]);
+            let killed = jobs[i].runtime > limit;
+            let run = if killed { limit } else { jobs[i].runtime };
+            running.insert((t + run, idx));
             if opts.placements {
                 ids.clear();
                 ids.extend_from_slice(sys.machine.held(idx));
@@ -543,15 +626,23 @@ pub fn simulate_observed(
                 }
                 placement[idx as usize] = (off, placement_runs.len() as u32 - off);
             }
-            let job = &jobs[idx as usize];
-            sys.records[idx as usize].start = t;
+            let job = &jobs[i];
+            let r = &mut sys.records[i];
+            if r.start < 0 {
+                r.start = t;
+            }
+            r.last_start = t;
             queued -= 1;
             if per_event {
                 seq += 1;
-                start_seq[idx as usize] = seq;
+                start_seq[i] = seq;
             }
-            ends.push(Reverse((t + job.runtime, idx)));
-            if job.runtime > job.sched_runtime {
+            if killed {
+                kills.push(Reverse((t + limit, idx)));
+            } else {
+                ends.push(Reverse((t + job.runtime, idx)));
+            }
+            if job.sched_runtime < run {
                 sys.overdue.push(Reverse((t + job.sched_runtime, idx)));
             }
         }

@@ -120,6 +120,9 @@ mod tests {
             user: 1,
             queue: 1,
             backfilled: false,
+            requested: -1,
+            killed_s: 0,
+            low_priority: false,
         }
     }
 

@@ -2,6 +2,9 @@
 //!
 //! - wait = start - submit; response = end - submit;
 //! - bounded slowdown = max(1, (wait + run) / max(tau, run)), tau = 10 s by default;
+//! - slowdown (Lawson & Smirni Eq. 2) = 1 + d / v, v the runtime and d the delay: end - runtime
+//!   - submit, so killed speculative runs count as delay; for a job with an advance
+//!   reservation d is measured from the start it asked for;
 //! - utilization = used processor-seconds / ((last end - first start) x machine size) (Leung et al.);
 //! - loss of capacity = idle processor-seconds while jobs wait / (machine size x (last event - first event))
 //!   (Leung et al. eq. 1);
@@ -95,6 +98,12 @@ pub struct Record {
     pub queue: i32,
     /// Started while a job submitted before it was still waiting.
     pub backfilled: bool,
+    /// The start it asked for (advance reservation), or -1.
+    pub requested: i64,
+    /// Seconds of its killed speculative runs.
+    pub killed_s: i64,
+    /// Low priority (Lawson & Smirni).
+    pub low_priority: bool,
 }
 
 impl Record {
@@ -108,8 +117,19 @@ impl Record {
     }
     /// Bounded slowdown with threshold `tau`.
     pub fn bsld(&self, tau: i64) -> f64 {
-        let run = self.end - self.start;
-        ((self.wait() + run) as f64 / run.max(tau) as f64).max(1.0)
+        // The response, not wait + (end - start): a job restarted after a killed speculative run
+        // ran `runtime` seconds in its last run only.
+        (self.response() as f64 / self.runtime.max(tau) as f64).max(1.0)
+    }
+    /// Delay d of Lawson & Smirni: time from submission (or the requested reservation start) to
+    /// the end, less the runtime; killed speculative runs count as delay.
+    pub fn delay(&self) -> i64 {
+        let ready = if self.requested >= 0 { self.requested } else { self.submit };
+        self.end - self.runtime - ready
+    }
+    /// Slowdown of Lawson & Smirni, Eq. 2: 1 + d / v (unbounded; v at least 1 s).
+    pub fn slowdown(&self) -> f64 {
+        1.0 + self.delay() as f64 / self.runtime.max(1) as f64
     }
 }
 
@@ -130,6 +150,9 @@ pub fn records(trace: &Trace, outcome: &Outcome) -> Vec<Record> {
             user: j.user,
             queue: j.queue,
             backfilled: r.backfilled,
+            requested: r.requested,
+            killed_s: r.killed_s,
+            low_priority: r.low_priority,
         })
         .collect()
 }
@@ -264,6 +287,20 @@ pub struct Metrics {
     pub stall_avg_s: f64,
     /// Mean number of push-backs ("thieves") per stalled job.
     pub thieves_avg: f64,
+    /// Mean slowdown 1 + d / v (Lawson & Smirni Eq. 2, unbounded).
+    pub avg_slowdown: f64,
+    /// Jobs that asked for an advance reservation.
+    pub reservations_requested: u64,
+    /// Reservations granted later than asked (Lawson & Smirni Table 2).
+    pub missed_reservations: u64,
+    /// Mean granted minus requested start over reservation requests.
+    pub reservation_delay_avg_s: f64,
+    /// Speculative runs started (Lawson & Smirni section 2.1).
+    pub speculative_runs: u64,
+    /// Speculative runs killed at their limit.
+    pub speculative_kills: u64,
+    /// Processor-hours spent in killed speculative runs.
+    pub speculative_lost_proc_h: f64,
 }
 
 /// Mean and (population) standard deviation.
@@ -357,10 +394,17 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
     let stall: Vec<f64> = stalled.iter().map(|&i| (out[i].start - out[i].perfect_start) as f64).collect();
     let thieves: Vec<f64> = stalled.iter().map(|&i| out[i].thefts as f64).collect();
 
+    let slowdown: Vec<f64> = idx.iter().map(|&i| recs[i].slowdown()).collect();
+    let requests: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].requested >= 0).collect();
+    let granted = |i: usize| if out[i].reserved >= 0 { out[i].reserved } else { out[i].start };
+    let missed = requests.iter().filter(|&&i| granted(i) > recs[i].requested).count();
+    let res_delay: Vec<f64> = requests.iter().map(|&i| (granted(i) - recs[i].requested) as f64).collect();
+    let lost: f64 = recs.iter().map(|r| r.procs as f64 * r.killed_s as f64).sum::<f64>() / 3600.0;
+
     let done = recs.iter().filter(|r| r.end >= 0);
     let first_start = done.clone().map(|r| r.start).min().unwrap_or(0);
     let last_end = done.clone().map(|r| r.end).max().unwrap_or(0);
-    let used: f64 = done.clone().map(|r| r.procs as f64 * (r.end - r.start) as f64).sum();
+    let used: f64 = done.clone().map(|r| r.procs as f64 * (r.runtime + r.killed_s) as f64).sum();
     let makespan = last_end - first_start;
     let machine = trace.machine as f64;
     let utilization = if makespan > 0 { used / (makespan as f64 * machine) } else { 0.0 };
@@ -400,6 +444,13 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
         stalled_pct: pct(stalled.len(), followed.len()),
         stall_avg_s: mean_std(&stall).0,
         thieves_avg: mean_std(&thieves).0,
+        avg_slowdown: mean_std(&slowdown).0,
+        reservations_requested: requests.len() as u64,
+        missed_reservations: missed as u64,
+        reservation_delay_avg_s: mean_std(&res_delay).0,
+        speculative_runs: out.iter().map(|r| r.limited_runs as u64).sum(),
+        speculative_kills: out.iter().map(|r| r.killed_runs as u64).sum(),
+        speculative_lost_proc_h: lost,
     }
 }
 

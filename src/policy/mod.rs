@@ -6,6 +6,7 @@
 //! are matched case-insensitively with `-` and `_` equivalent (see [`crate::keys`]).
 
 pub mod backfill;
+pub mod multiqueue;
 pub mod relaxed;
 
 use std::collections::BTreeMap;
@@ -19,6 +20,7 @@ use crate::predict::{
 };
 use crate::trace::Trace;
 use backfill::{Backfill, BackfillEnd, BackfillOptions, Order, Reserve};
+use multiqueue::{MultiQueue, MultiQueueOptions, MULTIQUEUE_DEFAULTS, MULTIQUEUE_OPTIONS};
 use relaxed::{QueueClasses, Relaxed, RelaxedOptions, Window};
 
 /// One option a policy family takes.
@@ -162,6 +164,9 @@ const RELAXED_DEFAULTS: &[(&str, &str)] = &[
 
 /// Group of the priority presets with relaxed backfilling.
 pub const GROUP_RELAXED: &str = "Priorities and relaxed backfill (Ward, Mahood & West 2002)";
+
+/// Group of the multiple-queue presets.
+pub const GROUP_MULTIQUEUE: &str = "Multiple-queue backfilling (Lawson & Smirni 2002)";
 
 /// Group of the list-scheduling and backfilling presets every paper shares.
 pub const GROUP_CORE: &str = "Backfilling (all papers)";
@@ -334,6 +339,20 @@ pub const POLICIES: &[PolicyInfo] = &[
         summary: "Eq. 1 priorities recalculated every minute, relaxed backfill window omega x hpwait (Ward et al. Fig. 2)",
         defaults: &[],
     },
+    PolicyInfo {
+        name: "mq-backfill",
+        family: "multiqueue",
+        group: GROUP_MULTIQUEUE,
+        summary: "multiple-queue aggressive backfilling: queues by estimate, one pivot per partition, processor borrowing, speculative runs (Lawson & Smirni Fig. 2)",
+        defaults: &[],
+    },
+    PolicyInfo {
+        name: "sq-backfill",
+        family: "multiqueue",
+        group: GROUP_MULTIQUEUE,
+        summary: "single-queue aggressive backfilling with the same speculation, priorities and reservations: Lawson & Smirni's baseline",
+        defaults: &[("queues", "1")],
+    },
 ];
 
 /// Looks a policy up by name (case-insensitive, `-` = `_`).
@@ -351,6 +370,7 @@ fn family_defaults(family: &str) -> &'static [(&'static str, &'static str)] {
     match family {
         "backfill" => BACKFILL_DEFAULTS,
         "relaxed" => RELAXED_DEFAULTS,
+        "multiqueue" => MULTIQUEUE_DEFAULTS,
         _ => &[],
     }
 }
@@ -360,6 +380,7 @@ pub fn family_options(family: &str) -> &'static [OptionDoc] {
     match family {
         "backfill" => BACKFILL_OPTIONS,
         "relaxed" => RELAXED_OPTIONS,
+        "multiqueue" => MULTIQUEUE_OPTIONS,
         _ => &[],
     }
 }
@@ -384,11 +405,15 @@ pub struct Configured {
 enum Parsed {
     Backfill(BackfillOptions),
     Relaxed(RelaxedOptions),
+    MultiQueue(MultiQueueOptions),
 }
 
 fn parse_family(family: &str, options: &BTreeMap<String, String>) -> Result<Parsed, KeyError> {
     match family {
         "relaxed" => relaxed_options(options).map(Parsed::Relaxed),
+        "multiqueue" => {
+            MultiQueueOptions::parse(&|k| options.get(k).cloned().unwrap_or_default()).map(Parsed::MultiQueue)
+        }
         _ => backfill_options(options).map(Parsed::Backfill),
     }
 }
@@ -462,7 +487,7 @@ impl Configured {
     pub fn queue_classes(&self, trace: &Trace) -> QueueClasses {
         match &self.parsed {
             Parsed::Relaxed(r) => r.classes.resolve(&trace.header),
-            Parsed::Backfill(_) => QueueClasses::default(),
+            Parsed::Backfill(_) | Parsed::MultiQueue(_) => QueueClasses::default(),
         }
     }
 
@@ -475,6 +500,7 @@ impl Configured {
                 let classes = o.classes.resolve(&trace.header);
                 Box::new(Relaxed::new(o.clone(), classes, trace.machine, trace.jobs.len(), origin))
             }
+            Parsed::MultiQueue(o) => Box::new(MultiQueue::new(o.clone(), trace.machine, trace.jobs.len(), origin)),
         }
     }
 }
