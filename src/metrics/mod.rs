@@ -2,9 +2,9 @@
 //!
 //! - wait = start - submit; response = end - submit;
 //! - bounded slowdown = max(1, (wait + run) / max(tau, run)), tau = 10 s by default;
-//! - slowdown (Lawson & Smirni Eq. 2) = 1 + d / v, v the runtime and d the delay: end - runtime
-//!   - submit, so killed speculative runs count as delay; for a job with an advance
-//!   reservation d is measured from the start it asked for;
+//! - slowdown (Lawson & Smirni Eq. 2) = 1 + d / v, v the runtime and d the delay (end minus
+//!   runtime minus submit), so killed speculative runs count as delay; for a job with an
+//!   advance reservation d is measured from the start it asked for;
 //! - utilization = used processor-seconds / ((last end - first start) x machine size) (Leung et al.);
 //! - loss of capacity = idle processor-seconds while jobs wait / (machine size x (last event - first event))
 //!   (Leung et al. eq. 1);
