@@ -21,6 +21,8 @@
 //!   utilization, loss of capacity) and compressed time series.
 //! - [`render`]: chart geometry computed natively (the Gantt chart's raster).
 //! - [`findings`]: a paper's qualitative claims checked on any trace (Tsafrir et al.).
+//! - [`lawson`]: multiple-queue backfilling against its single-queue baseline: slowdown
+//!   ratios, transient batches, missed reservations (Lawson & Smirni).
 //! - [`sweep`]: grids of option values ranked by average degradation (Tsafrir et al. section 7).
 //! - [`run`]: `KEY=VALUE` settings and the whole flow in one call, as the CLI uses it.
 //! - [`keys`]: how names and keys are matched (case-insensitive, `-` = `_`).
@@ -45,6 +47,7 @@ pub mod calendar;
 pub mod engine;
 pub mod findings;
 pub mod keys;
+pub mod lawson;
 pub mod metrics;
 pub mod policy;
 pub mod predict;

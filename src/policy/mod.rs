@@ -463,6 +463,10 @@ impl Configured {
             if !keys.iter().any(|d| d.key == k) {
                 continue;
             }
+            // The baseline stays single-queue when a run sets the queues of `mq-backfill`.
+            if info.name == "sq-backfill" && k == "queues" {
+                continue;
+            }
             // A key two families take (`window`) goes to those whose values it fits: run with
             // easy++ and relaxed, `window=text` is relaxed's and `window=3` the predictor's.
             let fits = |family: &str| {

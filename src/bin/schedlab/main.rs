@@ -23,6 +23,7 @@ USAGE:
   schedlab findings [TRACE ...] [--set KEY=VALUE ...]
   schedlab sweep TRACE ... [--policy NAME] [--vary KEY=V1,V2|A-B ...] [--set KEY=VALUE ...] [--top N]
   schedlab omega [TRACE ...] [--months] [--set KEY=VALUE ...]
+  schedlab lawson [TRACE ...] [--set KEY=VALUE ...] [--format table|json]
 
 TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_' alike.
 Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
@@ -31,7 +32,10 @@ With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each
 'sweep' ranks predictor configurations by average degradation as in their section 7
 (default policy easy++, default grid window=1-8 metric=avg,med propagation=off,on);
 'omega' runs Ward et al.'s relaxed backfilling for omega = 0, 1, 2, 4, inf under Est and Act
-(default: the traces in ../shared/traces with more than one queue; queue_classes=header).";
+(default: the traces in ../shared/traces with more than one queue; queue_classes=header);
+'lawson' compares mq-backfill with sq-backfill as Lawson & Smirni (2002) do: R overall, per
+class and priority at loads 1, 1.25, 1.5 with 100/75/95% high priority, and missed reservations
+at fractions 0.01, 0.05, 0.25 (default: KTH-SP2, SDSC-SP2, SDSC-Par in ../shared/traces).";
 
 /// Prints a line to standard output; a closed pipe (`schedlab policies | head`) ends the program
 /// quietly instead of panicking.
@@ -44,6 +48,7 @@ macro_rules! out {
     }};
 }
 
+mod lawson;
 mod study;
 
 /// A command-line failure: the message and the exit code.
@@ -464,6 +469,7 @@ fn main() -> ExitCode {
         Some("findings") => study::cmd_findings(&a),
         Some("sweep") => study::cmd_sweep(&a),
         Some("omega") => study::cmd_omega(&a),
+        Some("lawson") => lawson::cmd_lawson(&a),
         Some("-h" | "--help" | "help") => Err(Fail(USAGE.to_string(), 0)),
         Some(c) => Err(usage(format!("unknown command {c}"))),
         None => Err(usage("missing command")),
