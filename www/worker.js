@@ -1,7 +1,7 @@
 // One simulation worker: loads the engine once, then answers one task at a time.
 // Tasks: {id, kind, bytes, policy, settings, points, view, input}; kind is one of catalogue, inspect,
 // simulate, metrics (a sweep's run: the result alone), schedule, gantt-open, gantt-render,
-// gantt-hover, rank-sweep.
+// gantt-hover, rank-sweep, lawson (mq-backfill against sq-backfill).
 import init, * as engine from './pkg/schedlab.js';
 
 const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.meta.url) });
@@ -31,6 +31,7 @@ self.onmessage = async (event) => {
       return;
     } else if (kind === 'gantt-hover') json = JSON.stringify(gantt ? gantt.describe(view.t, view.proc) : '');
     else if (kind === 'rank-sweep') json = engine.rank_sweep(input);
+    else if (kind === 'lawson') json = engine.lawson_compare(bytes, settings);
     else if (kind === 'metrics') {
       // A sweep needs only the result: the series, quantiles and categories stay here.
       const out = JSON.parse(engine.simulate(bytes, policy, settings, 1, () => {}));

@@ -128,6 +128,26 @@ pub fn simulate(
     .to_string()
 }
 
+/// Lawson & Smirni's comparison: `mq-backfill` against `sq-backfill` on the trace with the
+/// given settings (both policies take them; the baseline keeps one queue): `{"ok", "comparison"}`
+/// with R overall, per class and priority, the transient batches and the reservations, or
+/// `{"ok": false, "message"}`.
+#[wasm_bindgen]
+pub fn lawson_compare(bytes: &[u8], settings: Vec<String>) -> String {
+    let s = match Settings::parse(&settings) {
+        Ok(s) => s,
+        Err(e) => return failure(e.to_string(), Value::Null),
+    };
+    let trace = match parse(bytes, &s.trace) {
+        Ok(t) => t,
+        Err(e) => return failure(e.message, json!(e.report)),
+    };
+    match crate::lawson::compare(&trace, &s) {
+        Ok(c) => json!({"ok": true, "comparison": c, "tail_points": crate::lawson::TAIL_POINTS}).to_string(),
+        Err(e) => failure(e.to_string(), Value::Null),
+    }
+}
+
 /// One policy's schedule as CSV (the CLI's `--schedule-out` format), or `error: ...` on failure.
 #[wasm_bindgen]
 pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
