@@ -495,6 +495,15 @@ impl Configured {
         }
     }
 
+    /// The multiple-queue options, for a policy of that family (tests build [`MultiQueue`]
+    /// directly to look at its partitions).
+    pub fn multiqueue_options(&self) -> Option<&MultiQueueOptions> {
+        match &self.parsed {
+            Parsed::MultiQueue(o) => Some(o),
+            _ => None,
+        }
+    }
+
     /// Builds the policy for `trace`.
     pub fn build(&self, trace: &Trace) -> Box<dyn Policy> {
         let origin = trace.jobs.first().map_or(0, |j| j.submit);

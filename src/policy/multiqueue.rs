@@ -376,6 +376,11 @@ impl MultiQueue {
         &self.borrows
     }
 
+    /// The queue (0-based) job `idx` was put in on arrival.
+    pub fn queue(&self, idx: JobIdx) -> usize {
+        self.part[idx as usize] as usize
+    }
+
     /// How job `idx` was started (its last start).
     pub fn rule(&self, idx: JobIdx) -> Rule {
         self.rule[idx as usize]
@@ -554,6 +559,8 @@ impl Policy for MultiQueue {
     fn on_arrival(&mut self, job: JobView, sys: &mut System) {
         let i = job.idx as usize;
         let now = sys.now();
+        // The profile may still start at the previous pass.
+        self.base.advance(now);
         self.part[i] = self.opts.classify(job.sched_runtime) as u8;
         if self.draws.unit(job.id, Stream::Priority) >= self.opts.high_priority {
             self.is_low[i] = true;
@@ -574,7 +581,7 @@ impl Policy for MultiQueue {
         if self.opts.speculate_s > 0 && job.sched_runtime > self.opts.speculate_above {
             match self.opts.speculate_at {
                 SpeculateAt::Earliest => {
-                    if let Some(t) = self.base.earliest(job.procs as i64, spec) {
+                    if let Some(t) = self.base.earliest_from(now, job.procs as i64, spec) {
                         self.book(job.idx, t, spec, job.procs, true);
                         sys.wake_at(t);
                         return;
