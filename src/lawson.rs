@@ -397,3 +397,55 @@ fn findings(loads: &[LoadRun], reservations: &[ReservationRun]) -> Vec<Finding> 
     });
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(submit: i64, end: i64, runtime: i64, estimate: i64, low: bool, requested: i64) -> Record {
+        Record {
+            job_id: 1,
+            submit,
+            start: end - runtime,
+            end,
+            procs: 1,
+            runtime,
+            estimate,
+            user: 1,
+            queue: 1,
+            backfilled: false,
+            requested,
+            killed_s: 0,
+            low_priority: low,
+        }
+    }
+
+    #[test]
+    fn ratio_is_eq_3() {
+        assert_eq!(ratio(3.0, 1.5), 1.0);
+        assert_eq!(ratio(1.5, 3.0), -1.0);
+        assert_eq!(ratio(2.0, 2.0), 0.0);
+    }
+
+    /// Slowdowns 1 + d/v: a short job waiting 100 s for a 100 s run (2), a medium one waiting
+    /// 0 (1), a long low-priority one waiting 20,000 s for a 10,000 s run (3), and a reservation
+    /// started 50 s after the requested time for a 50 s run (2), medium by estimate.
+    #[test]
+    fn breakdown_by_class_and_priority() {
+        let recs = [
+            rec(0, 200, 100, 500, false, -1),
+            rec(0, 1000, 1000, 2000, false, -1),
+            rec(0, 30_000, 10_000, 20_000, true, -1),
+            rec(0, 1100, 50, 5000, false, 1000),
+        ];
+        let b = breakdown(&recs, &[1000, 10_000]);
+        assert_eq!(b.overall, 2.0);
+        assert_eq!(b.classes, [Some(2.0), Some(1.5), Some(3.0)]);
+        assert_eq!((b.high, b.low), (Some(5.0 / 3.0), Some(3.0)));
+        assert_eq!(b.classes_low, [None, None, Some(3.0)]);
+        assert_eq!(b.class_jobs, [1, 2, 1]);
+        // Granted at 1050 for a request at 1000: delayed more than 0 s, not more than 60 s.
+        let t = tail(&recs, &[-1, -1, -1, 1050]);
+        assert_eq!((t[0], t[1]), (1.0, 0.0));
+    }
+}

@@ -193,3 +193,36 @@ fn errors_are_clear() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("the file is empty"));
 }
+
+/// `schedlab lawson` on KTH: its R at load 1 with every job high priority is Eq. 3 of the two
+/// average slowdowns `schedlab run` reports for sq-backfill and mq-backfill; it prints every
+/// row of the grid and a verdict for each finding.
+#[test]
+fn lawson_study_matches_two_plain_runs() {
+    let kth = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz");
+    let o = schedlab(&["lawson", kth, "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let st = &v[0]["study"];
+    assert_eq!(st["loads"].as_array().map(Vec::len), Some(9));
+    assert_eq!(st["reservations"].as_array().map(Vec::len), Some(3));
+    let first = &st["loads"][0];
+    assert_eq!((first["load"].as_f64(), first["high_priority"].as_f64()), (Some(1.0), Some(1.0)));
+    let r = first["comparison"]["r"].as_f64().expect("R");
+
+    let o = schedlab(&["run", kth, "--policy", "sq-backfill,mq-backfill", "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let s1 = v["results"][0]["metrics"]["avg_slowdown"].as_f64().expect("s1");
+    let sm = v["results"][1]["metrics"]["avg_slowdown"].as_f64().expect("sm");
+    assert!((r - (s1 - sm) / s1.min(sm)).abs() < 1e-12, "R {r} from s1 {s1} sm {sm}");
+
+    let res = &st["reservations"][2]["comparison"]["reservations"];
+    let requested = res["requested"].as_u64().expect("requested");
+    assert!((6500..7700).contains(&requested), "{requested} of 28467 jobs asked at 0.25");
+
+    let o = schedlab(&["lawson", kth]);
+    let text = stdout(&o);
+    assert!(text.contains("missed single"), "{text}");
+    assert_eq!(text.matches("] ").count(), 5, "{text}");
+}
