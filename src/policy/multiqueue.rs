@@ -333,8 +333,10 @@ struct Plan {
     pivots: Vec<Option<(JobIdx, i64)>>,
     /// Everything booked, pivots included.
     all: Profile,
-    /// Per partition: everything booked but that partition's pivot.
-    without: Vec<Profile>,
+    /// Per partition: everything booked but that partition's pivot, once asked for.
+    without: Vec<Option<Profile>>,
+    /// Per partition: extra_p, once asked for.
+    extra: Vec<Option<u32>>,
 }
 
 impl MultiQueue {
@@ -498,24 +500,40 @@ impl MultiQueue {
             }
             pivots[self.part[idx as usize] as usize] = Some((idx, t));
         }
-        let without = (0..q)
-            .map(|p| match pivots[p] {
-                Some((idx, t)) if t < i64::MAX => {
-                    let mut prof = all.clone();
-                    let job = sys.view(idx);
-                    prof.release(t, job.procs as i64, Self::dur(&job));
-                    prof
-                }
-                _ => all.clone(),
-            })
-            .collect();
-        Plan { pivots, all, without }
+        Plan { pivots, all, without: vec![None; q], extra: vec![None; q] }
     }
 
-    /// Processors of partition `p` idle at time `t` by the running jobs' planned ends.
-    fn free_at(&self, p: usize, t: i64) -> u32 {
-        let held: u32 = self.runs.iter().filter(|r| r.part == p && r.end > t).map(|r| r.procs).sum();
-        self.own[p].saturating_sub(held)
+    /// Everything booked but partition `p`'s pivot (what rules a and b must not delay besides
+    /// the pivot they protect by the partition's accounting); computed once per plan.
+    fn without<'p>(plan: &'p mut Plan, sys: &System, p: usize) -> &'p Profile {
+        if plan.without[p].is_none() {
+            let mut prof = plan.all.clone();
+            if let Some((idx, t)) = plan.pivots[p] {
+                if t < i64::MAX {
+                    let job = sys.view(idx);
+                    prof.release(t, job.procs as i64, Self::dur(&job));
+                }
+            }
+            plan.without[p] = Some(prof);
+        }
+        plan.without[p].as_ref().unwrap_or(&plan.all)
+    }
+
+    /// extra_p: processors of partition `p` idle at its pivot start time (by the running jobs'
+    /// planned ends) that the pivot does not use; computed once per plan.
+    fn extra(&self, plan: &mut Plan, sys: &System, p: usize) -> u32 {
+        if let Some(e) = plan.extra[p] {
+            return e;
+        }
+        let e = match plan.pivots[p] {
+            Some((pivot, t)) => {
+                let held: u32 = self.runs.iter().filter(|r| r.part == p && r.end > t).map(|r| r.procs).sum();
+                self.own[p].saturating_sub(held).saturating_sub(sys.view(pivot).procs)
+            }
+            None => 0,
+        };
+        plan.extra[p] = Some(e);
+        e
     }
 
     /// Starts the bookings due now; a booking whose processors are still held stays (late).
@@ -655,14 +673,10 @@ impl Policy for MultiQueue {
                 }
             } else {
                 let idle = self.own[p] - self.busy[p];
-                let others_ok = || plan.without[p].fits(now, job.procs as i64, dur);
-                let pivot_procs = sys.view(pivot).procs;
-                if job.procs <= idle && now + dur <= t_p && others_ok() {
+                let others_ok = |plan: &mut Plan| Self::without(plan, sys, p).fits(now, job.procs as i64, dur);
+                if job.procs <= idle && now + dur <= t_p && others_ok(&mut plan) {
                     Some(Rule::A)
-                } else if job.procs <= idle
-                    && job.procs <= self.free_at(p, t_p).saturating_sub(pivot_procs)
-                    && others_ok()
-                {
+                } else if job.procs <= idle && job.procs <= self.extra(&mut plan, sys, p) && others_ok(&mut plan) {
                     Some(Rule::B)
                 } else if plan.all.fits(now, job.procs as i64, dur) {
                     Some(Rule::C)
