@@ -67,6 +67,25 @@ fn random_relaxed() -> impl Strategy<Value = Vec<String>> {
         .prop_map(|picks| RELAXED.iter().zip(picks).map(|(row, i)| row[i.index(row.len())].to_string()).collect())
 }
 
+/// Random options of the multiple-queue family (Lawson & Smirni).
+const MULTIQUEUE: &[&[&str]] = &[
+    &["queues=1", "queues=2", "queues=3"],
+    &["thresholds=100,1000", "thresholds=1000,10000"],
+    &["high_priority=1", "high_priority=0.5", "high_priority=0"],
+    &["speculate_s=0", "speculate_s=50", "speculate_s=180"],
+    &["speculate_above=0", "speculate_above=100", "speculate_above=1000"],
+    &["speculate_at=earliest", "speculate_at=arrival"],
+    &["reservations=0", "reservations=0.3", "reservations=1"],
+    &["lead=0", "lead=500", "lead=uniform:0:5000", "lead=exp:300"],
+    &["seed=1", "seed=2"],
+    &["passes=timestamp", "passes=event"],
+];
+
+fn random_multiqueue() -> impl Strategy<Value = Vec<String>> {
+    prop::collection::vec(any::<prop::sample::Index>(), MULTIQUEUE.len())
+        .prop_map(|picks| MULTIQUEUE.iter().zip(picks).map(|(row, i)| row[i.index(row.len())].to_string()).collect())
+}
+
 fn run(trace: &Trace, settings: &[String]) -> Outcome {
     run_policy(trace, "easy", settings)
 }
@@ -83,9 +102,17 @@ fn check(trace: &Trace, out: &Outcome) -> Result<(), TestCaseError> {
     let mut events: Vec<(i64, i64)> = Vec::new();
     for (j, r) in trace.jobs.iter().zip(&out.records) {
         prop_assert!(r.start >= j.submit, "job {} starts at {} before its submit {}", j.id, r.start, j.submit);
-        prop_assert_eq!(r.end, r.start + j.runtime, "job {} does not run its runtime", j.id);
+        prop_assert_eq!(r.end, r.last_start + j.runtime, "job {} does not run its runtime", j.id);
         prop_assert!((0.0..=1.0).contains(&r.accuracy), "job {} accuracy {}", j.id, r.accuracy);
-        events.push((r.start, j.procs as i64));
+        prop_assert!(r.killed_runs <= 1, "job {} killed {} times", j.id, r.killed_runs);
+        if r.killed_runs == 1 {
+            prop_assert!(r.last_start >= r.start + r.killed_s, "job {} restarted before its kill", j.id);
+            events.push((r.start, j.procs as i64));
+            events.push((r.start + r.killed_s, -(j.procs as i64)));
+        } else {
+            prop_assert_eq!(r.last_start, r.start, "job {} restarted without a kill", j.id);
+        }
+        events.push((r.last_start, j.procs as i64));
         events.push((r.end, -(j.procs as i64)));
     }
     events.sort();
@@ -122,6 +149,38 @@ proptest! {
         check(&t, &out)?;
         for (j, r) in t.jobs.iter().zip(&out.records) {
             prop_assert!(r.reserved < 0 || r.start <= r.reserved, "job {} reserved {} started {} ({:?})", j.id, r.reserved, r.start, s);
+        }
+    }
+
+    /// Multiple-queue backfilling with any options: invariants, partitions that sum to the
+    /// machine, speculative runs within their limit, and with jobs killed at their estimates
+    /// every granted reservation started exactly at its grant.
+    #[test]
+    fn multiqueue_keeps_the_invariants(text in random_trace(), settings in random_multiqueue(), overrun in any::<bool>()) {
+        let opts = TraceOptions { overrun: if overrun { Overrun::Run } else { Overrun::Kill }, ..TraceOptions::default() };
+        let t = parse(text.as_bytes(), &opts).expect("trace parses");
+        for policy in ["mq-backfill", "sq-backfill"] {
+            let s = Settings::parse(&settings).expect("settings parse");
+            let cfg = Configured::new(policy, &s.policy).expect("policy configures");
+            let o = cfg.multiqueue_options().expect("multiqueue").clone();
+            let limit = o.speculate_s;
+            let mut p = schedlab::policy::multiqueue::MultiQueue::new(o, t.machine, t.jobs.len(), t.jobs[0].submit);
+            let out = simulate(&t, &mut p, &s.engine);
+            check(&t, &out)?;
+            prop_assert_eq!(p.audit().violations, 0, "partitions");
+            prop_assert_eq!(p.partitions().iter().sum::<u32>(), t.machine);
+            for (j, r) in t.jobs.iter().zip(&out.records) {
+                if r.killed_runs > 0 {
+                    prop_assert_eq!(r.killed_s, limit, "job {} killed after {} s", j.id, r.killed_s);
+                }
+                if !overrun && r.requested >= 0 {
+                    prop_assert_eq!(r.start, r.reserved, "job {} granted {} started {} ({:?})", j.id, r.reserved, r.start, &settings);
+                }
+            }
+            if !overrun {
+                prop_assert_eq!(p.audit().late_bookings, 0, "late bookings ({:?})", &settings);
+            }
+            prop_assert_eq!(&out, &run_policy(&t, policy, &settings), "not deterministic");
         }
     }
 

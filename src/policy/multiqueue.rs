@@ -426,7 +426,10 @@ impl MultiQueue {
     fn launch(&mut self, sys: &mut System, idx: JobIdx, limit: i64, dur: i64, booked: bool, rule: Rule) -> bool {
         let job = sys.view(idx);
         let p = self.part[idx as usize] as usize;
-        if job.procs > sys.free() || !sys.start_limited(idx, limit) {
+        // With passes=event the machine may have freed processors the policy has not been told
+        // of yet: only processors idle in some partition count.
+        let idle_all: u32 = self.own.iter().zip(&self.busy).map(|(o, b)| o - b).sum();
+        if job.procs > sys.free().min(idle_all) || !sys.start_limited(idx, limit) {
             return false;
         }
         let idle = self.own[p] - self.busy[p];
@@ -633,6 +636,11 @@ impl Policy for MultiQueue {
         // double its planned span beyond that.
         let now = sys.now();
         let Some(run) = self.runs.iter_mut().find(|r| r.idx == job.idx) else { return false };
+        // Only the alarm at the planned end of this run counts; one left from a killed earlier
+        // run of the same job is void.
+        if run.end != now {
+            return false;
+        }
         let end = (run.start + job.estimate).max(run.start + 2 * (now - run.start).max(1));
         self.base.reserve(now, run.procs as i64, end - now);
         run.end = end;
