@@ -20,6 +20,7 @@ import {
   presetName,
 } from './predictions.js';
 import { installWard, wardUrlValues, clearWard, redrawWard } from './relaxed.js';
+import { installLawson, lawsonUrlValues, clearLawson, redrawLawson, LAWSON_POLICY } from './lawson.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -65,6 +66,14 @@ const METRICS = [
   ['stalled_pct', '%', 'jobs with a reservation whose earliest start by true runtimes was pushed back by backfilled jobs (Table 10)'],
   ['stall_avg_s', 's', 'mean time from that earliest start to the actual start, over stalled jobs (Table 10)'],
   ['thieves_avg', 'push-backs', 'mean number of push-backs ("thieves") per stalled job (Table 10)'],
+  // Multiple-queue backfilling (Lawson & Smirni 2002).
+  ['avg_slowdown', '', 'mean slowdown 1 + d/v, d the wait and v the actual runtime (Lawson & Smirni Eq. 2, unbounded)'],
+  ['reservations_requested', 'jobs', 'jobs that asked for an advance reservation (Lawson & Smirni section 2.2)'],
+  ['missed_reservations', 'jobs', 'reservations granted later than asked (Lawson & Smirni Table 2)'],
+  ['reservation_delay_avg_s', 's', 'mean granted minus requested start over the reservation requests'],
+  ['speculative_runs', 'runs', 'speculative runs started (Lawson & Smirni section 2.1)'],
+  ['speculative_kills', 'runs', 'speculative runs killed at their limit'],
+  ['speculative_lost_proc_h', 'processor-hours', 'processor-hours spent in killed speculative runs'],
 ];
 
 /** A metric's definition and unit, for hover titles. */
@@ -146,6 +155,7 @@ const state = {
   bytes: null,
   name: '',
   report: null,
+  header: null, // the trace's SWF header (dates of the transient plots)
   results: new Map(), // policy -> {result, series, wait_quantiles, ms}
   sort: { key: 'avg_bsld', dir: 1 },
   generation: 0, // bumped by every new trace and run, so stale runs stay silent
@@ -215,6 +225,16 @@ function syncWardUrl() {
   if (omegas) u.searchParams.set('omegas', omegas);
   if (classes) u.searchParams.set('ward_classes', classes);
   else u.searchParams.delete('ward_classes');
+  history.replaceState(null, '', u);
+}
+
+/** The multiple-queue panel in the URL (`mq_loads`, `mq_high`, `mq_res`, ...), written when it runs. */
+function syncLawsonUrl() {
+  const u = new URL(location.href);
+  for (const [key, value] of Object.entries(lawsonUrlValues() ?? {})) {
+    if (value === null) u.searchParams.delete(key);
+    else u.searchParams.set(key, value);
+  }
   history.replaceState(null, '', u);
 }
 
@@ -408,6 +428,7 @@ async function loadBytes(bytes, name) {
   renderResults();
   clearSweep();
   clearWard();
+  clearLawson();
   setStatus(`Reading ${name}…`);
   const generation = state.generation;
   const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings() });
@@ -417,6 +438,7 @@ async function loadBytes(bytes, name) {
     return false;
   }
   state.report = res.value.ok ? res.value.report : null;
+  state.header = res.value.ok ? res.value.header : null;
   renderReport(res.value);
   if (!res.value.ok) {
     setStatus(`${name}: ${res.value.message}`, 'error');
@@ -806,6 +828,17 @@ async function main() {
     settings: () => [...settings(), ...policySettings('relaxed')],
     onurl: syncWardUrl,
   });
+  installLawson({
+    pool: state.pool,
+    catalogue: state.catalogue,
+    params,
+    ready: () => !!(state.bytes && state.report),
+    bytes: () => state.bytes,
+    // The shared settings, then mq-backfill's own options as typed under Policies (both runs take them).
+    settings: () => [...settings(), ...policySettings(LAWSON_POLICY)],
+    header: () => state.header,
+    onurl: syncLawsonUrl,
+  });
   $('#accuracy-policy').onchange = choose;
   const metricSel = $('#metric');
   for (const [key] of METRICS) metricSel.add(new Option(key, key, key === 'avg_bsld', key === 'avg_bsld'));
@@ -843,6 +876,7 @@ async function main() {
     renderCharts();
     redrawSweep();
     redrawWard();
+    redrawLawson();
     requestGantt();
   });
   await loadDemo();

@@ -239,8 +239,12 @@ function hitTest(regions) {
   return (px, py) => regions.find((r) => px >= r.x && px < r.x + r.w && py >= r.y && py < r.y + r.h)?.text ?? null;
 }
 
-/** Line chart: series [{label, points: [[x, y], ...]}]; xFormat labels the x axis. Returns a hover function. */
-export function lineChart(canvas, series, title, { xFormat = fmt, yMin = 0, xLog = false } = {}) {
+/**
+ * Line chart: series [{label, points: [[x, y], ...]}]; xFormat labels the x axis, at `xTicks` if
+ * given; the y axis reaches at least `yMax` (default yMin + 1); `zero` draws a dark line at
+ * y = 0 (with yMin below 0). Returns a hover function.
+ */
+export function lineChart(canvas, series, title, { xFormat = fmt, yMin = 0, yMax: yTop, xLog = false, xTicks, zero = false } = {}) {
   const { ctx, w, h } = setup(canvas);
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
   const ys = series.flatMap((s) => s.points.map((p) => p[1]));
@@ -248,7 +252,7 @@ export function lineChart(canvas, series, title, { xFormat = fmt, yMin = 0, xLog
   const tx = xLog ? (v) => Math.log10(1 + Math.max(0, v)) : (v) => v;
   const x0 = Math.min(...xs.map(tx));
   const x1 = Math.max(...xs.map(tx));
-  const yMax = Math.max(...ys, yMin + 1);
+  const yMax = Math.max(...ys, yTop ?? yMin + 1);
   const yt = ticks(yMin, yMax);
   const top = Math.max(yMax, yt[yt.length - 1]);
   const styled = series.map((s, i) => ({ ...s, dash: s.dash ?? (i >= PALETTE.length ? [4, 3] : []) }));
@@ -256,11 +260,12 @@ export function lineChart(canvas, series, title, { xFormat = fmt, yMin = 0, xLog
   const x = (v) => PAD.left + ((tx(v) - x0) / (x1 - x0 || 1)) * (w - PAD.left - PAD.right);
   const y = (v) => h - PAD.bottom - ((v - yMin) / (top - yMin || 1)) * (h - PAD.top - layout.height - PAD.bottom);
   axes(ctx, w, h, yt, y, title);
+  if (zero) zeroLine(ctx, w, y(0));
   legend(ctx, styled, layout);
   ctx.fillStyle = '#333';
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
-  const xt = xLog ? [0, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7].filter((v) => tx(v) <= x1) : ticks(x0, x1);
+  const xt = xTicks ?? (xLog ? [0, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7].filter((v) => tx(v) <= x1) : ticks(x0, x1));
   for (const t of xt) ctx.fillText(xFormat(t), x(t), h - PAD.bottom + 6);
   styled.forEach((s, i) => {
     ctx.strokeStyle = s.colour ?? PALETTE[i % PALETTE.length];
@@ -281,6 +286,60 @@ export function lineChart(canvas, series, title, { xFormat = fmt, yMin = 0, xLog
     });
     return lines.filter(Boolean).join('\n');
   };
+}
+
+/** The line at y = 0 of a chart whose values may be negative. */
+function zeroLine(ctx, w, py) {
+  ctx.strokeStyle = '#333';
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(PAD.left, py);
+  ctx.lineTo(w - PAD.right, py);
+  ctx.stroke();
+}
+
+/**
+ * Grouped bars that may be negative (Lawson & Smirni Figs. 3, 5, 6): one group per label of
+ * `groups`, one bar per series [{label, colour, values}] (a value per group; null: no bar,
+ * e.g. an empty class), bars rising or falling from a zero line. Returns a hover function.
+ */
+export function groupedBarChart(canvas, groups, series, title, { unit = '' } = {}) {
+  const { ctx, w, h } = setup(canvas);
+  const values = series.flatMap((s) => s.values).filter((v) => v !== null && Number.isFinite(v));
+  let lo = Math.min(0, ...values);
+  let hi = Math.max(0, ...values);
+  if (!(hi > lo)) hi = lo + 1;
+  const yt = ticks(lo, hi);
+  const step = yt.length > 1 ? yt[1] - yt[0] : 1;
+  lo = Math.min(lo, Math.floor(lo / step + 1e-9) * step);
+  hi = Math.max(hi, Math.ceil(hi / step - 1e-9) * step);
+  const all = ticks(lo, hi);
+  const layout = legendLayout(ctx, w, series);
+  const plotTop = PAD.top + layout.height;
+  const y = (v) => h - PAD.bottom - ((v - lo) / (hi - lo)) * (h - plotTop - PAD.bottom);
+  axes(ctx, w, h, all, y, title);
+  legend(ctx, series.map((s) => ({ ...s, bar: true })), layout);
+  const slot = (w - PAD.left - PAD.right) / Math.max(groups.length, 1);
+  const bw = (slot * 0.8) / Math.max(series.length, 1);
+  const regions = [];
+  groups.forEach((g, gi) => {
+    const x0 = PAD.left + gi * slot + slot * 0.1;
+    series.forEach((s, si) => {
+      const v = s.values[gi];
+      if (v === null || v === undefined || !Number.isFinite(v)) return;
+      ctx.fillStyle = s.colour ?? PALETTE[si % PALETTE.length];
+      const top = y(Math.max(v, 0));
+      ctx.fillRect(x0 + si * bw, top, bw * 0.92, Math.max(1, y(Math.min(v, 0)) - top));
+    });
+    const lines = series.map((s) => `${s.label}: ${s.values[gi] === null || s.values[gi] === undefined ? '—' : `${fmt(s.values[gi])}${unit}`}`);
+    regions.push({ x: PAD.left + gi * slot, y: plotTop, w: slot, h: h - plotTop - PAD.bottom, text: [g, ...lines].join('\n') });
+    ctx.fillStyle = '#333';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ctx.fillText(g, PAD.left + (gi + 0.5) * slot, h - PAD.bottom + 6);
+  });
+  zeroLine(ctx, w, y(0));
+  return hitTest(regions);
 }
 
 /** Viridis-like sequential colours (colour-blind safe), dark to light. */

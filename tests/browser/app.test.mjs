@@ -57,9 +57,10 @@ test('the canvas charts are drawn', async () => {
       return [c.id, n / (d.length / 4)];
     }),
   );
-  assert.equal(inked.length, 11);
-  // Every chart but the sweep's and the relaxed-backfill one, which wait for their runs.
-  for (const [id, share] of inked) if (id !== 'chart-sweep' && id !== 'chart-ward') assert.ok(share > 0.01, `${id} is blank (${share})`);
+  assert.equal(inked.length, 15);
+  // Every chart but the sweep's, the relaxed-backfill one and the multiple-queue ones, which wait for their runs.
+  const waiting = ['chart-sweep', 'chart-ward', 'chart-lawson-r', 'chart-lawson-priority', 'chart-lawson-transient', 'chart-lawson-tail'];
+  for (const [id, share] of inked) if (!waiting.includes(id)) assert.ok(share > 0.01, `${id} is blank (${share})`);
   // Hover shows the value under the pointer (the first bar).
   const box = await page.locator('#chart-bars').boundingBox();
   await page.locator('#chart-bars').hover({ position: { x: 64 + (box.width - 80) / (2 * POLICIES), y: box.height / 2 } });
@@ -163,6 +164,13 @@ test('the single-file build works opened from disk (file://)', async () => {
   await page.click('#sweep-run');
   await page.waitForFunction(() => document.body.dataset.sweep === 'done', null, { timeout: 60_000 });
   assert.equal(await page.locator('#sweep-table tbody tr').count(), 2);
+  // So does the multiple-queue comparison (the worker task `lawson`).
+  await page.uncheck('#lawson-loads input[value="1.25"]');
+  await page.uncheck('#lawson-loads input[value="1.5"]');
+  await page.click('#lawson-run');
+  await page.waitForFunction(() => document.body.dataset.lawson === 'done', null, { timeout: 60_000 });
+  const r = Number(await page.getAttribute('#lawson-summary tr[data-load="1"][data-priority="all"] td[data-key="r"]', 'data-value'));
+  assert.ok(Math.abs(r - cliRatio(cliRun('mq-backfill,sq-backfill').results)) < 1e-12, `R ${r}`);
   const trace = path.join(shared, 'traces', 'KTH-SP2-1996-2.1-cln.swf.gz');
   await page.setInputFiles('#file', trace);
   await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('28467'));
@@ -340,6 +348,7 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
       'Backfilling (all papers)',
       'Runtime predictions (Tsafrir, Etsion & Feitelson 2007)',
       'Priorities and relaxed backfill (Ward, Mahood & West 2002)',
+      'Multiple-queue backfilling (Lawson & Smirni 2002)',
     ],
   );
   assert.deepEqual(groups[0].names, ['fcfs', 'fffs', 'bffs', 'wffs', 'conservative']);
@@ -348,6 +357,7 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
     assert.ok(groups[1].names.includes(p), `${p} missing from the prediction group`);
   }
   assert.deepEqual(groups[2].names, ['relaxed']);
+  assert.deepEqual(groups[3].names, ['mq-backfill', 'sq-backfill']);
   assert.equal(groups.reduce((n, g) => n + g.names.length, 0), POLICIES + 1); // and the custom configuration
   // The group buttons tick and clear a whole group; the run keeps catalogue order.
   await page.click('#policy-list fieldset:nth-of-type(2) legend button:text("none")');
@@ -676,6 +686,221 @@ test('relaxed backfill (Ward et al.): omega x Est/Act runs give Tables 1-3 equal
   await waitForResults(reload, 1);
   assert.equal(await reload.inputValue('#ward-omegas'), '0, 2, inf');
   assert.equal(await reload.locator('#ward-wait tbody tr').count(), 0);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(reload.errors, []);
+  await reload.close();
+  await page.close();
+});
+
+/** R = (s1 - sm) / min(s1, sm) from the CLI's average slowdowns of sq-backfill (s1) and mq-backfill (sm). */
+function cliRatio(results) {
+  const s1 = results.find((r) => r.policy === 'sq-backfill').metrics.avg_slowdown;
+  const sm = results.find((r) => r.policy === 'mq-backfill').metrics.avg_slowdown;
+  return (s1 - sm) / Math.min(s1, sm);
+}
+
+/** `schedlab lawson` on the demo: the paper's grid of loads, priority mixes and reservation fractions. */
+function cliLawsonStudy(sets = []) {
+  const args = ['lawson', DEMO, ...sets.flatMap((s) => ['--set', s]), '--format', 'json'];
+  return JSON.parse(execFileSync(path.join(root, 'target', 'release', 'schedlab'), args))[0].study;
+}
+
+const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${what}: ${a} != ${b}`);
+
+/** The multiple-queue summary table: {load: {priority: {key: number or null}}}. */
+async function lawsonTable(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const tr of document.querySelectorAll('#lawson-summary tbody tr')) {
+      const row = {};
+      for (const td of tr.querySelectorAll('td[data-key]')) row[td.dataset.key] = td.dataset.value === 'null' ? null : td.dataset.value;
+      (out[tr.dataset.load] ??= {})[tr.dataset.priority] = row;
+    }
+    return out;
+  });
+}
+
+test('multiple queues (Lawson & Smirni): R per class, priority and batch, reservations and delay tails equal the engine\'s; charts, URL state and Cancel', async () => {
+  const page = await open(browser, `${base}/?policies=easy`);
+  await waitForResults(page, 1);
+  // The defaults, and nothing runs until asked.
+  assert.equal(await page.inputValue('#lawson-high'), '1');
+  assert.equal(await page.inputValue('#lawson-reservations'), '0');
+  assert.deepEqual(await page.$$eval('#lawson-loads input:checked', (l) => l.map((i) => i.value)), ['1', '1.25', '1.5']);
+  assert.equal(await page.inputValue('#lawson-queues'), '3');
+  assert.equal(await page.inputValue('#lawson-thresholds'), '1000,10000');
+  assert.equal(await page.inputValue('#lawson-seed'), '1');
+  assert.match(await page.textContent('#lawson-count'), /^3 comparisons .*6 runs/);
+  assert.equal(await page.locator('#lawson-summary tbody tr').count(), 0);
+  assert.match(await page.textContent('#lawson-explain'), /s = 1 \+ d\/v.*R = \(s1 − sm\) \/ min\(s1, sm\)/s);
+
+  // No priorities, no reservations: R per class at three loads, as the CLI's study has them.
+  await page.click('#lawson-run');
+  await page.waitForFunction(() => document.body.dataset.lawson === 'done', null, { timeout: 60_000 });
+  const study = cliLawsonStudy();
+  const run = (load, high) => study.loads.find((l) => l.load === load && l.high_priority === high).comparison;
+  let table = await lawsonTable(page);
+  assert.deepEqual(Object.keys(table).sort(), ['1', '1.25', '1.5']);
+  for (const load of [1, 1.25, 1.5]) {
+    const c = run(load, 1);
+    const row = table[String(load)].all;
+    assert.deepEqual(Object.keys(table[String(load)]), ['all'], 'no priority rows with every job high priority');
+    assert.equal(Number(row.r), c.r, `load ${load} R`);
+    assert.equal(Number(row.s1), c.single.overall, `load ${load} s1`);
+    assert.equal(Number(row.sm), c.multi.overall, `load ${load} sm`);
+    ['short', 'medium', 'long'].forEach((name, i) => assert.equal(Number(row[`r_${name}`]), c.r_classes[i], `load ${load} ${name}`));
+    assert.equal(Number(row.jobs), c.single.class_jobs.reduce((a, b) => a + b, 0));
+  }
+  // Independently of the comparison code: R from the average slowdowns of two plain runs.
+  const plain = cliRun('mq-backfill,sq-backfill').results;
+  close(Number(table['1'].all.r), cliRatio(plain), 'R at load 1 from the CLI runs');
+  close(Number(table['1.5'].all.r), cliRatio(cliRun('mq-backfill,sq-backfill', ['load=1.5']).results), 'R at load 1.5 from the CLI runs');
+  // What the table shows: R signed to three decimals, coloured by who does better.
+  const shown = await page.textContent('#lawson-summary tr[data-load="1"] td[data-key="r"]');
+  const r1 = run(1, 1).r;
+  assert.equal(shown, `${r1 >= 0 ? '+' : '−'}${Math.abs(r1).toFixed(3)}`);
+  assert.equal(await page.getAttribute('#lawson-summary tr[data-load="1"] td[data-key="r"]', 'class'), r1 > 0 ? 'better' : 'worse');
+  // Fig. 3/5: one bar per load in each class group; Fig. 4: one line per load, one point per 1,000 submissions.
+  const bars = JSON.parse(await page.getAttribute('#chart-lawson-r', 'data-data'));
+  assert.deepEqual(bars.groups, ['all', 'short', 'medium', 'long']);
+  assert.deepEqual(bars.series.map((s) => s.label), ['load 1', 'load 1.25', 'load 1.5']);
+  bars.series.forEach((s, i) => assert.deepEqual(s.values, [run([1, 1.25, 1.5][i], 1).r, ...run([1, 1.25, 1.5][i], 1).r_classes]));
+  const lines = JSON.parse(await page.getAttribute('#chart-lawson-transient', 'data-data'));
+  assert.deepEqual(lines.map((s) => s.label), ['load 1', 'load 1.25', 'load 1.5']);
+  lines.forEach((s, i) => assert.deepEqual(s.points, run([1, 1.25, 1.5][i], 1).transient.map((b) => [b.time, b.r])));
+  assert.equal(lines[0].points.length, 3, 'the demo\'s 2,999 jobs make three batches');
+  for (const id of ['#chart-lawson-r', '#chart-lawson-transient']) assert.ok((await ink(page, id)) > 0.01, `${id} is blank`);
+  // Dates on the transient chart: the batches' submit times after the header's UnixStartTime, in the trace's zone.
+  const box = await page.locator('#chart-lawson-transient').boundingBox();
+  await page.locator('#chart-lawson-transient').hover({ position: { x: 70, y: box.height / 2 } });
+  await page.waitForFunction(() => /^load 1: -?[\d.]+ at 1996-09-30\n/.test(document.querySelector('#tip').textContent));
+  // No reservations were asked for: the table says none and Fig. 11 waits.
+  assert.equal(await page.getAttribute('#lawson-reservations-table tr[data-load="1"] td[data-key="requested"]', 'data-value'), '0');
+  assert.match(await page.textContent('#lawson-reservations-note'), /No job asks for a reservation/);
+  assert.equal(await page.getAttribute('#chart-lawson-tail', 'data-data'), null);
+  assert.equal(await page.getAttribute('#chart-lawson-priority', 'data-data'), null);
+  await page.locator('#lawson-section').screenshot({ path: path.join(shots, 'lawson.png') });
+
+  // 75% high priority: rows and bars for high and low priority (Figs. 6-7), equal to the study's.
+  await page.selectOption('#lawson-high', '0.75');
+  await page.click('#lawson-run');
+  await page.waitForFunction(() => document.body.dataset.lawson === 'done' && document.querySelector('#lawson-summary tr[data-priority="low"]'), null, { timeout: 60_000 });
+  table = await lawsonTable(page);
+  for (const load of [1, 1.25, 1.5]) {
+    const c = run(load, 0.75);
+    const rows = table[String(load)];
+    assert.deepEqual(Object.keys(rows), ['all', 'high', 'low']);
+    assert.equal(Number(rows.all.r), c.r);
+    for (const [p, key] of [['high', 'high'], ['low', 'low']]) {
+      assert.equal(Number(rows[p].r), c[`r_${key}`], `load ${load} R ${p}`);
+      assert.equal(Number(rows[p].s1), c.single[key]);
+      assert.equal(Number(rows[p].sm), c.multi[key]);
+      ['short', 'medium', 'long'].forEach((name, i) => {
+        const want = c[`r_classes_${key}`][i];
+        if (want === null) assert.equal(rows[p][`r_${name}`], null);
+        else assert.equal(Number(rows[p][`r_${name}`]), want, `load ${load} ${p} ${name}`);
+      });
+    }
+  }
+  close(Number(table['1'].all.r), cliRatio(cliRun('mq-backfill,sq-backfill', ['high_priority=0.75']).results), 'R with priorities from the CLI runs');
+  const prio = JSON.parse(await page.getAttribute('#chart-lawson-priority', 'data-data'));
+  assert.deepEqual(prio.series.map((s) => s.label), ['load 1 high', 'load 1 low', 'load 1.25 high', 'load 1.25 low', 'load 1.5 high', 'load 1.5 low']);
+  assert.deepEqual(prio.series[1].values, [run(1, 0.75).r_low, ...run(1, 0.75).r_classes_low]);
+  const prioLines = JSON.parse(await page.getAttribute('#chart-lawson-transient', 'data-data'));
+  assert.deepEqual(prioLines[1].points, run(1, 0.75).transient.map((b) => [b.time, b.r_low]));
+  assert.ok((await ink(page, '#chart-lawson-priority')) > 0.01, 'the priority chart is blank');
+  let url = new URL(page.url());
+  assert.deepEqual([url.searchParams.get('mq_loads'), url.searchParams.get('mq_high'), url.searchParams.get('mq_res')], ['1,1.25,1.5', '0.75', '0']);
+
+  // Reservations (Table 2, Fig. 11): 5% of the jobs at load 1 with every job high priority, as the study's.
+  await page.selectOption('#lawson-high', '1');
+  await page.selectOption('#lawson-reservations', '0.05');
+  await page.uncheck('#lawson-loads input[value="1.25"]');
+  await page.uncheck('#lawson-loads input[value="1.5"]');
+  assert.match(await page.textContent('#lawson-count'), /^1 comparison \(load 1\)/);
+  await page.click('#lawson-run');
+  await page.waitForFunction(() => document.body.dataset.lawson === 'done' && document.querySelector('#chart-lawson-tail').dataset.data, null, { timeout: 60_000 });
+  const res = study.reservations.find((r) => r.fraction === 0.05).comparison;
+  const cells = await page.$$eval('#lawson-reservations-table tbody tr', (trs) =>
+    trs.map((tr) => Object.fromEntries([...tr.querySelectorAll('td[data-key]')].map((td) => [td.dataset.key, Number(td.dataset.value)]))),
+  );
+  assert.equal(cells.length, 1);
+  assert.ok(cells[0].requested > 0, 'reservations were requested');
+  assert.equal(cells[0].requested, res.reservations.requested);
+  assert.equal(cells[0].missed_single, res.reservations.missed_single);
+  assert.equal(cells[0].missed_multi, res.reservations.missed_multi);
+  assert.equal(cells[0].delay_single_s, res.single_metrics.reservation_delay_avg_s);
+  assert.equal(cells[0].delay_multi_s, res.multi_metrics.reservation_delay_avg_s);
+  const sets = ['reservations=0.05'];
+  const withRes = cliRun('mq-backfill,sq-backfill', sets).results;
+  assert.equal(cells[0].requested, withRes[0].metrics.reservations_requested);
+  assert.equal(cells[0].missed_multi, withRes.find((r) => r.policy === 'mq-backfill').metrics.missed_reservations);
+  assert.equal(cells[0].missed_single, withRes.find((r) => r.policy === 'sq-backfill').metrics.missed_reservations);
+  const tail = JSON.parse(await page.getAttribute('#chart-lawson-tail', 'data-data'));
+  assert.equal(tail.points.length, res.reservations.tail_single.length);
+  assert.deepEqual(tail.points.slice(0, 3), [0, 60, 300]);
+  assert.deepEqual(tail.series.map((s) => s.label), ['load 1 multiple', 'load 1 single']);
+  assert.deepEqual(tail.series[0].values, res.reservations.tail_multi);
+  assert.deepEqual(tail.series[1].values, res.reservations.tail_single);
+  assert.ok(tail.series[1].values[0] > 0 && tail.series[1].values[0] <= 1);
+  assert.ok((await ink(page, '#chart-lawson-tail')) > 0.01, 'Fig. 11 is blank');
+  assert.match(await page.textContent('#lawson-reservations-note'), /0\.05 of the jobs/);
+  await page.locator('#lawson-section').screenshot({ path: path.join(shots, 'lawson-reservations.png') });
+
+  // mq-backfill's own options under Policies apply to both runs, and the panel's queues and seed too (the CLI agrees).
+  await page.selectOption('#lawson-reservations', '0');
+  await page.click('#policy-list .policy:has(input[value="mq-backfill"]) summary');
+  await page.fill('[data-policy="mq-backfill"][data-opt="speculate_s"]', '0');
+  await page.fill('#lawson-queues', '2');
+  await page.fill('#lawson-thresholds', '3600');
+  await page.fill('#lawson-seed', '7');
+  await page.click('#lawson-run');
+  await page.waitForFunction(() => document.body.dataset.lawson === 'done' && document.querySelector('#lawson-summary td[data-key="r_short"]') && !document.querySelector('#lawson-summary td[data-key="r_medium"]'), null, { timeout: 60_000 });
+  const own = cliRun('mq-backfill,sq-backfill', ['speculate_s=0', 'queues=2', 'thresholds=3600', 'seed=7']).results;
+  assert.equal(own.find((r) => r.policy === 'mq-backfill').metrics.speculative_runs, 0);
+  table = await lawsonTable(page);
+  close(Number(table['1'].all.r), cliRatio(own), 'R with speculate_s=0, two queues');
+  assert.deepEqual(JSON.parse(await page.getAttribute('#chart-lawson-r', 'data-data')).groups, ['all', 'short', 'long']);
+  assert.match(await page.textContent('#lawson-explain'), /short \(estimate < 3600 s\), long \(estimate >= 3600 s\)/);
+  url = new URL(page.url());
+  assert.deepEqual(
+    ['mq_loads', 'mq_high', 'mq_res', 'mq_queues', 'mq_thresholds', 'mq_seed'].map((k) => url.searchParams.get(k)),
+    ['1', '1', '0', '2', '3600', '7'],
+  );
+
+  // Bad input is refused before anything runs.
+  await page.fill('#lawson-thresholds', '10000,1000');
+  assert.match(await page.textContent('#lawson-count'), /ascending whole seconds/);
+  await page.fill('#lawson-thresholds', '3600');
+  await page.uncheck('#lawson-loads input[value="1"]');
+  assert.match(await page.textContent('#lawson-count'), /tick one or more load factors/);
+
+  // Cancel stops the comparisons in flight and leaves no stale figures.
+  await page.fill('#lawson-queues', '3');
+  await page.fill('#lawson-thresholds', '1000,10000');
+  for (const l of ['1', '1.25', '1.5']) await page.check(`#lawson-loads input[value="${l}"]`);
+  await page.evaluate(() => {
+    document.querySelector('#lawson-run').click();
+    document.querySelector('#lawson-cancel').click();
+  });
+  await page.waitForFunction(() => document.body.dataset.lawson === 'stopped');
+  assert.match(await page.textContent('#lawson-status'), /Cancelled after 0 of 3 comparisons/);
+  assert.equal(await page.locator('#lawson-summary tbody tr').count(), 0);
+  assert.equal(await page.getAttribute('#chart-lawson-r', 'data-data'), null);
+  // The pool still works after the cancel.
+  await page.click('#lawson-run');
+  await page.waitForFunction(() => document.body.dataset.lawson === 'done', null, { timeout: 60_000 });
+  assert.equal(await page.locator('#lawson-summary tbody tr').count(), 3);
+
+  // A link restores the panel without running it.
+  const reload = await open(browser, `${base}/?policies=easy&mq_loads=1.25,1.5&mq_high=0.95&mq_res=0.25&mq_seed=3`);
+  await waitForResults(reload, 1);
+  assert.deepEqual(await reload.$$eval('#lawson-loads input:checked', (l) => l.map((i) => i.value)), ['1.25', '1.5']);
+  assert.equal(await reload.inputValue('#lawson-high'), '0.95');
+  assert.equal(await reload.inputValue('#lawson-reservations'), '0.25');
+  assert.equal(await reload.inputValue('#lawson-seed'), '3');
+  assert.equal(await reload.inputValue('#lawson-queues'), '3');
+  assert.equal(await reload.locator('#lawson-summary tbody tr').count(), 0);
   assert.deepEqual(page.errors, []);
   assert.deepEqual(reload.errors, []);
   await reload.close();
