@@ -42,10 +42,15 @@ const OPTIONS: &[&[&str]] = &[
     &["passes=timestamp", "passes=event"],
 ];
 
+/// One random value from each row of `rows`.
+fn pick(rows: &'static [&'static [&'static str]]) -> impl Strategy<Value = Vec<String>> {
+    prop::collection::vec(any::<prop::sample::Index>(), rows.len())
+        .prop_map(move |picks| rows.iter().zip(picks).map(|(row, i)| row[i.index(row.len())].to_string()).collect())
+}
+
 /// Random options of the backfilling family, with the engine's pass mode.
 fn random_settings() -> impl Strategy<Value = Vec<String>> {
-    prop::collection::vec(any::<prop::sample::Index>(), OPTIONS.len())
-        .prop_map(|picks| OPTIONS.iter().zip(picks).map(|(row, i)| row[i.index(row.len())].to_string()).collect())
+    pick(OPTIONS)
 }
 
 /// Random options of the relaxed family (Ward et al.).
@@ -63,8 +68,7 @@ const RELAXED: &[&[&str]] = &[
 ];
 
 fn random_relaxed() -> impl Strategy<Value = Vec<String>> {
-    prop::collection::vec(any::<prop::sample::Index>(), RELAXED.len())
-        .prop_map(|picks| RELAXED.iter().zip(picks).map(|(row, i)| row[i.index(row.len())].to_string()).collect())
+    pick(RELAXED)
 }
 
 /// Random options of the multiple-queue family (Lawson & Smirni).
@@ -82,8 +86,7 @@ const MULTIQUEUE: &[&[&str]] = &[
 ];
 
 fn random_multiqueue() -> impl Strategy<Value = Vec<String>> {
-    prop::collection::vec(any::<prop::sample::Index>(), MULTIQUEUE.len())
-        .prop_map(|picks| MULTIQUEUE.iter().zip(picks).map(|(row, i)| row[i.index(row.len())].to_string()).collect())
+    pick(MULTIQUEUE)
 }
 
 fn run(trace: &Trace, settings: &[String]) -> Outcome {

@@ -74,8 +74,13 @@ fn prepare(bytes: &[u8], policy: &str, settings: &[String]) -> Result<(Settings,
     let s = Settings::parse(settings).map_err(|e| Refusal(e.to_string(), Value::Null))?;
     let cfg = configure(policy, &s).map_err(|e| Refusal(e.to_string(), Value::Null))?;
     let cfg = cfg.into_iter().next().ok_or_else(|| Refusal("no policy".into(), Value::Null))?;
-    let trace = parse(bytes, &s.trace).map_err(|e| Refusal(e.message, json!(e.report)))?;
+    let trace = load(bytes, &s)?;
     Ok((s, cfg, trace))
+}
+
+/// Parses the trace with the settings' trace options.
+fn load(bytes: &[u8], s: &Settings) -> Result<Trace, Refusal> {
+    parse(bytes, &s.trace).map_err(|e| Refusal(e.message, json!(e.report)))
 }
 
 /// Parses a trace (plain or gzip) and returns `{"ok", "report", "header"}` or `{"ok": false, "message", "report"}`.
@@ -138,9 +143,9 @@ pub fn lawson_compare(bytes: &[u8], settings: Vec<String>) -> String {
         Ok(s) => s,
         Err(e) => return failure(e.to_string(), Value::Null),
     };
-    let trace = match parse(bytes, &s.trace) {
+    let trace = match load(bytes, &s) {
         Ok(t) => t,
-        Err(e) => return failure(e.message, json!(e.report)),
+        Err(r) => return r.json(),
     };
     match crate::lawson::compare(&trace, &s) {
         Ok(c) => json!({"ok": true, "comparison": c, "tail_points": crate::lawson::TAIL_POINTS}).to_string(),

@@ -2,7 +2,7 @@
 
 use schedlab::lawson::{study, TAIL_POINTS};
 
-use crate::study::{short, SHARED_TRACES};
+use crate::study::{short, verdict, SHARED_TRACES};
 use crate::{fail, load_trace, settings, Args, Fail};
 
 /// The paper's traces (KTH, SP2, PAR) as ../shared/traces names them.
@@ -112,12 +112,7 @@ pub fn cmd_lawson(a: &Args) -> Result<(), Fail> {
             );
         }
         for f in &st.findings {
-            let v = match f.holds {
-                Some(true) => "holds",
-                Some(false) => "DOES NOT HOLD",
-                None => "n/a",
-            };
-            out!("  [{v}] {}\n      {}", f.claim, f.detail);
+            out!("  [{}] {}\n      {}", verdict(f.holds), f.claim, f.detail);
         }
         if claims.is_empty() {
             claims = st.findings.iter().map(|f| f.claim).collect();

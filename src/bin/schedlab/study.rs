@@ -26,7 +26,8 @@ pub fn short(path: &str) -> String {
     name.trim_end_matches(".gz").trim_end_matches(".swf").to_string()
 }
 
-fn verdict(h: Option<bool>) -> &'static str {
+/// How a finding is printed: holds, CONTRADICTED or n/a.
+pub fn verdict(h: Option<bool>) -> &'static str {
     match h {
         Some(true) => "holds",
         Some(false) => "CONTRADICTED",
