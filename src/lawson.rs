@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use crate::findings::Finding;
 use crate::metrics::{records, Metrics, Record};
+use crate::policy::multiqueue::class_of;
 use crate::policy::PolicyError;
 use crate::run::{configure, run_one, Settings};
 use crate::trace::Trace;
@@ -53,11 +54,6 @@ fn mean(v: impl Iterator<Item = f64>) -> Option<f64> {
         n += 1;
     }
     (n > 0).then(|| s / n as f64)
-}
-
-/// The class (0-based) of a job estimated to run `estimate` seconds: Eq. 1 with `thresholds`.
-pub fn class_of(estimate: i64, thresholds: &[i64]) -> usize {
-    thresholds.iter().position(|&t| estimate < t).unwrap_or(thresholds.len())
 }
 
 /// Average slowdowns of `recs` (finished jobs only), classes by user estimate.
@@ -182,14 +178,11 @@ fn tail(recs: &[Record], reserved: &[i64]) -> Vec<f64> {
 /// Runs `mq-backfill` and `sq-backfill` on `trace` with `settings` and compares them.
 pub fn compare(trace: &Trace, settings: &Settings) -> Result<Comparison, PolicyError> {
     let cfgs = configure("sq-backfill,mq-backfill", settings)?;
-    let thresholds: Vec<i64> = cfgs[1]
-        .options
-        .get("thresholds")
-        .map(|t| t.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-        .unwrap_or_default();
-    let queues: usize = cfgs[1].options.get("queues").and_then(|q| q.parse().ok()).unwrap_or(3);
     // Classes as the multiple queues split the jobs; the paper's three when it runs one queue.
-    let thresholds = if queues > 1 { thresholds.into_iter().take(queues - 1).collect() } else { vec![1000, 10_000] };
+    let thresholds = match cfgs[1].multiqueue_options() {
+        Some(o) if o.queues() > 1 => o.thresholds.clone(),
+        _ => vec![1000, 10_000],
+    };
     let (so, sr) = run_one(trace, &cfgs[0], settings);
     let (mo, mr) = run_one(trace, &cfgs[1], settings);
     let (srec, mrec) = (records(trace, &so), records(trace, &mo));

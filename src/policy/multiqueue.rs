@@ -82,6 +82,12 @@ pub const MULTIQUEUE_DEFAULTS: &[(&str, &str)] = &[
     ("seed", "1"),
 ];
 
+/// The class (0-based) of a job planned to run `t_e` seconds: Eq. 1 with `thresholds`, the
+/// upper bounds (exclusive) of every class but the last.
+pub fn class_of(t_e: i64, thresholds: &[i64]) -> usize {
+    thresholds.iter().position(|&t| t_e < t).unwrap_or(thresholds.len())
+}
+
 /// When the speculative run of a long job happens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SpeculateAt {
@@ -174,7 +180,7 @@ impl MultiQueueOptions {
 
     /// The queue (0-based) of a job planned to run `t_e` seconds: Eq. 1.
     pub fn classify(&self, t_e: i64) -> usize {
-        self.thresholds.iter().position(|&t| t_e < t).unwrap_or(self.thresholds.len())
+        class_of(t_e, &self.thresholds)
     }
 
     /// Parses the family's options from their text values.
