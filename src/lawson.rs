@@ -410,6 +410,8 @@ mod tests {
             requested,
             killed_s: 0,
             low_priority: low,
+            suspensions: 0,
+            overhead_s: 0,
         }
     }
 

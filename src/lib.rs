@@ -46,6 +46,7 @@
 pub mod calendar;
 pub mod engine;
 pub mod findings;
+pub mod kettimuthu;
 pub mod keys;
 pub mod lawson;
 pub mod metrics;

@@ -362,7 +362,17 @@ mod tests {
     use super::*;
 
     fn job(idx: u32, user: i32, estimate: i64) -> JobView {
-        JobView { idx, id: idx as u64 + 1, submit: 0, procs: 1, estimate, sched_runtime: estimate, user, queue: 0 }
+        JobView {
+            idx,
+            id: idx as u64 + 1,
+            submit: 0,
+            procs: 1,
+            estimate,
+            sched_runtime: estimate,
+            user,
+            queue: 0,
+            memory_kb: -1,
+        }
     }
 
     fn planner(h: HistoryOptions) -> Planner {

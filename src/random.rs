@@ -28,6 +28,8 @@ pub enum Stream {
     Reservation = 2,
     /// The reservation's lead time.
     Lead = 3,
+    /// Memory per processor, for the suspension overhead (Kettimuthu et al. section 4.1).
+    Memory = 4,
 }
 
 impl Draws {

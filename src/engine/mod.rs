@@ -97,6 +97,8 @@ pub struct JobView {
     pub user: i32,
     /// Queue number.
     pub queue: i32,
+    /// Memory per processor in KB as the trace records it, or -1.
+    pub memory_kb: i64,
 }
 
 /// A scheduling policy: told of arrivals and completions, asked for a scheduling pass once per
@@ -133,13 +135,33 @@ pub struct System<'a> {
     jobs: &'a [Job],
     machine: Machine,
     started: Vec<JobIdx>,
+    /// Suspended jobs resumed in this pass ([`System::resume`]).
+    resumed: Vec<JobIdx>,
+    /// Jobs suspended in this pass ([`System::suspend`]).
+    paused: Vec<JobIdx>,
+    /// Per job: suspended now (its processors are kept for it in the machine).
+    suspended: Vec<bool>,
+    /// Per job: seconds of work done in the pieces before the current one (since its last kill).
+    done: Vec<i64>,
+    /// Per job: when the current piece's work began (after any overhead), and when it ends.
+    work_from: Vec<i64>,
+    due: Vec<i64>,
+    /// Per job: pieces started so far, so that alarms set for an earlier piece are void.
+    piece_no: Vec<u32>,
+    /// Per job: the overhead of the resume in this pass, seconds.
+    resume_cost: Vec<i64>,
+    /// With [`EngineOptions::placements`]: every piece, and per job the one running now.
+    pieces: Vec<Piece>,
+    piece_runs: Vec<(u32, u32)>,
+    open: Vec<u32>,
+    log_pieces: bool,
     /// Per job: the run limit of the start in this pass ([`System::start_limited`]), or 0.
     limits: Vec<i64>,
     /// Per job: whether it is running now.
     running: Vec<bool>,
     wake: Option<i64>,
     records: Vec<JobRecord>,
-    overdue: BinaryHeap<Reverse<(i64, JobIdx)>>,
+    overdue: BinaryHeap<Reverse<(i64, JobIdx, u32)>>,
     /// Jobs with an index below this have arrived.
     arrived: usize,
     /// Per job: the prediction in effect, since when, and the accuracy-weighted time so far.
@@ -204,13 +226,14 @@ impl<'a> System<'a> {
     /// policy through [`Policy::on_killed`]; the job then waits again. False as for [`System::start`].
     pub fn start_limited(&mut self, idx: JobIdx, limit: i64) -> bool {
         let i = idx as usize;
-        if i >= self.arrived || self.running[i] || self.records[i].end >= 0 {
+        if i >= self.arrived || self.running[i] || self.suspended[i] || self.records[i].end >= 0 {
             return false;
         }
         let procs = self.jobs[i].procs;
         if self.machine.allocate(idx, procs) {
             self.started.push(idx);
             self.running[i] = true;
+            self.piece_no[i] += 1;
             self.limits[i] = limit.max(1);
             if limit < i64::MAX {
                 self.records[i].limited_runs += 1;
@@ -224,6 +247,78 @@ impl<'a> System<'a> {
     /// Whether job `idx` is running now.
     pub fn is_running(&self, idx: JobIdx) -> bool {
         self.running[idx as usize]
+    }
+
+    /// Whether job `idx` is suspended now.
+    pub fn is_suspended(&self, idx: JobIdx) -> bool {
+        self.suspended[idx as usize]
+    }
+
+    /// Seconds of work job `idx` has done so far (zero again after a killed run): what a
+    /// scheduler sees of a job it has run, without knowing its runtime.
+    pub fn done(&self, idx: JobIdx) -> i64 {
+        let i = idx as usize;
+        let current = if self.running[i] && !self.started.contains(&idx) && !self.resumed.contains(&idx) {
+            (self.now - self.work_from[i]).max(0)
+        } else {
+            0
+        };
+        self.done[i] + current
+    }
+
+    /// Suspends the running job `idx` now (Kettimuthu et al.): its processors are free for
+    /// others once `cost` seconds of writing its memory out have passed, and it keeps them as
+    /// the ones it resumes on. False (nothing happens) if it is not running, runs with a limit,
+    /// or started in this pass.
+    pub fn suspend(&mut self, idx: JobIdx, cost: i64) -> bool {
+        let i = idx as usize;
+        let r = &self.records[i];
+        if !self.running[i]
+            || r.limited_runs > r.killed_runs
+            || self.started.contains(&idx)
+            || self.resumed.contains(&idx)
+        {
+            return false;
+        }
+        let cost = cost.max(0);
+        let work = (self.now - self.work_from[i]).max(0);
+        self.done[i] += work;
+        self.machine.park(idx, self.now + cost);
+        self.running[i] = false;
+        self.suspended[i] = true;
+        let r = &mut self.records[i];
+        r.suspensions += 1;
+        r.overhead_s += cost;
+        self.close_piece(i, work, PieceEnd::Suspended);
+        self.paused.push(idx);
+        true
+    }
+
+    /// Resumes the suspended job `idx` now on exactly the processors it had; its work goes on
+    /// after `cost` seconds of reading its memory back (and after any write-out still under way
+    /// on those processors). False (nothing happens) if it is not suspended or any of its
+    /// processors is taken.
+    pub fn resume(&mut self, idx: JobIdx, cost: i64) -> bool {
+        let i = idx as usize;
+        if !self.suspended[i] || !self.machine.unpark(idx) {
+            return false;
+        }
+        self.suspended[i] = false;
+        self.running[i] = true;
+        self.resume_cost[i] = cost.max(0);
+        self.piece_no[i] += 1;
+        self.records[i].overhead_s += cost.max(0);
+        self.resumed.push(idx);
+        true
+    }
+
+    fn close_piece(&mut self, i: usize, work: i64, how: PieceEnd) {
+        if let Some(p) = self.open.get_mut(i).and_then(|o| self.pieces.get_mut(std::mem::replace(o, u32::MAX) as usize))
+        {
+            p.end = self.now;
+            p.work = work;
+            p.ended = how;
+        }
     }
 
     /// Notes that job `idx` asked to start at `t` (an advance reservation request, Lawson &
@@ -274,10 +369,11 @@ impl<'a> System<'a> {
         self.jobs[idx as usize].runtime
     }
 
-    /// Asks to be told through [`Policy::on_overdue`] if job `idx` is still running at `t`.
+    /// Asks to be told through [`Policy::on_overdue`] if job `idx` is still running at `t`
+    /// (in the piece it runs now, if it is ever suspended).
     pub fn watch(&mut self, idx: JobIdx, t: i64) {
         if t > self.now {
-            self.overdue.push(Reverse((t, idx)));
+            self.overdue.push(Reverse((t, idx, self.piece_no[idx as usize])));
         }
     }
 
@@ -300,6 +396,7 @@ fn view(jobs: &[Job], idx: JobIdx) -> JobView {
         sched_runtime: j.sched_runtime,
         user: j.user,
         queue: j.queue,
+        memory_kb: j.memory_kb,
     }
 }
 
@@ -338,6 +435,11 @@ pub struct JobRecord {
     pub requested: i64,
     /// Low priority (an external job in Lawson & Smirni's grid setting).
     pub low_priority: bool,
+    /// Times it was suspended (Kettimuthu et al.).
+    pub suspensions: u32,
+    /// Seconds its processors spent writing its memory out at suspensions and reading it back
+    /// at resumes (times its processors: the processor time lost to overhead).
+    pub overhead_s: i64,
 }
 
 impl JobRecord {
@@ -357,8 +459,41 @@ impl JobRecord {
             killed_s: 0,
             requested: -1,
             low_priority: false,
+            suspensions: 0,
+            overhead_s: 0,
         }
     }
+}
+
+/// How a piece of a job's run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PieceEnd {
+    /// Still running (only while the simulation runs).
+    Running,
+    /// The job completed.
+    Completed,
+    /// The job was suspended; a later piece resumes it on the same processors.
+    Suspended,
+    /// A limited run was killed at its limit; a later piece starts it again from scratch.
+    Killed,
+}
+
+/// One uninterrupted stretch during which a job held processors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Piece {
+    /// The job (trace index).
+    pub job: JobIdx,
+    /// When it took the processors.
+    pub start: i64,
+    /// When it gave them up.
+    pub end: i64,
+    /// Seconds of the job's work done in it (the rest is overhead).
+    pub work: i64,
+    /// How it ended.
+    pub ended: PieceEnd,
+    /// Its processors: `Outcome::piece_runs[off..off + len]` with `(off, len) = runs`.
+    pub runs: (u32, u32),
 }
 
 /// Earliest time from `now` on when `procs` processors are free, given `free` free now and the
@@ -401,11 +536,18 @@ pub struct Outcome {
     pub series: Vec<Sample>,
     /// Scheduling passes run.
     pub passes: u64,
-    /// With [`EngineOptions::placements`]: the processors each job ran on, as runs of consecutive
-    /// ids; job i's runs are `placement_runs[off..off + len]` with `(off, len) = placement[i]`.
-    pub placement: Vec<(u32, u32)>,
-    /// Runs of consecutive processor ids: (first id, count).
-    pub placement_runs: Vec<(u32, u32)>,
+    /// With [`EngineOptions::placements`]: every stretch a job held processors, in start order
+    /// (one per job unless jobs were suspended or killed).
+    pub pieces: Vec<Piece>,
+    /// The pieces' processors as runs of consecutive ids: (first id, count).
+    pub piece_runs: Vec<(u32, u32)>,
+}
+
+impl Outcome {
+    /// The processor ids of `piece`, as runs of consecutive ids.
+    pub fn piece_procs(&self, piece: &Piece) -> &[(u32, u32)] {
+        &self.piece_runs[piece.runs.0 as usize..(piece.runs.0 + piece.runs.1) as usize]
+    }
 }
 
 /// How far a simulation has got, for progress bars.
@@ -440,6 +582,18 @@ pub fn simulate_observed(
         jobs,
         machine: Machine::new(trace.machine, n),
         started: Vec::new(),
+        resumed: Vec::new(),
+        paused: Vec::new(),
+        suspended: vec![false; n],
+        done: vec![0; n],
+        work_from: vec![0; n],
+        due: vec![0; n],
+        piece_no: vec![0; n],
+        resume_cost: vec![0; n],
+        pieces: Vec::new(),
+        piece_runs: Vec::new(),
+        open: vec![u32::MAX; if opts.placements { n } else { 0 }],
+        log_pieces: opts.placements,
         limits: vec![0; n],
         running: vec![false; n],
         wake: None,
@@ -453,6 +607,8 @@ pub fn simulate_observed(
     // Heel and toe: running jobs by true end, and the oldest waiting job being followed.
     let mut running: BTreeSet<(i64, JobIdx)> = BTreeSet::new();
     let mut head: Option<usize> = None;
+    // Ends of the current pieces; an entry whose time is not the job's `due` is stale (the
+    // job was suspended and resumed since).
     let mut ends: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
     // Limited runs that will be killed, by kill time.
     let mut kills: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
@@ -468,14 +624,17 @@ pub fn simulate_observed(
     let mut start_seq: Vec<u64> = vec![0; if per_event { n } else { 0 }];
     let mut seq = 0u64;
     let mut untold: VecDeque<JobIdx> = VecDeque::new();
-    let mut placement: Vec<(u32, u32)> = vec![(0, 0); if opts.placements { n } else { 0 }];
-    let mut placement_runs: Vec<(u32, u32)> = Vec::new();
     let mut ids: Vec<u32> = Vec::new();
+    let mut begun: Vec<(JobIdx, bool)> = Vec::new();
 
     loop {
         let mut t = i64::MAX;
         if let Some(j) = jobs.get(next_arrival) {
             t = j.submit;
+        }
+        // Entries of suspended pieces are stale: drop them before they set the clock.
+        while ends.peek().is_some_and(|Reverse((e, idx))| !sys.running[*idx as usize] || sys.due[*idx as usize] != *e) {
+            ends.pop();
         }
         if let Some(Reverse((e, _))) = ends.peek() {
             t = t.min(*e);
@@ -483,11 +642,15 @@ pub fn simulate_observed(
         if let Some(Reverse((e, _))) = kills.peek() {
             t = t.min(*e);
         }
-        // An alarm for a job that has already ended is void: it must not cost a pass.
-        while sys.overdue.peek().is_some_and(|Reverse((_, idx))| !sys.running[*idx as usize]) {
+        // An alarm for a job that has ended or left the piece it was set in is void: it must not cost a pass.
+        while sys
+            .overdue
+            .peek()
+            .is_some_and(|Reverse((_, idx, no))| !sys.running[*idx as usize] || sys.piece_no[*idx as usize] != *no)
+        {
             sys.overdue.pop();
         }
-        if let Some(Reverse((e, _))) = sys.overdue.peek() {
+        if let Some(Reverse((e, _, _))) = sys.overdue.peek() {
             t = t.min(*e);
         }
         if let Some(Reverse(w)) = wakes.peek() {
@@ -508,10 +671,15 @@ pub fn simulate_observed(
                 break;
             }
             ends.pop();
-            sys.machine.release(idx);
-            sys.running[idx as usize] = false;
-            running.remove(&(t, idx));
             let i = idx as usize;
+            if !sys.running[i] || sys.due[i] != e {
+                continue;
+            }
+            sys.machine.release(idx);
+            sys.running[i] = false;
+            running.remove(&(t, idx));
+            let work = t - sys.work_from[i];
+            sys.close_piece(i, work, PieceEnd::Completed);
             let b = sys.belief[i];
             let acc = b.weighted + accuracy(b.prediction, jobs[i].runtime) * (t - b.since) as f64;
             let span = (t - jobs[i].submit).max(1) as f64;
@@ -535,6 +703,9 @@ pub fn simulate_observed(
             sys.machine.release(idx);
             sys.running[i] = false;
             running.remove(&(t, idx));
+            let work = t - sys.work_from[i];
+            sys.close_piece(i, work, PieceEnd::Killed);
+            sys.done[i] = 0;
             let r = &mut sys.records[i];
             r.killed_runs += 1;
             r.killed_s += t - r.last_start;
@@ -546,12 +717,13 @@ pub fn simulate_observed(
         if per_event && first_at_t {
             untold.make_contiguous().sort_by_key(|&i| start_seq[i as usize]);
         }
-        while let Some(&Reverse((e, idx))) = sys.overdue.peek() {
+        while let Some(&Reverse((e, idx, no))) = sys.overdue.peek() {
             if e != t {
                 break;
             }
             sys.overdue.pop();
-            if sys.running[idx as usize] && policy.on_overdue(view(jobs, idx), &mut sys) {
+            let i = idx as usize;
+            if sys.running[i] && sys.piece_no[i] == no && policy.on_overdue(view(jobs, idx), &mut sys) {
                 eventful = true;
             }
         }
@@ -605,28 +777,49 @@ pub fn simulate_observed(
                 }
             }
         }
-        for &idx in &sys.started {
+        for idx in sys.paused.drain(..) {
+            running.remove(&(sys.due[idx as usize], idx));
+            queued += 1;
+        }
+        begun.clear();
+        begun.extend(sys.started.iter().map(|&i| (i, false)));
+        begun.extend(sys.resumed.drain(..).map(|i| (i, true)));
+        for &(idx, resumed) in &begun {
             let i = idx as usize;
+            let job = &jobs[i];
             let limit = std::mem::take(&mut sys.limits[i]);
-            let killed = jobs[i].runtime > limit;
-            let run = if killed { limit } else { jobs[i].runtime };
-            running.insert((t + run, idx));
-            if opts.placements {
+            let cost = std::mem::take(&mut sys.resume_cost[i]);
+            // Work begins once every processor's write-out is over, and after reading back.
+            let begin = sys.machine.ready(idx).max(t) + cost;
+            let remaining = job.runtime - sys.done[i];
+            let killed = !resumed && remaining > limit;
+            let run = if killed { limit } else { remaining };
+            sys.work_from[i] = begin;
+            sys.due[i] = begin + run;
+            running.insert((begin + run, idx));
+            if sys.log_pieces {
                 ids.clear();
                 ids.extend_from_slice(sys.machine.held(idx));
                 ids.sort_unstable();
-                let off = placement_runs.len() as u32;
+                let off = sys.piece_runs.len() as u32;
                 for &id in &ids {
-                    let extends = placement_runs.len() as u32 > off
-                        && placement_runs.last().is_some_and(|&(first, count)| first + count == id);
-                    match placement_runs.last_mut() {
+                    let extends = sys.piece_runs.len() as u32 > off
+                        && sys.piece_runs.last().is_some_and(|&(first, count)| first + count == id);
+                    match sys.piece_runs.last_mut() {
                         Some((_, count)) if extends => *count += 1,
-                        _ => placement_runs.push((id, 1)),
+                        _ => sys.piece_runs.push((id, 1)),
                     }
                 }
-                placement[idx as usize] = (off, placement_runs.len() as u32 - off);
+                sys.open[i] = sys.pieces.len() as u32;
+                sys.pieces.push(Piece {
+                    job: idx,
+                    start: t,
+                    end: -1,
+                    work: 0,
+                    ended: PieceEnd::Running,
+                    runs: (off, sys.piece_runs.len() as u32 - off),
+                });
             }
-            let job = &jobs[i];
             let r = &mut sys.records[i];
             if r.start < 0 {
                 r.start = t;
@@ -638,12 +831,13 @@ pub fn simulate_observed(
                 start_seq[i] = seq;
             }
             if killed {
-                kills.push(Reverse((t + limit, idx)));
+                kills.push(Reverse((begin + limit, idx)));
             } else {
-                ends.push(Reverse((t + job.runtime, idx)));
+                ends.push(Reverse((begin + run, idx)));
             }
-            if job.sched_runtime < run {
-                sys.overdue.push(Reverse((t + job.sched_runtime, idx)));
+            let planned = job.sched_runtime - sys.done[i];
+            if planned > 0 && planned < run {
+                sys.overdue.push(Reverse((begin + planned, idx, sys.piece_no[i])));
             }
         }
         while first_waiting < next_arrival && sys.records[first_waiting].start >= 0 {
@@ -676,5 +870,5 @@ pub fn simulate_observed(
             _ => series.push(Sample { time: t, busy, queued }),
         }
     }
-    Outcome { records: sys.records, series, passes, placement, placement_runs }
+    Outcome { records: sys.records, series, passes, pieces: sys.pieces, piece_runs: sys.piece_runs }
 }

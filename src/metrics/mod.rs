@@ -104,6 +104,10 @@ pub struct Record {
     pub killed_s: i64,
     /// Low priority (Lawson & Smirni).
     pub low_priority: bool,
+    /// Times it was suspended (Kettimuthu et al.).
+    pub suspensions: u32,
+    /// Seconds its processors spent on suspension and resume overhead.
+    pub overhead_s: i64,
 }
 
 impl Record {
@@ -153,6 +157,8 @@ pub fn records(trace: &Trace, outcome: &Outcome) -> Vec<Record> {
             requested: r.requested,
             killed_s: r.killed_s,
             low_priority: r.low_priority,
+            suspensions: r.suspensions,
+            overhead_s: r.overhead_s,
         })
         .collect()
 }
@@ -301,6 +307,12 @@ pub struct Metrics {
     pub speculative_kills: u64,
     /// Processor-hours spent in killed speculative runs.
     pub speculative_lost_proc_h: f64,
+    /// Suspensions of running jobs (Kettimuthu et al.).
+    pub suspensions: u64,
+    /// Jobs suspended at least once.
+    pub suspended_jobs: u64,
+    /// Processor-hours spent writing suspended jobs' memory out and reading it back.
+    pub overhead_proc_h: f64,
 }
 
 /// Mean and (population) standard deviation.
@@ -451,6 +463,9 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
         speculative_runs: out.iter().map(|r| r.limited_runs as u64).sum(),
         speculative_kills: out.iter().map(|r| r.killed_runs as u64).sum(),
         speculative_lost_proc_h: lost,
+        suspensions: recs.iter().map(|r| r.suspensions as u64).sum(),
+        suspended_jobs: recs.iter().filter(|r| r.suspensions > 0).count() as u64,
+        overhead_proc_h: recs.iter().map(|r| r.procs as f64 * r.overhead_s as f64).sum::<f64>() / 3600.0,
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod backfill;
 pub mod multiqueue;
+pub mod preempt;
 pub mod relaxed;
 
 use std::collections::BTreeMap;
@@ -21,6 +22,7 @@ use crate::predict::{
 use crate::trace::Trace;
 use backfill::{Backfill, BackfillEnd, BackfillOptions, Order, Reserve};
 use multiqueue::{MultiQueue, MultiQueueOptions, MULTIQUEUE_DEFAULTS, MULTIQUEUE_OPTIONS};
+use preempt::{Limits, Mode, Preempt, PreemptOptions, PREEMPT_DEFAULTS, PREEMPT_OPTIONS};
 use relaxed::{QueueClasses, Relaxed, RelaxedOptions, Window};
 
 /// One option a policy family takes.
@@ -167,6 +169,9 @@ pub const GROUP_RELAXED: &str = "Priorities and relaxed backfill (Ward, Mahood &
 
 /// Group of the multiple-queue presets.
 pub const GROUP_MULTIQUEUE: &str = "Multiple-queue backfilling (Lawson & Smirni 2002)";
+
+/// Group of the preemption presets.
+pub const GROUP_PREEMPT: &str = "Selective preemption (Kettimuthu et al. 2003)";
 
 /// Group of the list-scheduling and backfilling presets every paper shares.
 pub const GROUP_CORE: &str = "Backfilling (all papers)";
@@ -353,6 +358,34 @@ pub const POLICIES: &[PolicyInfo] = &[
         summary: "single-queue aggressive backfilling with the same speculation, priorities and reservations: Lawson & Smirni's baseline",
         defaults: &[("queues", "1")],
     },
+    PolicyInfo {
+        name: "ns",
+        family: "preempt",
+        group: GROUP_PREEMPT,
+        summary: "NS: EASY backfilling without suspension, the baseline of the preemption study (Kettimuthu ch. 3)",
+        defaults: &[("mode", "ns")],
+    },
+    PolicyInfo {
+        name: "ss",
+        family: "preempt",
+        group: GROUP_PREEMPT,
+        summary: "selective suspension: an idle job suspends running jobs whose xfactor is SF times lower, no reservations (Kettimuthu 3.2-3.3)",
+        defaults: &[("mode", "ss")],
+    },
+    PolicyInfo {
+        name: "tss",
+        family: "preempt",
+        group: GROUP_PREEMPT,
+        summary: "tunable selective suspension: SS, but a job past 1.5 x its category's NS average slowdown is not suspended (Kettimuthu 3.5)",
+        defaults: &[("mode", "tss")],
+    },
+    PolicyInfo {
+        name: "is",
+        family: "preempt",
+        group: GROUP_PREEMPT,
+        summary: "immediate service: every arrival gets a 10-minute slice at once, suspending the lowest instantaneous xfactor (Kettimuthu 2.3)",
+        defaults: &[("mode", "is")],
+    },
 ];
 
 /// Looks a policy up by name (case-insensitive, `-` = `_`).
@@ -371,6 +404,7 @@ fn family_defaults(family: &str) -> &'static [(&'static str, &'static str)] {
         "backfill" => BACKFILL_DEFAULTS,
         "relaxed" => RELAXED_DEFAULTS,
         "multiqueue" => MULTIQUEUE_DEFAULTS,
+        "preempt" => PREEMPT_DEFAULTS,
         _ => &[],
     }
 }
@@ -381,6 +415,7 @@ pub fn family_options(family: &str) -> &'static [OptionDoc] {
         "backfill" => BACKFILL_OPTIONS,
         "relaxed" => RELAXED_OPTIONS,
         "multiqueue" => MULTIQUEUE_OPTIONS,
+        "preempt" => PREEMPT_OPTIONS,
         _ => &[],
     }
 }
@@ -406,6 +441,7 @@ enum Parsed {
     Backfill(BackfillOptions),
     Relaxed(RelaxedOptions),
     MultiQueue(MultiQueueOptions),
+    Preempt(PreemptOptions),
 }
 
 fn parse_family(family: &str, options: &BTreeMap<String, String>) -> Result<Parsed, KeyError> {
@@ -414,6 +450,7 @@ fn parse_family(family: &str, options: &BTreeMap<String, String>) -> Result<Pars
         "multiqueue" => {
             MultiQueueOptions::parse(&|k| options.get(k).cloned().unwrap_or_default()).map(Parsed::MultiQueue)
         }
+        "preempt" => PreemptOptions::parse(&|k| options.get(k).cloned().unwrap_or_default()).map(Parsed::Preempt),
         _ => backfill_options(options).map(Parsed::Backfill),
     }
 }
@@ -491,7 +528,7 @@ impl Configured {
     pub fn queue_classes(&self, trace: &Trace) -> QueueClasses {
         match &self.parsed {
             Parsed::Relaxed(r) => r.classes.resolve(&trace.header),
-            Parsed::Backfill(_) | Parsed::MultiQueue(_) => QueueClasses::default(),
+            Parsed::Backfill(_) | Parsed::MultiQueue(_) | Parsed::Preempt(_) => QueueClasses::default(),
         }
     }
 
@@ -514,7 +551,35 @@ impl Configured {
                 Box::new(Relaxed::new(o.clone(), classes, trace.machine, trace.jobs.len(), origin))
             }
             Parsed::MultiQueue(o) => Box::new(MultiQueue::new(o.clone(), trace.machine, trace.jobs.len(), origin)),
+            Parsed::Preempt(o) if o.mode == Mode::Ns => {
+                Box::new(Backfill::new(easy(), trace.machine, trace.jobs.len(), origin))
+            }
+            Parsed::Preempt(o) => {
+                let averages = match &o.limits {
+                    Limits::Given(v) => std::array::from_fn(|k| v[k]),
+                    Limits::Auto if o.mode == Mode::Tss => preempt::ns_averages(trace),
+                    Limits::Auto => [f64::INFINITY; 16],
+                };
+                Box::new(Preempt::new(o.clone(), &averages, trace.machine, trace.jobs.len(), origin))
+            }
         }
+    }
+
+    /// The preemption options, for a policy of that family.
+    pub fn preempt_options(&self) -> Option<&PreemptOptions> {
+        match &self.parsed {
+            Parsed::Preempt(o) => Some(o),
+            _ => None,
+        }
+    }
+}
+
+/// EASY's options: the backfilling family's defaults.
+pub fn easy() -> BackfillOptions {
+    let defaults = BACKFILL_DEFAULTS.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    match backfill_options(&defaults) {
+        Ok(o) => o,
+        Err(e) => unreachable!("the backfilling defaults parse: {e}"),
     }
 }
 

@@ -12,12 +12,15 @@ const COLOURS: [u32; 8] =
     [0xffb27200, 0xff009fe6, 0xff739e00, 0xffa779cc, 0xffe9b456, 0xff005ed5, 0xff42e4f0, 0xff555555];
 const BACKGROUND: u32 = 0xffffffff;
 
-/// One schedule ready to draw: each job's times, user and processor runs.
+/// One schedule ready to draw: each piece of each job's run (one per job unless jobs were
+/// suspended or killed), its user and its processor runs.
 #[derive(Debug, Clone)]
 pub struct Gantt {
     machine: u32,
     start: Vec<i64>,
     end: Vec<i64>,
+    /// The job (trace index) of each piece.
+    job: Vec<u32>,
     user: Vec<i32>,
     placement: Vec<(u32, u32)>,
     runs: Vec<(u32, u32)>,
@@ -26,13 +29,15 @@ pub struct Gantt {
 impl Gantt {
     /// Builds the chart from a simulation run with `EngineOptions::placements` on.
     pub fn new(trace: &Trace, outcome: &Outcome) -> Self {
+        let p = &outcome.pieces;
         Gantt {
             machine: trace.machine,
-            start: outcome.records.iter().map(|r| r.start).collect(),
-            end: outcome.records.iter().map(|r| r.end).collect(),
-            user: trace.jobs.iter().map(|j| j.user).collect(),
-            placement: outcome.placement.clone(),
-            runs: outcome.placement_runs.clone(),
+            start: p.iter().map(|p| p.start).collect(),
+            end: p.iter().map(|p| p.end).collect(),
+            job: p.iter().map(|p| p.job).collect(),
+            user: p.iter().map(|p| trace.jobs[p.job as usize].user).collect(),
+            placement: p.iter().map(|p| p.runs).collect(),
+            runs: outcome.piece_runs.clone(),
         }
     }
 
@@ -90,12 +95,14 @@ impl Gantt {
 
     /// The job (trace index) running at time `t` on processor `proc`, if any.
     pub fn job_at(&self, t: f64, proc: u32) -> Option<usize> {
-        (0..self.start.len()).find(|&i| {
-            self.start[i] >= 0
-                && (self.start[i] as f64) <= t
-                && t < self.end[i] as f64
-                && self.job_runs(i).iter().any(|&(f, c)| proc >= f && proc < f + c)
-        })
+        (0..self.start.len())
+            .find(|&i| {
+                self.start[i] >= 0
+                    && (self.start[i] as f64) <= t
+                    && t < self.end[i] as f64
+                    && self.job_runs(i).iter().any(|&(f, c)| proc >= f && proc < f + c)
+            })
+            .map(|i| self.job[i] as usize)
     }
 }
 

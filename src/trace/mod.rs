@@ -50,6 +50,8 @@ pub struct Job {
     pub partition: i32,
     /// The wait the log recorded (field 3: what the site's own scheduler did), or -1.
     pub logged_wait: i64,
+    /// Memory per processor in KB: used (field 7), else requested (field 10), else -1.
+    pub memory_kb: i64,
 }
 
 /// What was read, kept, dropped and changed: shown to the user next to every result.
@@ -168,6 +170,7 @@ struct Raw {
     queue: i32,
     partition: i32,
     logged_wait: i64,
+    memory_kb: i64,
 }
 
 fn to_i32(v: i64) -> i32 {
@@ -245,6 +248,7 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
                 queue: to_i32(f[14]),
                 partition: to_i32(f[15]),
                 logged_wait: if (0..=MAX_TIME).contains(&f[2]) { f[2] } else { -1 },
+                memory_kb: [f[6], f[9]].into_iter().find(|&m| m > 0).unwrap_or(-1),
             });
         }
     }
@@ -333,6 +337,7 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
             queue: r.queue,
             partition: r.partition,
             logged_wait: r.logged_wait,
+            memory_kb: r.memory_kb,
         });
     }
 

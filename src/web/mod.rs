@@ -153,6 +153,78 @@ pub fn lawson_compare(bytes: &[u8], settings: Vec<String>) -> String {
     }
 }
 
+/// Kettimuthu et al.'s comparison: NS, SS (SF 1.5, 2, 5), TSS and IS on the trace with the
+/// given settings, by Table 2.1 category, with the thesis's claims checked: `{"ok", "comparison"}`
+/// or `{"ok": false, "message"}`.
+#[wasm_bindgen]
+pub fn kettimuthu_compare(bytes: &[u8], settings: Vec<String>) -> String {
+    let s = match Settings::parse(&settings) {
+        Ok(s) => s,
+        Err(e) => return failure(e.to_string(), Value::Null),
+    };
+    let trace = match load(bytes, &s) {
+        Ok(t) => t,
+        Err(r) => return r.json(),
+    };
+    match crate::kettimuthu::compare(&trace, &s) {
+        Ok(c) => json!({"ok": true, "comparison": c}).to_string(),
+        Err(e) => failure(e.to_string(), Value::Null),
+    }
+}
+
+/// The schemes and load factors of Kettimuthu et al.'s study, as JSON.
+#[wasm_bindgen]
+pub fn kettimuthu_schemes() -> String {
+    use crate::kettimuthu::{LOAD_FACTORS, LOAD_SCHEMES, SCHEMES};
+    json!({"schemes": SCHEMES, "load_schemes": LOAD_SCHEMES, "load_factors": LOAD_FACTORS}).to_string()
+}
+
+/// One point of the load study: the scheme labelled `label` (of the load schemes) at load
+/// factor `factor` (times any `load` setting): `{"ok", "point"}` with utilization, averages and
+/// the four categories of Table 4.1.
+#[wasm_bindgen]
+pub fn kettimuthu_load(bytes: &[u8], label: &str, factor: f64, settings: Vec<String>) -> String {
+    use crate::kettimuthu::{load_point, LOAD_SCHEMES};
+    let mut s = match Settings::parse(&settings) {
+        Ok(s) => s,
+        Err(e) => return failure(e.to_string(), Value::Null),
+    };
+    let Some(scheme) = LOAD_SCHEMES.iter().find(|x| x.label == label) else {
+        return failure(format!("unknown scheme {label:?}"), Value::Null);
+    };
+    if !(0.01..=100.0).contains(&factor) {
+        return failure(format!("load factor {factor} is out of range (0.01 to 100)"), Value::Null);
+    }
+    s.trace.load *= factor;
+    let trace = match load(bytes, &s) {
+        Ok(t) => t,
+        Err(r) => return r.json(),
+    };
+    match load_point(&trace, factor, scheme, &s) {
+        Ok(p) => json!({"ok": true, "point": p}).to_string(),
+        Err(e) => failure(e.to_string(), Value::Null),
+    }
+}
+
+/// Section 4.2's claims checked on load-study points given as parallel arrays (scheme label,
+/// load factor, utilization, mean bounded slowdown): a JSON array of findings.
+#[wasm_bindgen]
+pub fn kettimuthu_load_findings(
+    labels: Vec<String>,
+    loads: Vec<f64>,
+    utilization: Vec<f64>,
+    avg_bsld: Vec<f64>,
+) -> String {
+    use crate::kettimuthu::{load_findings_of, LoadSummary};
+    let rows: Vec<LoadSummary> = labels
+        .into_iter()
+        .zip(loads)
+        .zip(utilization.into_iter().zip(avg_bsld))
+        .map(|((label, load), (utilization, avg_bsld))| LoadSummary { label, load, utilization, avg_bsld })
+        .collect();
+    json!(load_findings_of(&rows)).to_string()
+}
+
 /// One policy's schedule as CSV (the CLI's `--schedule-out` format), or `error: ...` on failure.
 #[wasm_bindgen]
 pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {

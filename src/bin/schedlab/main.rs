@@ -24,6 +24,7 @@ USAGE:
   schedlab sweep TRACE ... [--policy NAME] [--vary KEY=V1,V2|A-B ...] [--set KEY=VALUE ...] [--top N]
   schedlab omega [TRACE ...] [--months] [--set KEY=VALUE ...]
   schedlab lawson [TRACE ...] [--set KEY=VALUE ...] [--format table|json]
+  schedlab kettimuthu [TRACE ...] [--loads F,F,...|none] [--set KEY=VALUE ...] [--format table|json]
 
 TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_' alike.
 Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
@@ -35,7 +36,10 @@ With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each
 (default: the traces in ../shared/traces with more than one queue; queue_classes=header);
 'lawson' compares mq-backfill with sq-backfill as Lawson & Smirni (2002) do: R overall, per
 class and priority at loads 1, 1.25, 1.5 with 100/75/95% high priority, and missed reservations
-at fractions 0.01, 0.05, 0.25 (default: KTH-SP2, SDSC-SP2, SDSC-Par in ../shared/traces).";
+at fractions 0.01, 0.05, 0.25 (default: KTH-SP2, SDSC-SP2, SDSC-Par in ../shared/traces);
+'kettimuthu' compares NS, SS (SF 1.5, 2, 5), TSS and IS as Kettimuthu et al. (2003) do: average
+and worst-case bounded slowdown per Table 2.1 category, then NS, SS and IS at load factors
+1.0-1.6 (default: SDSC-SP2 and KTH-SP2 in ../shared/traces).";
 
 /// Prints a line to standard output; a closed pipe (`schedlab policies | head`) ends the program
 /// quietly instead of panicking.
@@ -48,6 +52,7 @@ macro_rules! out {
     }};
 }
 
+mod kettimuthu;
 mod lawson;
 mod study;
 
@@ -75,6 +80,7 @@ struct Args {
     vary: Vec<String>,
     top: Option<usize>,
     months: bool,
+    loads: Option<String>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
@@ -105,6 +111,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
             }
             "--vary" => a.vary.push(value("--vary")?),
             "--months" => a.months = true,
+            "--loads" => a.loads = Some(value("--loads")?),
             "--top" => {
                 let v = value("--top")?;
                 a.top = Some(v.parse().map_err(|_| usage(format!("--top: not a count: {v}")))?);
@@ -470,6 +477,7 @@ fn main() -> ExitCode {
         Some("sweep") => study::cmd_sweep(&a),
         Some("omega") => study::cmd_omega(&a),
         Some("lawson") => lawson::cmd_lawson(&a),
+        Some("kettimuthu") => kettimuthu::cmd_kettimuthu(&a),
         Some("-h" | "--help" | "help") => Err(Fail(USAGE.to_string(), 0)),
         Some(c) => Err(usage(format!("unknown command {c}"))),
         None => Err(usage("missing command")),

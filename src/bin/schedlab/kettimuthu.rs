@@ -1,0 +1,153 @@
+//! `schedlab kettimuthu`: Kettimuthu et al.'s selective preemption study.
+
+use schedlab::kettimuthu::{compare, load_findings, load_study, LOAD_FACTORS};
+use schedlab::metrics::categories::CategoryTable;
+
+use crate::study::{short, verdict, SHARED_TRACES};
+use crate::{fail, load_trace, settings, usage, Args, Fail};
+
+/// The traces the command runs by default.
+const DEFAULT_TRACES: &[&str] = &["SDSC-SP2-1998-4.2-cln.swf.gz", "KTH-SP2-1996-2.1-cln.swf.gz"];
+
+/// Prints one value per scheme for every category and overall.
+fn table(title: &str, tables: &[(&str, &CategoryTable, f64)], pick: &dyn Fn(&CategoryTable, usize, usize) -> f64) {
+    let mut head = format!("  {:<12} {:>6}", title, "jobs");
+    for (label, _, _) in tables {
+        head.push_str(&format!(" {label:>9}"));
+    }
+    out!("{head}");
+    let t0 = tables[0].1;
+    for r in 0..t0.rows.len() {
+        for c in 0..t0.cols.len() {
+            let name = format!(
+                "{} {}",
+                t0.rows[r].split(' ').next().unwrap_or(""),
+                t0.cols[c].split(' ').next().unwrap_or("")
+            );
+            let mut line = format!("  {:<12} {:>6}", name, t0.count[r][c]);
+            for (_, t, _) in tables {
+                if t.count[r][c] == 0 {
+                    line.push_str(&format!(" {:>9}", "-"));
+                } else {
+                    line.push_str(&format!(" {:>9.2}", pick(t, r, c)));
+                }
+            }
+            out!("{line}");
+        }
+    }
+    let mut line = format!("  {:<12} {:>6}", "overall", t0.count.iter().flatten().sum::<u64>());
+    for (_, _, overall) in tables {
+        line.push_str(&format!(" {overall:>9.2}"));
+    }
+    out!("{line}");
+}
+
+fn parse_loads(a: &Args) -> Result<Vec<f64>, Fail> {
+    match a.loads.as_deref() {
+        None => Ok(LOAD_FACTORS.to_vec()),
+        Some("none") => Ok(Vec::new()),
+        Some(list) => list
+            .split(',')
+            .map(|x| match x.trim().parse::<f64>() {
+                Ok(v) if (0.01..=100.0).contains(&v) => Ok(v),
+                _ => Err(usage(format!("--loads: not a load factor: {x}"))),
+            })
+            .collect(),
+    }
+}
+
+/// Runs the comparison and the load study on each trace and prints tables and findings.
+pub fn cmd_kettimuthu(a: &Args) -> Result<(), Fail> {
+    let s = settings(a)?;
+    let loads = parse_loads(a)?;
+    let paths: Vec<String> = if a.positional.is_empty() {
+        DEFAULT_TRACES.iter().map(|t| format!("{SHARED_TRACES}{t}")).collect()
+    } else {
+        a.positional.clone()
+    };
+    let json = a.format.as_deref() == Some("json");
+    if !json {
+        out!("Kettimuthu et al. (2003): selective suspension (SS), tunable SS (TSS) and immediate service (IS) against NS (EASY)");
+        out!("bounded slowdown = (wait + max(run, 10)) / max(run, 10) over the turnaround; categories by actual runtime (Table 2.1)");
+    }
+    let mut docs = Vec::new();
+    for path in &paths {
+        let trace = load_trace(path, &s)?;
+        let cmp = compare(&trace, &s).map_err(|e| fail(e.to_string()))?;
+        let loader = |f: f64| {
+            let mut s2 = s.clone();
+            s2.trace.load = s.trace.load * f;
+            load_trace(path, &s2).map_err(|e| e.0)
+        };
+        let points = load_study(&loader, &s, &loads).map_err(fail)?;
+        let lf = if points.is_empty() { Vec::new() } else { load_findings(&points) };
+        let name = short(path);
+        if json {
+            docs.push(serde_json::json!({ "trace": name, "comparison": cmp, "loads": points, "load_findings": lf }));
+            continue;
+        }
+        out!("\n{name}: {} jobs, {} processors", trace.jobs.len(), trace.machine);
+        let avg: Vec<(&str, &CategoryTable, f64)> =
+            cmp.schemes.iter().map(|r| (r.scheme.label, &r.all, r.metrics.avg_bsld)).collect();
+        table("avg bsld", &avg, &|t, r, c| t.avg_bsld[r][c]);
+        let worst: Vec<(&str, &CategoryTable, f64)> =
+            cmp.schemes.iter().map(|r| (r.scheme.label, &r.all, r.metrics.max_bsld)).collect();
+        table("worst bsld", &worst, &|t, r, c| t.max_bsld[r][c]);
+        let mut line = format!("  {:<19}", "suspensions");
+        for r in &cmp.schemes {
+            line.push_str(&format!(" {:>9}", r.metrics.suspensions));
+        }
+        out!("{line}");
+        let mut line = format!("  {:<19}", "avg turnaround h");
+        for r in &cmp.schemes {
+            line.push_str(&format!(" {:>9.2}", r.metrics.avg_response_s / 3600.0));
+        }
+        out!("{line}");
+        let mut line = format!("  {:<19}", "utilization");
+        for r in &cmp.schemes {
+            line.push_str(&format!(" {:>9.3}", r.metrics.utilization));
+        }
+        out!("{line}");
+        for f in &cmp.findings {
+            out!("  [{}] {}\n      {}", verdict(f.holds), f.claim, f.detail);
+        }
+        if !points.is_empty() {
+            out!("  load study (Table 4.1 categories; Figs. 4.9-4.11):");
+            out!(
+                "  {:>5} {:<6} {:>6} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>11}",
+                "load",
+                "scheme",
+                "util",
+                "avg bsld",
+                "turn h",
+                "SN",
+                "SW",
+                "LN",
+                "LW",
+                "suspensions"
+            );
+            for p in &points {
+                out!(
+                    "  {:>5.1} {:<6} {:>6.3} {:>9.2} {:>10.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>11}",
+                    p.load,
+                    p.scheme.label,
+                    p.utilization,
+                    p.avg_bsld,
+                    p.avg_turnaround_s / 3600.0,
+                    p.four.avg_bsld[0][0],
+                    p.four.avg_bsld[0][1],
+                    p.four.avg_bsld[1][0],
+                    p.four.avg_bsld[1][1],
+                    p.suspensions
+                );
+            }
+            for f in &lf {
+                out!("  [{}] {}\n      {}", verdict(f.holds), f.claim, f.detail);
+            }
+        }
+    }
+    if json {
+        out!("{}", serde_json::to_string_pretty(&docs).map_err(|e| fail(e.to_string()))?);
+    }
+    Ok(())
+}
