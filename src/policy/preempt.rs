@@ -86,6 +86,11 @@ pub const PREEMPT_OPTIONS: &[super::OptionDoc] = &[
         values: "auto | 16 numbers",
         doc: "TSS: average slowdown per Table 2.1 category (rows VS, S, L, VL; columns Seq, N, W, VW), or auto: from an NS run of the trace",
     },
+    super::OptionDoc {
+        key: "ticks",
+        values: "needed | every",
+        doc: "SS, TSS: wake only at the ticks where some waiting job can act, or at every tick while jobs wait (same schedule, slower)",
+    },
 ];
 
 /// Defaults of the preemption family: SS with the thesis's SF = 2 and a one-minute routine.
@@ -98,6 +103,7 @@ pub const PREEMPT_DEFAULTS: &[(&str, &str)] = &[
     ("slice_s", "600"),
     ("limit_factor", "1.5"),
     ("limits", "auto"),
+    ("ticks", "needed"),
 ];
 
 /// Which scheme runs.
@@ -141,6 +147,9 @@ pub struct PreemptOptions {
     pub limit_factor: f64,
     /// TSS: the category averages.
     pub limits: Limits,
+    /// Run the routine at every tick while jobs wait instead of only at the ticks where it
+    /// can act (the same schedule, slower: for checking that).
+    pub every_tick: bool,
 }
 
 impl PreemptOptions {
@@ -202,6 +211,7 @@ impl PreemptOptions {
             slice_s: secs("slice_s")?,
             limit_factor,
             limits,
+            every_tick: parse_choice("ticks", &get("ticks"), &[("needed", false), ("every", true)])?,
         })
     }
 }
@@ -235,6 +245,8 @@ pub struct Preempt {
     picked: Vec<JobIdx>,
     /// Jobs started or resumed in the current pass.
     started_now: Vec<JobIdx>,
+    /// Per job: its threshold when it last started or resumed (valid while it runs).
+    tau_of: Vec<f64>,
 }
 
 /// The xfactor of a job that has waited `wait` seconds, with planned runtime `est`.
@@ -246,7 +258,7 @@ fn xfactor(wait: i64, est: i64) -> f64 {
 impl Preempt {
     /// The policy for a trace of `jobs` jobs on `machine` processors starting at `origin`;
     /// `averages` are TSS's category averages (row-major, as [`Limits::Given`]).
-    pub fn new(opts: PreemptOptions, averages: &[f64; 16], _machine: u32, _jobs: usize, origin: i64) -> Self {
+    pub fn new(opts: PreemptOptions, averages: &[f64; 16], _machine: u32, jobs: usize, origin: i64) -> Self {
         let mut limit = [f64::INFINITY; 16];
         if opts.mode == Mode::Tss {
             for (l, a) in limit.iter_mut().zip(averages) {
@@ -263,6 +275,7 @@ impl Preempt {
             order: Vec::new(),
             picked: Vec::new(),
             started_now: Vec::new(),
+            tau_of: vec![f64::INFINITY; jobs],
         }
     }
 
@@ -303,6 +316,7 @@ impl Preempt {
         let ok = if sys.is_suspended(idx) { sys.resume(idx, self.cost(&v)) } else { sys.start(idx) };
         if ok {
             self.running.push((tau, idx));
+            self.tau_of[idx as usize] = tau;
             self.started_now.push(idx);
         }
         ok
@@ -323,16 +337,22 @@ impl Preempt {
         sys.machine().held(idx).iter().all(|&p| sys.machine().owner(p).is_none())
     }
 
-    /// The distinct jobs running on the suspended job `idx`'s processors.
-    fn holders(sys: &System, idx: JobIdx, out: &mut Vec<JobIdx>) {
+    /// The distinct jobs running on the suspended job `idx`'s processors, as long as `keep`
+    /// accepts each; false as soon as it rejects one.
+    fn holders(sys: &System, idx: JobIdx, out: &mut Vec<JobIdx>, keep: &mut dyn FnMut(JobIdx) -> bool) -> bool {
         out.clear();
         for &p in sys.machine().held(idx) {
             if let Some(o) = sys.machine().owner(p) {
-                if !out.contains(&o) {
+                // A job's processors often lie together: most repeats are the last one seen.
+                if out.last() != Some(&o) && !out.contains(&o) {
+                    if !keep(o) {
+                        return false;
+                    }
                     out.push(o);
                 }
             }
         }
+        true
     }
 
     /// SS and TSS: one sweep over the idle jobs by decreasing threshold; returns whether it
@@ -354,12 +374,8 @@ impl Preempt {
             if sys.is_suspended(i) {
                 if !Self::home_free(sys, i) {
                     let mut holders = std::mem::take(&mut self.picked);
-                    Self::holders(sys, i, &mut holders);
-                    let all = holders.iter().all(|&j| {
-                        self.running
-                            .iter()
-                            .find(|r| r.1 == j)
-                            .is_some_and(|&(tau_j, _)| self.candidate(tau_i, v.procs, tau_j, &sys.view(j)))
+                    let all = Self::holders(sys, i, &mut holders, &mut |j| {
+                        self.candidate(tau_i, v.procs, self.tau_of[j as usize], &sys.view(j))
                     });
                     self.picked = holders;
                     if !all {
@@ -426,19 +442,12 @@ impl Preempt {
             // The threshold the job must pass: SF x that of the last candidate it needs.
             let mut needed: Option<f64> = None;
             if sys.is_suspended(i) {
-                Self::holders(sys, i, &mut holders);
                 let mut worst = 0.0f64;
-                let mut ok = true;
-                for &j in &holders {
-                    match self.running.iter().find(|r| r.1 == j) {
-                        Some(&(tau_j, _))
-                            if sys.view(j).procs <= 2 * v.procs && tau_j <= self.limit[category(&sys.view(j))] =>
-                        {
-                            worst = worst.max(tau_j)
-                        }
-                        _ => ok = false,
-                    }
-                }
+                let ok = Self::holders(sys, i, &mut holders, &mut |j| {
+                    let (tau_j, w) = (self.tau_of[j as usize], sys.view(j));
+                    worst = worst.max(tau_j);
+                    w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)]
+                });
                 if ok && !holders.is_empty() {
                     needed = Some(worst);
                 }
@@ -489,7 +498,12 @@ impl Preempt {
         // Jobs suspended in this pass wait from now on; they are not reconsidered in it.
         self.idle.append(&mut fresh);
         self.running.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-        if let Some(t) = self.next_crossing(sys) {
+        if self.opts.every_tick {
+            if !self.idle.is_empty() {
+                let p = self.opts.period_s;
+                sys.wake_at(self.origin + ((sys.now() - self.origin).div_euclid(p) + 1) * p);
+            }
+        } else if let Some(t) = self.next_crossing(sys) {
             sys.wake_at(t);
         }
     }

@@ -1,0 +1,297 @@
+//! Selective preemption (Kettimuthu et al. 2003) on hand-made traces whose schedules are worked
+//! out in the comments, and its invariants on the real traces.
+//!
+//! Thresholds are xfactors, (wait + estimate) / estimate, with wait the time spent not running;
+//! the routine runs at events and on the 60 s grid from the first submission.
+
+mod common;
+
+use schedlab::engine::{simulate, EngineOptions, Outcome, PieceEnd};
+use schedlab::metrics::{records, summarize, Record};
+use schedlab::policy::preempt::{ns_averages, overhead_s};
+use schedlab::policy::Configured;
+use schedlab::random::Draws;
+use schedlab::run::Settings;
+use schedlab::trace::{parse, RuntimeSource, Trace, TraceOptions};
+
+/// SWF from `(submit, runtime, procs, estimate, memory KB per processor)` rows, jobs numbered from 1.
+fn swf(machine: u32, jobs: &[(i64, i64, u32, i64, i64)]) -> Trace {
+    let mut s = format!("; MaxProcs: {machine}\n");
+    for (i, (submit, run, procs, est, mem)) in jobs.iter().enumerate() {
+        s.push_str(&format!("{} {submit} -1 {run} {procs} -1 {mem} {procs} {est} -1 1 1 1 -1 1 -1 -1 -1\n", i + 1));
+    }
+    common::trace(&s)
+}
+
+/// Runs `policy` with `settings`, recording every piece of every run.
+fn run(trace: &Trace, policy: &str, settings: &[&str]) -> Outcome {
+    let s = Settings::parse(settings).expect("settings parse");
+    let cfg = Configured::new(policy, &s.policy).expect("policy configures");
+    let mut p = cfg.build(trace);
+    simulate(trace, p.as_mut(), &EngineOptions { placements: true, ..s.engine })
+}
+
+fn recs(trace: &Trace, out: &Outcome) -> Vec<Record> {
+    records(trace, out)
+}
+
+/// (start, end, suspensions) per job.
+fn summary(trace: &Trace, out: &Outcome) -> Vec<(i64, i64, u32)> {
+    recs(trace, out).iter().map(|r| (r.start, r.end, r.suspensions)).collect()
+}
+
+/// Checks that every job's pieces add up to its runtime, that a resumed piece holds exactly the
+/// processors of the piece before it, and that no processor serves two pieces at once.
+fn check_pieces(trace: &Trace, out: &Outcome) {
+    let mut by_job: Vec<Vec<usize>> = vec![Vec::new(); trace.jobs.len()];
+    for (k, p) in out.pieces.iter().enumerate() {
+        by_job[p.job as usize].push(k);
+    }
+    for (i, ks) in by_job.iter().enumerate() {
+        let job = &trace.jobs[i];
+        let work: i64 =
+            ks.iter().filter(|&&k| out.pieces[k].ended != PieceEnd::Killed).map(|&k| out.pieces[k].work).sum();
+        assert_eq!(work, job.runtime, "job {}: pieces do {work} s of work, runtime {}", job.id, job.runtime);
+        for w in ks.windows(2) {
+            let (a, b) = (&out.pieces[w[0]], &out.pieces[w[1]]);
+            assert!(b.start >= a.end, "job {}: pieces overlap", job.id);
+            if a.ended == PieceEnd::Suspended {
+                assert_eq!(out.piece_procs(a), out.piece_procs(b), "job {}: resumed on other processors", job.id);
+            }
+        }
+        let last = &out.pieces[*ks.last().expect("every job runs")];
+        assert_eq!((last.ended, last.end), (PieceEnd::Completed, out.records[i].end), "job {}", job.id);
+    }
+    // Per processor, the pieces on it never overlap.
+    let mut on: Vec<Vec<(i64, i64)>> = vec![Vec::new(); trace.machine as usize];
+    for p in &out.pieces {
+        for &(first, count) in out.piece_procs(p) {
+            for id in first..first + count {
+                on[id as usize].push((p.start, p.end));
+            }
+        }
+    }
+    for (id, spans) in on.iter_mut().enumerate() {
+        spans.sort_unstable();
+        for w in spans.windows(2) {
+            assert!(w[1].0 >= w[0].1, "processor {id} serves two pieces at once: {:?} {:?}", w[0], w[1]);
+        }
+    }
+}
+
+/// Section 3.1: two identical jobs needing the whole machine, submitted together. With SF = 2
+/// the waiting one never reaches twice the running one's threshold before it ends: no
+/// suspension. With SF = sqrt(2): job 2's threshold (t + 1000) / 1000 passes sqrt(2) after
+/// t = 414.2, so it suspends job 1 at the 420 s tick with threshold 1.42 and runs to 1420. Job 1
+/// waits from 420 (its threshold stayed 1 while it ran), so it would need
+/// (t - 420 + 1000) / 1000 > sqrt(2) x 1.42 = 2.008, after t = 1428: job 2 has ended by then,
+/// and job 1 resumes at 1420 for its remaining 580 s. One suspension, as n = 1 allows.
+#[test]
+fn two_identical_full_machine_jobs_follow_section_3_1() {
+    let t = swf(4, &[(0, 1000, 4, 1000, -1), (0, 1000, 4, 1000, -1)]);
+    let out = run(&t, "ss", &["sf=2"]);
+    assert_eq!(summary(&t, &out), vec![(0, 1000, 0), (1000, 2000, 0)]);
+    let out = run(&t, "ss", &["sf=1.41421356"]);
+    assert_eq!(summary(&t, &out), vec![(0, 2000, 1), (420, 1420, 0)]);
+    check_pieces(&t, &out);
+    let p: Vec<(u32, i64, i64, i64)> = out.pieces.iter().map(|p| (p.job, p.start, p.end, p.work)).collect();
+    assert_eq!(p, vec![(0, 0, 420, 420), (1, 420, 1420, 1000), (0, 1420, 2000, 580)]);
+}
+
+/// The candidate rule. A (8 processors) runs from 0 with threshold 1. B (3 processors) may not
+/// suspend it however long it waits: A is more than twice as wide. C (4 processors, estimate
+/// 100, submitted at 10) may, once (t - 10 + 100) / 100 > 2 x 1: at the 120 s tick. C suspends
+/// A and starts; the sweep then finds B fits in the 4 processors left and starts it too. A's
+/// threshold (1.01 at 220) is far below B's and C's (2.1), so it waits for its own processors
+/// and resumes at 220 for its remaining 9880 s. With SF = 5, C waits until (t + 90) / 100 > 5:
+/// the 420 s tick; A is suspended 420-520.
+#[test]
+fn candidates_need_sf_times_lower_thresholds_and_at_most_twice_the_width() {
+    let rows = [(0, 10_000, 8, 10_000, -1), (10, 100, 3, 100, -1), (10, 100, 4, 100, -1)];
+    let t = swf(8, &rows);
+    let out = run(&t, "ss", &[]);
+    assert_eq!(summary(&t, &out), vec![(0, 10_100, 1), (120, 220, 0), (120, 220, 0)]);
+    check_pieces(&t, &out);
+    let out = run(&t, "ss", &["sf=5"]);
+    assert_eq!(summary(&t, &out), vec![(0, 10_100, 1), (420, 520, 0), (420, 520, 0)]);
+    // B alone never suspends A: width.
+    let t = swf(8, &rows[..2]);
+    let out = run(&t, "ss", &["sf=1"]);
+    assert_eq!(summary(&t, &out), vec![(0, 10_000, 0), (10_000, 10_100, 0)]);
+}
+
+/// The suspended set is minimal. J0 fills the machine until 100; then J2 (3 processors,
+/// threshold (100 + 200) / 200 = 1.5), J3 (5, threshold 1.1) and J1 (2, threshold 1.01) start.
+/// N (5 processors, estimate 10, submitted at 110) passes twice every threshold at the 180 s
+/// tick (threshold 8). Lowest thresholds first it takes J1 (2) and J3 (5): 7 >= 5; then it gives
+/// back J1, which it does without. Only J3 is suspended.
+#[test]
+fn the_suspended_set_is_minimal() {
+    let t = swf(
+        10,
+        &[
+            (0, 100, 10, 100, -1),
+            (0, 10_000, 2, 10_000, -1),
+            (0, 200, 3, 200, -1),
+            (0, 1000, 5, 1000, -1),
+            (110, 10, 5, 10, -1),
+        ],
+    );
+    let out = run(&t, "ss", &[]);
+    let s = summary(&t, &out);
+    assert_eq!(s[1], (100, 10_100, 0));
+    assert_eq!(s[2], (100, 300, 0));
+    assert_eq!(s[4], (180, 190, 0));
+    assert_eq!(s[3], (100, 1110, 1), "J3 suspended 180-190, resumed on its own processors");
+    check_pieces(&t, &out);
+}
+
+/// TSS: A waits behind J0 until 1000 and starts with threshold (1000 + 10000) / 10000 = 1.1. Its
+/// category (estimate 10000 s: long; 8 processors: narrow) gets a limit of 1 x 1.05 < 1.1, so
+/// C (4 processors, estimate 100, submitted at 1010) cannot suspend it and waits until 11000.
+/// Under SS, C suspends A at the first tick where (t - 1010 + 100) / 100 > 2 x 1.1: 1140.
+#[test]
+fn tss_stops_suspending_a_job_past_its_category_limit() {
+    let t = swf(8, &[(0, 1000, 8, 1000, -1), (0, 10_000, 8, 10_000, -1), (1010, 100, 4, 100, -1)]);
+    let mut limits = vec!["100"; 16];
+    limits[2 * 4 + 1] = "1.05";
+    let limits = format!("limits={}", limits.join(","));
+    let out = run(&t, "tss", &[&limits, "limit_factor=1"]);
+    assert_eq!(summary(&t, &out), vec![(0, 1000, 0), (1000, 11_000, 0), (11_000, 11_100, 0)]);
+    let out = run(&t, "ss", &[]);
+    assert_eq!(summary(&t, &out), vec![(0, 1000, 0), (1000, 11_100, 1), (1140, 1240, 0)]);
+    // With every limit generous, TSS is SS.
+    let out = run(&t, "tss", &["limits=100,100,100,100,100,100,100,100,100,100,100,100,100,100,100,100"]);
+    assert_eq!(summary(&t, &out), vec![(0, 1000, 0), (1000, 11_100, 1), (1140, 1240, 0)]);
+}
+
+/// TSS's automatic limits are NS's mean bounded slowdown per category of planned runtime.
+#[test]
+fn tss_limits_come_from_an_ns_run() {
+    let bytes = common::read_shared("traces/KTH-SP2-1996-2.1-cln.swf.gz");
+    let t = parse(&bytes, &TraceOptions::default()).expect("parses");
+    let avg = ns_averages(&t);
+    let ns = run(&t, "ns", &[]);
+    let r = recs(&t, &ns);
+    // Very short (estimate <= 10 min), sequential.
+    let cell: Vec<f64> = t
+        .jobs
+        .iter()
+        .zip(&r)
+        .filter(|(j, _)| j.sched_runtime <= 600 && j.procs == 1)
+        .map(|(_, r)| r.bsld(10))
+        .collect();
+    let mean = cell.iter().sum::<f64>() / cell.len() as f64;
+    assert!((avg[0] - mean).abs() < 1e-9, "{} vs {mean}", avg[0]);
+    assert!(avg.iter().all(|&a| a >= 1.0));
+}
+
+/// IS: J1 (whole machine) starts at 0 and is protected for its first 600 s of work, so J2,
+/// arriving at 100, waits for the end of J1's slice and then suspends it (600-900). J1 resumes
+/// at 900. J3 (1 processor) arrives at 1000: J1 is past its slice and the only running job, so it
+/// is suspended although it is wider; it resumes when J3 ends at 1100 and finishes its 4300 s
+/// left at 5400.
+#[test]
+fn is_gives_each_arrival_a_slice() {
+    let t = swf(4, &[(0, 5000, 4, 5000, -1), (100, 300, 2, 300, -1), (1000, 100, 1, 100, -1)]);
+    let out = run(&t, "is", &[]);
+    assert_eq!(summary(&t, &out), vec![(0, 5400, 2), (600, 900, 0), (1000, 1100, 0)]);
+    check_pieces(&t, &out);
+}
+
+/// Overhead: memory 200 MB per processor for A, 100 MB for B, at 2 MB/s: 100 s per suspension
+/// or resume of A. B suspends A at the 120 s tick ((t + 100) / 100 > 2); A's processors write
+/// its memory out until 220, so B's work runs 220-320. A resumes at 320, reads back until 420
+/// and does its remaining 1880 s: it ends at 2300. Lost: 4 processors x 200 s.
+#[test]
+fn overhead_costs_memory_over_two_mb_per_second() {
+    let t = swf(4, &[(0, 2000, 4, 2000, 200 * 1024), (0, 100, 4, 100, 100 * 1024)]);
+    let out = run(&t, "ss", &["overhead=on"]);
+    assert_eq!(summary(&t, &out), vec![(0, 2300, 1), (120, 320, 0)]);
+    assert_eq!((out.records[0].overhead_s, out.records[1].overhead_s), (200, 0));
+    check_pieces(&t, &out);
+    let m = summarize(&t, &out, &Default::default());
+    assert!((m.overhead_proc_h - 4.0 * 200.0 / 3600.0).abs() < 1e-12);
+    assert_eq!((m.suspensions, m.suspended_jobs), (1, 1));
+    // Without overhead: B runs 120-220, A resumes at once and ends at 2100.
+    let out = run(&t, "ss", &[]);
+    assert_eq!(summary(&t, &out), vec![(0, 2100, 1), (120, 220, 0)]);
+    // A trace without memory: drawn from 100 MB to 1 GB with the seed.
+    let t = swf(4, &[(0, 2000, 4, 2000, -1), (0, 100, 4, 100, -1)]);
+    let out = run(&t, "ss", &["overhead=on", "seed=7"]);
+    let cost = overhead_s(&out_view(&t, 0), &Draws::new(7));
+    assert!((50..=500).contains(&cost), "{cost}");
+    assert_eq!(out.records[0].overhead_s, 2 * cost);
+}
+
+fn out_view(t: &Trace, i: usize) -> schedlab::engine::JobView {
+    let j = &t.jobs[i];
+    schedlab::engine::JobView {
+        idx: i as u32,
+        id: j.id,
+        submit: j.submit,
+        procs: j.procs,
+        estimate: j.estimate,
+        sched_runtime: j.sched_runtime,
+        user: j.user,
+        queue: j.queue,
+        memory_kb: j.memory_kb,
+    }
+}
+
+/// A job killed at its estimate is killed after that much work, not wall time: A (runtime
+/// 3000, estimate 2000) is suspended 120-220 and ends after 2000 s of work, at 2100.
+#[test]
+fn the_estimate_limits_work_across_suspensions() {
+    let t = swf(4, &[(0, 3000, 4, 2000, -1), (0, 100, 4, 100, -1)]);
+    let out = run(&t, "ss", &[]);
+    assert_eq!(summary(&t, &out), vec![(0, 2100, 1), (120, 220, 0)]);
+    check_pieces(&t, &out);
+}
+
+/// NS is EASY.
+#[test]
+fn ns_is_easy() {
+    let bytes = common::read_shared("traces/SDSC-Par-1996-3.1-cln.swf.gz");
+    let t = parse(&bytes, &TraceOptions::default()).expect("parses");
+    let (a, b) = (run(&t, "ns", &[]), run(&t, "easy", &[]));
+    assert_eq!(a.records, b.records);
+}
+
+/// Waking only at the ticks where a waiting job can act gives the schedule of a routine run at
+/// every tick.
+#[test]
+fn skipping_idle_ticks_changes_nothing() {
+    for (name, runtime) in [
+        ("KTH-SP2-1996-2.1-cln.swf.gz", RuntimeSource::Exact),
+        ("KTH-SP2-1996-2.1-cln.swf.gz", RuntimeSource::Estimate),
+    ] {
+        let bytes = common::read_shared(&format!("traces/{name}"));
+        let opts = TraceOptions { runtime, ..TraceOptions::default() };
+        let t = parse(&bytes, &opts).expect("parses");
+        for p in ["ss", "tss"] {
+            let a = run(&t, p, &["sf=1.5"]);
+            let b = run(&t, p, &["sf=1.5", "ticks=every"]);
+            assert_eq!(a.records, b.records, "{p} on {name}");
+            assert!(b.passes > 2 * a.passes, "{p} on {name}: {} vs {} passes", b.passes, a.passes);
+        }
+    }
+}
+
+/// On the real traces, under every scheme and with overhead: pieces add up to runtimes, resumed
+/// jobs hold exactly their processors, no processor serves two jobs, every job finishes.
+#[test]
+fn invariants_on_real_traces() {
+    for name in ["KTH-SP2-1996-2.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz"] {
+        let bytes = common::read_shared(&format!("traces/{name}"));
+        let t = parse(&bytes, &TraceOptions::default()).expect("parses");
+        for (p, s) in [("ss", "sf=1.5"), ("tss", "sf=2"), ("is", "sf=2"), ("ss", "overhead=on")] {
+            let out = run(&t, p, &[s]);
+            check_pieces(&t, &out);
+            let m = summarize(&t, &out, &Default::default());
+            assert_eq!(m.jobs_unfinished, 0, "{p} {s} on {name}");
+            assert!(m.suspensions > 100, "{p} {s} on {name}: {} suspensions", m.suspensions);
+            assert!(out.series.iter().all(|x| x.busy <= t.machine));
+        }
+    }
+}
