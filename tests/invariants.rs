@@ -2,7 +2,7 @@
 
 mod common;
 
-use schedlab::engine::{simulate, EngineOptions, Outcome, Piece, PieceEnd};
+use schedlab::engine::{simulate, EngineOptions, Outcome};
 use schedlab::policy::{Configured, POLICIES};
 use schedlab::trace::{parse, RuntimeSource, Trace, TraceOptions};
 
@@ -31,31 +31,18 @@ fn run(trace: &Trace, policy: &str) -> Outcome {
 /// speculative run; suspended pieces resume on the same processors), and the machine is never
 /// over-subscribed.
 fn check_schedule(trace: &Trace, out: &Outcome, what: &str) {
-    let mut by_job: Vec<Vec<&Piece>> = vec![Vec::new(); trace.jobs.len()];
-    for p in &out.pieces {
-        by_job[p.job as usize].push(p);
+    if let Err(e) = common::check_pieces(trace, out) {
+        panic!("{what}: {e}");
     }
     let mut events: Vec<(i64, i64)> = Vec::with_capacity(out.pieces.len() * 2);
-    for ((j, r), pieces) in trace.jobs.iter().zip(&out.records).zip(&by_job) {
+    for (j, r) in trace.jobs.iter().zip(&out.records) {
         assert!(r.start >= j.submit, "{what}: job {} starts at {} before its submit {}", j.id, r.start, j.submit);
         assert!(r.killed_runs <= 1, "{what}: job {} killed {} times", j.id, r.killed_runs);
-        let (first, last) = (pieces.first().expect("job ran"), pieces.last().expect("job ran"));
-        assert_eq!((first.start, last.end, last.ended), (r.start, r.end, PieceEnd::Completed), "{what}: job {}", j.id);
-        let kills = pieces.iter().filter(|p| p.ended == PieceEnd::Killed).count();
-        assert_eq!(kills as u32, r.killed_runs, "{what}: job {}", j.id);
-        let after_kill = pieces.iter().rposition(|p| p.ended == PieceEnd::Killed).map_or(0, |k| k + 1);
-        let work: i64 = pieces[after_kill..].iter().map(|p| p.work).sum();
-        assert_eq!(work, j.runtime, "{what}: job {} pieces do {work} s of work", j.id);
-        for w in pieces.windows(2) {
-            assert!(w[1].start >= w[0].end, "{what}: job {} runs twice at once", j.id);
-            if w[0].ended == PieceEnd::Suspended {
-                assert_eq!(out.piece_procs(w[0]), out.piece_procs(w[1]), "{what}: job {} resumed elsewhere", j.id);
-            }
-        }
-        for p in pieces {
-            events.push((p.start, j.procs as i64));
-            events.push((p.end, -(j.procs as i64)));
-        }
+    }
+    for p in &out.pieces {
+        let procs = trace.jobs[p.job as usize].procs as i64;
+        events.push((p.start, procs));
+        events.push((p.end, -procs));
     }
     // Ends before starts at one time: a job may start when another ends.
     events.sort_by_key(|&(t, d)| (t, d));

@@ -6,7 +6,7 @@
 
 mod common;
 
-use schedlab::engine::{simulate, EngineOptions, Outcome, PieceEnd};
+use schedlab::engine::{simulate, EngineOptions, Outcome};
 use schedlab::metrics::{records, summarize, Record};
 use schedlab::policy::preempt::{ns_averages, overhead_s};
 use schedlab::policy::Configured;
@@ -40,45 +40,6 @@ fn summary(trace: &Trace, out: &Outcome) -> Vec<(i64, i64, u32)> {
     recs(trace, out).iter().map(|r| (r.start, r.end, r.suspensions)).collect()
 }
 
-/// Checks that every job's pieces add up to its runtime, that a resumed piece holds exactly the
-/// processors of the piece before it, and that no processor serves two pieces at once.
-fn check_pieces(trace: &Trace, out: &Outcome) {
-    let mut by_job: Vec<Vec<usize>> = vec![Vec::new(); trace.jobs.len()];
-    for (k, p) in out.pieces.iter().enumerate() {
-        by_job[p.job as usize].push(k);
-    }
-    for (i, ks) in by_job.iter().enumerate() {
-        let job = &trace.jobs[i];
-        let work: i64 =
-            ks.iter().filter(|&&k| out.pieces[k].ended != PieceEnd::Killed).map(|&k| out.pieces[k].work).sum();
-        assert_eq!(work, job.runtime, "job {}: pieces do {work} s of work, runtime {}", job.id, job.runtime);
-        for w in ks.windows(2) {
-            let (a, b) = (&out.pieces[w[0]], &out.pieces[w[1]]);
-            assert!(b.start >= a.end, "job {}: pieces overlap", job.id);
-            if a.ended == PieceEnd::Suspended {
-                assert_eq!(out.piece_procs(a), out.piece_procs(b), "job {}: resumed on other processors", job.id);
-            }
-        }
-        let last = &out.pieces[*ks.last().expect("every job runs")];
-        assert_eq!((last.ended, last.end), (PieceEnd::Completed, out.records[i].end), "job {}", job.id);
-    }
-    // Per processor, the pieces on it never overlap.
-    let mut on: Vec<Vec<(i64, i64)>> = vec![Vec::new(); trace.machine as usize];
-    for p in &out.pieces {
-        for &(first, count) in out.piece_procs(p) {
-            for id in first..first + count {
-                on[id as usize].push((p.start, p.end));
-            }
-        }
-    }
-    for (id, spans) in on.iter_mut().enumerate() {
-        spans.sort_unstable();
-        for w in spans.windows(2) {
-            assert!(w[1].0 >= w[0].1, "processor {id} serves two pieces at once: {:?} {:?}", w[0], w[1]);
-        }
-    }
-}
-
 /// Section 3.1: two identical jobs needing the whole machine, submitted together. With SF = 2
 /// the waiting one never reaches twice the running one's threshold before it ends: no
 /// suspension. With SF = sqrt(2): job 2's threshold (t + 1000) / 1000 passes sqrt(2) after
@@ -93,7 +54,7 @@ fn two_identical_full_machine_jobs_follow_section_3_1() {
     assert_eq!(summary(&t, &out), vec![(0, 1000, 0), (1000, 2000, 0)]);
     let out = run(&t, "ss", &["sf=1.41421356"]);
     assert_eq!(summary(&t, &out), vec![(0, 2000, 1), (420, 1420, 0)]);
-    check_pieces(&t, &out);
+    common::check_pieces(&t, &out).unwrap();
     let p: Vec<(u32, i64, i64, i64)> = out.pieces.iter().map(|p| (p.job, p.start, p.end, p.work)).collect();
     assert_eq!(p, vec![(0, 0, 420, 420), (1, 420, 1420, 1000), (0, 1420, 2000, 580)]);
 }
@@ -111,7 +72,7 @@ fn candidates_need_sf_times_lower_thresholds_and_at_most_twice_the_width() {
     let t = swf(8, &rows);
     let out = run(&t, "ss", &[]);
     assert_eq!(summary(&t, &out), vec![(0, 10_100, 1), (120, 220, 0), (120, 220, 0)]);
-    check_pieces(&t, &out);
+    common::check_pieces(&t, &out).unwrap();
     let out = run(&t, "ss", &["sf=5"]);
     assert_eq!(summary(&t, &out), vec![(0, 10_100, 1), (420, 520, 0), (420, 520, 0)]);
     // B alone never suspends A: width.
@@ -143,7 +104,7 @@ fn the_suspended_set_is_minimal() {
     assert_eq!(s[2], (100, 300, 0));
     assert_eq!(s[4], (180, 190, 0));
     assert_eq!(s[3], (100, 1110, 1), "J3 suspended 180-190, resumed on its own processors");
-    check_pieces(&t, &out);
+    common::check_pieces(&t, &out).unwrap();
 }
 
 /// TSS: A waits behind J0 until 1000 and starts with threshold (1000 + 10000) / 10000 = 1.1. Its
@@ -196,7 +157,7 @@ fn is_gives_each_arrival_a_slice() {
     let t = swf(4, &[(0, 5000, 4, 5000, -1), (100, 300, 2, 300, -1), (1000, 100, 1, 100, -1)]);
     let out = run(&t, "is", &[]);
     assert_eq!(summary(&t, &out), vec![(0, 5400, 2), (600, 900, 0), (1000, 1100, 0)]);
-    check_pieces(&t, &out);
+    common::check_pieces(&t, &out).unwrap();
 }
 
 /// Overhead: memory 200 MB per processor for A, 100 MB for B, at 2 MB/s: 100 s per suspension
@@ -209,7 +170,7 @@ fn overhead_costs_memory_over_two_mb_per_second() {
     let out = run(&t, "ss", &["overhead=on"]);
     assert_eq!(summary(&t, &out), vec![(0, 2300, 1), (120, 320, 0)]);
     assert_eq!((out.records[0].overhead_s, out.records[1].overhead_s), (200, 0));
-    check_pieces(&t, &out);
+    common::check_pieces(&t, &out).unwrap();
     let m = summarize(&t, &out, &Default::default());
     assert!((m.overhead_proc_h - 4.0 * 200.0 / 3600.0).abs() < 1e-12);
     assert_eq!((m.suspensions, m.suspended_jobs), (1, 1));
@@ -246,7 +207,7 @@ fn the_estimate_limits_work_across_suspensions() {
     let t = swf(4, &[(0, 3000, 4, 2000, -1), (0, 100, 4, 100, -1)]);
     let out = run(&t, "ss", &[]);
     assert_eq!(summary(&t, &out), vec![(0, 2100, 1), (120, 220, 0)]);
-    check_pieces(&t, &out);
+    common::check_pieces(&t, &out).unwrap();
 }
 
 /// NS is EASY.
@@ -287,7 +248,7 @@ fn invariants_on_real_traces() {
         let t = parse(&bytes, &TraceOptions::default()).expect("parses");
         for (p, s) in [("ss", "sf=1.5"), ("tss", "sf=2"), ("is", "sf=2"), ("ss", "overhead=on")] {
             let out = run(&t, p, &[s]);
-            check_pieces(&t, &out);
+            common::check_pieces(&t, &out).unwrap();
             let m = summarize(&t, &out, &Default::default());
             assert_eq!(m.jobs_unfinished, 0, "{p} {s} on {name}");
             assert!(m.suspensions > 100, "{p} {s} on {name}: {} suspensions", m.suspensions);

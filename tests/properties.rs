@@ -3,6 +3,8 @@
 //! runtime, runs are deterministic, and with exact plans (perfect predictions) and FCFS
 //! reservations no job starts after its first reservation.
 
+mod common;
+
 use proptest::prelude::*;
 
 use schedlab::engine::{simulate, Outcome};
@@ -87,6 +89,20 @@ const MULTIQUEUE: &[&[&str]] = &[
 
 fn random_multiqueue() -> impl Strategy<Value = Vec<String>> {
     pick(MULTIQUEUE)
+}
+
+/// Random options of the preemption family (Kettimuthu et al.).
+const PREEMPT: &[&[&str]] = &[
+    &["sf=1", "sf=1.5", "sf=2", "sf=5"],
+    &["period_s=60", "period_s=600"],
+    &["overhead=off", "overhead=on"],
+    &["seed=1", "seed=2"],
+    &["slice_s=60", "slice_s=600"],
+    &["limit_factor=1", "limit_factor=1.5"],
+];
+
+fn random_preempt() -> impl Strategy<Value = Vec<String>> {
+    pick(PREEMPT)
 }
 
 fn run(trace: &Trace, settings: &[String]) -> Outcome {
@@ -184,6 +200,32 @@ proptest! {
                 prop_assert_eq!(p.audit().late_bookings, 0, "late bookings ({:?})", &settings);
             }
             prop_assert_eq!(&out, &run_policy(&t, policy, &settings), "not deterministic");
+        }
+    }
+
+    /// Selective suspension, TSS and IS with any options: pieces add up to runtimes, resumed
+    /// jobs hold their own processors, no processor serves two jobs, the same schedule twice, and
+    /// for SS and TSS the same schedule with the routine run at every tick.
+    #[test]
+    fn preemption_keeps_the_invariants(text in random_trace(), settings in random_preempt(), overrun in any::<bool>()) {
+        let opts = TraceOptions { overrun: if overrun { Overrun::Run } else { Overrun::Kill }, ..TraceOptions::default() };
+        let t = parse(text.as_bytes(), &opts).expect("trace parses");
+        for policy in ["ss", "tss", "is"] {
+            let s = Settings::parse(&settings).expect("settings parse");
+            let cfg = Configured::new(policy, &s.policy).expect("policy configures");
+            let engine = schedlab::engine::EngineOptions { placements: true, ..s.engine };
+            let out = simulate(&t, cfg.build(&t).as_mut(), &engine);
+            if let Err(e) = common::check_pieces(&t, &out) {
+                prop_assert!(false, "{} {:?}: {}", policy, &settings, e);
+            }
+            prop_assert_eq!(&out, &simulate(&t, cfg.build(&t).as_mut(), &engine), "not deterministic");
+            if policy != "is" {
+                let mut every = s.policy.clone();
+                every.push(("ticks".into(), "every".into()));
+                let cfg = Configured::new(policy, &every).expect("policy configures");
+                let all = simulate(&t, cfg.build(&t).as_mut(), &engine);
+                prop_assert_eq!(&out.records, &all.records, "{} {:?}: skipped ticks changed the schedule", policy, &settings);
+            }
         }
     }
 

@@ -254,6 +254,13 @@ impl<'a> System<'a> {
         self.suspended[idx as usize]
     }
 
+    /// Whether job `idx` runs and its current piece has done some work: it is past any overhead
+    /// of its start or resume (a policy that suspended it sooner could thrash without progress).
+    pub fn working(&self, idx: JobIdx) -> bool {
+        let i = idx as usize;
+        self.running[i] && !self.started.contains(&idx) && !self.resumed.contains(&idx) && self.now > self.work_from[i]
+    }
+
     /// Seconds of work job `idx` has done so far (zero again after a killed run): what a
     /// scheduler sees of a job it has run, without knowing its runtime.
     pub fn done(&self, idx: JobIdx) -> i64 {

@@ -303,7 +303,8 @@ impl Preempt {
     }
 
     /// Whether the idle job with threshold `tau_i` and width `n_i` may suspend running job `j`
-    /// (not one started in this very pass: a later sweep must not undo an earlier one's start).
+    /// (not one started in this very pass: a later sweep must not undo an earlier one's start;
+    /// callers also skip jobs still in their resume overhead, [`System::working`]).
     fn candidate(&self, tau_i: f64, n_i: u32, tau_j: f64, j: &JobView) -> bool {
         tau_i > self.opts.sf * tau_j
             && j.procs <= 2 * n_i
@@ -375,7 +376,7 @@ impl Preempt {
                 if !Self::home_free(sys, i) {
                     let mut holders = std::mem::take(&mut self.picked);
                     let all = Self::holders(sys, i, &mut holders, &mut |j| {
-                        self.candidate(tau_i, v.procs, self.tau_of[j as usize], &sys.view(j))
+                        self.candidate(tau_i, v.procs, self.tau_of[j as usize], &sys.view(j)) && sys.working(j)
                     });
                     self.picked = holders;
                     if !all {
@@ -411,7 +412,7 @@ impl Preempt {
             if tau_i <= self.opts.sf * tau_j {
                 break;
             }
-            if self.candidate(tau_i, v.procs, tau_j, &sys.view(j)) {
+            if self.candidate(tau_i, v.procs, tau_j, &sys.view(j)) && sys.working(j) {
                 self.picked.push(j);
                 sum += sys.view(j).procs;
                 if sum >= need {
@@ -530,7 +531,7 @@ impl Preempt {
                 let mut cands: Vec<(f64, JobIdx)> = self
                     .running
                     .iter()
-                    .filter(|&&(_, j)| sys.done(j) >= slice)
+                    .filter(|&&(_, j)| sys.done(j) >= slice && sys.working(j))
                     .map(|&(_, j)| (Self::instantaneous(sys, &sys.view(j)), j))
                     .collect();
                 cands.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));

@@ -68,7 +68,7 @@ pub fn cmd_kettimuthu(a: &Args) -> Result<(), Fail> {
     let json = a.format.as_deref() == Some("json");
     if !json {
         out!("Kettimuthu et al. (2003): selective suspension (SS), tunable SS (TSS) and immediate service (IS) against NS (EASY)");
-        out!("bounded slowdown = (wait + max(run, 10)) / max(run, 10) over the turnaround; categories by actual runtime (Table 2.1)");
+        out!("bounded slowdown = max(1, turnaround / max(runtime, 10)); categories by actual runtime (Table 2.1)");
     }
     let mut docs = Vec::new();
     for path in &paths {
