@@ -74,6 +74,10 @@ const METRICS = [
   ['speculative_runs', 'runs', 'speculative runs started (Lawson & Smirni section 2.1)'],
   ['speculative_kills', 'runs', 'speculative runs killed at their limit'],
   ['speculative_lost_proc_h', 'processor-hours', 'processor-hours spent in killed speculative runs'],
+  // Selective preemption (Kettimuthu et al. 2003).
+  ['suspensions', 'suspensions', 'times a running job was suspended (Kettimuthu et al. sections 2.3, 3.2)'],
+  ['suspended_jobs', 'jobs', 'jobs suspended at least once'],
+  ['overhead_proc_h', 'processor-hours', 'processor-hours spent suspending and resuming jobs, memory per processor / 2 MB/s each way (overhead=on; section 4.1)'],
 ];
 
 /** A metric's definition and unit, for hover titles. */

@@ -349,6 +349,7 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
       'Runtime predictions (Tsafrir, Etsion & Feitelson 2007)',
       'Priorities and relaxed backfill (Ward, Mahood & West 2002)',
       'Multiple-queue backfilling (Lawson & Smirni 2002)',
+      'Selective preemption (Kettimuthu et al. 2003)',
     ],
   );
   assert.deepEqual(groups[0].names, ['fcfs', 'fffs', 'bffs', 'wffs', 'conservative']);
@@ -358,6 +359,7 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
   }
   assert.deepEqual(groups[2].names, ['relaxed']);
   assert.deepEqual(groups[3].names, ['mq-backfill', 'sq-backfill']);
+  assert.deepEqual(groups[4].names, ['ns', 'ss', 'tss', 'is']);
   assert.equal(groups.reduce((n, g) => n + g.names.length, 0), POLICIES + 1); // and the custom configuration
   // The group buttons tick and clear a whole group; the run keeps catalogue order.
   await page.click('#policy-list fieldset:nth-of-type(2) legend button:text("none")');
