@@ -1113,6 +1113,20 @@ test('selective preemption (Kettimuthu et al.): category heatmaps, findings, dis
     ['none', 'well', 'turnaround', 'on'],
   );
 
+  // The preemption options typed for ss under Policies apply to every scheme; sf and mode stay the schemes' own.
+  await page.click('#policy-list .policy:has(input[value="ss"]) summary');
+  await page.fill('[data-policy="ss"][data-opt="slice_s"]', '300');
+  await page.fill('[data-policy="ss"][data-opt="sf"]', '9');
+  await page.click('#km-run');
+  await page.waitForFunction(() => document.body.dataset.kettimuthu === 'done', null, { timeout: 60_000 });
+  const own = cliKettimuthu('none', ['overhead=on', 'slice_s=300']);
+  assert.notEqual(own.comparison.schemes[5].metrics.avg_bsld, withOverhead.comparison.schemes[5].metrics.avg_bsld, 'the slice changes IS');
+  await checkKmHeat(page, own, 'well', 'avg_turnaround_s', 'max_turnaround_s', 1 / 3600);
+  const summary3 = await tableData(page, '#km-summary');
+  own.comparison.schemes.forEach((run, i) => assert.equal(Number(summary3[i].avg_bsld), run.metrics.avg_bsld, run.scheme.label));
+  await page.fill('[data-policy="ss"][data-opt="slice_s"]', '');
+  await page.fill('[data-policy="ss"][data-opt="sf"]', '');
+
   // Cancel stops every task in flight and leaves no stale figures.
   await page.selectOption('#km-overhead', 'off');
   for (const l of ['1', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6']) await page.check(`#km-loads input[value="${l}"]`);
