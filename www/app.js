@@ -21,6 +21,7 @@ import {
 } from './predictions.js';
 import { installWard, wardUrlValues, clearWard, redrawWard } from './relaxed.js';
 import { installLawson, lawsonUrlValues, clearLawson, redrawLawson, LAWSON_POLICY } from './lawson.js';
+import { installKettimuthu, kmUrlValues, clearKettimuthu, redrawKettimuthu } from './kettimuthu.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -74,6 +75,10 @@ const METRICS = [
   ['speculative_runs', 'runs', 'speculative runs started (Lawson & Smirni section 2.1)'],
   ['speculative_kills', 'runs', 'speculative runs killed at their limit'],
   ['speculative_lost_proc_h', 'processor-hours', 'processor-hours spent in killed speculative runs'],
+  // Selective preemption (Kettimuthu et al. 2003).
+  ['suspensions', 'suspensions', 'times a running job was suspended (Kettimuthu et al. sections 2.3, 3.2)'],
+  ['suspended_jobs', 'jobs', 'jobs suspended at least once'],
+  ['overhead_proc_h', 'processor-hours', 'processor-hours spent suspending and resuming jobs, memory per processor / 2 MB/s each way (overhead=on; section 4.1)'],
 ];
 
 /** A metric's definition and unit, for hover titles. */
@@ -228,15 +233,21 @@ function syncWardUrl() {
   history.replaceState(null, '', u);
 }
 
-/** The multiple-queue panel in the URL (`mq_loads`, `mq_high`, `mq_res`, ...), written when it runs. */
-function syncLawsonUrl() {
+/** Writes a panel's URL parameters (null: the default, left out). */
+function syncPanelUrl(values) {
   const u = new URL(location.href);
-  for (const [key, value] of Object.entries(lawsonUrlValues() ?? {})) {
+  for (const [key, value] of Object.entries(values ?? {})) {
     if (value === null) u.searchParams.delete(key);
     else u.searchParams.set(key, value);
   }
   history.replaceState(null, '', u);
 }
+
+/** The multiple-queue panel in the URL (`mq_loads`, `mq_high`, `mq_res`, ...), written when it runs. */
+const syncLawsonUrl = () => syncPanelUrl(lawsonUrlValues());
+
+/** The selective-preemption panel in the URL (`km_loads`, `km_split`, `km_metric`, `km_overhead`). */
+const syncKettimuthuUrl = () => syncPanelUrl(kmUrlValues());
 
 /** The sweep panel in the URL (`sweep`, `sweep_base`, `sweep_by`), written when a sweep starts. */
 function syncSweepUrl() {
@@ -429,6 +440,7 @@ async function loadBytes(bytes, name) {
   clearSweep();
   clearWard();
   clearLawson();
+  clearKettimuthu();
   setStatus(`Reading ${name}…`);
   const generation = state.generation;
   const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings() });
@@ -808,6 +820,11 @@ async function main() {
     return;
   }
   state.catalogue = cat.value;
+  const schemes = await state.pool.run({ kind: 'kettimuthu-schemes' });
+  if (!schemes.ok) {
+    setStatus(`The engine failed to load: ${schemes.error}`, 'error');
+    return;
+  }
   renderPolicies();
   buildPredictor($('#predictor'), state.catalogue, params.getAll('pred'), syncPredictorUrl);
   installSweep({
@@ -838,6 +855,16 @@ async function main() {
     settings: () => [...settings(), ...policySettings(LAWSON_POLICY)],
     header: () => state.header,
     onurl: syncLawsonUrl,
+  });
+  installKettimuthu({
+    pool: state.pool,
+    params,
+    schemes: schemes.value,
+    ready: () => !!(state.bytes && state.report),
+    bytes: () => state.bytes,
+    // The shared settings, then the preemption family's options as typed under Policies for ss (every scheme takes them).
+    settings: () => [...settings(), ...policySettings('ss')],
+    onurl: syncKettimuthuUrl,
   });
   $('#accuracy-policy').onchange = choose;
   const metricSel = $('#metric');
@@ -877,6 +904,7 @@ async function main() {
     redrawSweep();
     redrawWard();
     redrawLawson();
+    redrawKettimuthu();
     requestGantt();
   });
   await loadDemo();

@@ -1,7 +1,9 @@
 // One simulation worker: loads the engine once, then answers one task at a time.
 // Tasks: {id, kind, bytes, policy, settings, points, view, input}; kind is one of catalogue, inspect,
 // simulate, metrics (a sweep's run: the result alone), schedule, gantt-open, gantt-render,
-// gantt-hover, rank-sweep, lawson (mq-backfill against sq-backfill).
+// gantt-hover, rank-sweep, lawson (mq-backfill against sq-backfill), kettimuthu-schemes,
+// kettimuthu (the selective-preemption schemes compared), kettimuthu-load (one load-study point:
+// input {label, factor}) and kettimuthu-load-findings (input {labels, loads, utilization, avg_bsld}).
 import init, * as engine from './pkg/schedlab.js';
 
 const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.meta.url) });
@@ -32,6 +34,13 @@ self.onmessage = async (event) => {
     } else if (kind === 'gantt-hover') json = JSON.stringify(gantt ? gantt.describe(view.t, view.proc) : '');
     else if (kind === 'rank-sweep') json = engine.rank_sweep(input);
     else if (kind === 'lawson') json = engine.lawson_compare(bytes, settings);
+    else if (kind === 'kettimuthu-schemes') json = engine.kettimuthu_schemes();
+    else if (kind === 'kettimuthu') json = engine.kettimuthu_compare(bytes, settings);
+    else if (kind === 'kettimuthu-load') json = engine.kettimuthu_load(bytes, input.label, input.factor, settings);
+    else if (kind === 'kettimuthu-load-findings') {
+      const f64 = (v) => Float64Array.from(v);
+      json = engine.kettimuthu_load_findings(input.labels, f64(input.loads), f64(input.utilization), f64(input.avg_bsld));
+    }
     else if (kind === 'metrics') {
       // A sweep needs only the result: the series, quantiles and categories stay here.
       const out = JSON.parse(engine.simulate(bytes, policy, settings, 1, () => {}));

@@ -57,9 +57,12 @@ test('the canvas charts are drawn', async () => {
       return [c.id, n / (d.length / 4)];
     }),
   );
-  assert.equal(inked.length, 15);
-  // Every chart but the sweep's, the relaxed-backfill one and the multiple-queue ones, which wait for their runs.
-  const waiting = ['chart-sweep', 'chart-ward', 'chart-lawson-r', 'chart-lawson-priority', 'chart-lawson-transient', 'chart-lawson-tail'];
+  assert.equal(inked.length, 23);
+  // Every chart but the sweep's, the relaxed-backfill one, the multiple-queue and the preemption ones, which wait for their runs.
+  const waiting = [
+    'chart-sweep', 'chart-ward', 'chart-lawson-r', 'chart-lawson-priority', 'chart-lawson-transient', 'chart-lawson-tail',
+    'chart-km-avg', 'chart-km-worst', 'chart-km-util', 'chart-km-overall', 'chart-km-sn', 'chart-km-sw', 'chart-km-ln', 'chart-km-lw',
+  ];
   for (const [id, share] of inked) if (!waiting.includes(id)) assert.ok(share > 0.01, `${id} is blank (${share})`);
   // Hover shows the value under the pointer (the first bar).
   const box = await page.locator('#chart-bars').boundingBox();
@@ -171,6 +174,15 @@ test('the single-file build works opened from disk (file://)', async () => {
   await page.waitForFunction(() => document.body.dataset.lawson === 'done', null, { timeout: 60_000 });
   const r = Number(await page.getAttribute('#lawson-summary tr[data-load="1"][data-priority="all"] td[data-key="r"]', 'data-value'));
   assert.ok(Math.abs(r - cliRatio(cliRun('mq-backfill,sq-backfill').results)) < 1e-12, `R ${r}`);
+  // And the selective-preemption panel (worker tasks `kettimuthu`, `kettimuthu-load` and the load findings).
+  await page.click('#km-run');
+  await page.waitForFunction(() => document.body.dataset.kettimuthu === 'done', null, { timeout: 60_000 });
+  const km = cliKettimuthu('1.0,1.3');
+  const ss2 = km.comparison.schemes.find((x) => x.scheme.label === 'SS 2').metrics;
+  assert.equal(Number(await page.getAttribute('#km-summary tr[data-scheme="SS 2"] td[data-key="avg_bsld"]', 'data-value')), ss2.avg_bsld);
+  assert.equal(Number(await page.getAttribute('#km-summary tr[data-scheme="SS 2"] td[data-key="suspensions"]', 'data-value')), ss2.suspensions);
+  assert.deepEqual(await page.$$eval('#km-load-findings li', (l) => l.map((li) => li.dataset.holds)), km.load_findings.map((f) => String(f.holds)));
+  assert.ok((await ink(page, '#chart-km-avg')) > 0.05, 'the heatmaps are blank in the single file');
   const trace = path.join(shared, 'traces', 'KTH-SP2-1996-2.1-cln.swf.gz');
   await page.setInputFiles('#file', trace);
   await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('28467'));
@@ -349,6 +361,7 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
       'Runtime predictions (Tsafrir, Etsion & Feitelson 2007)',
       'Priorities and relaxed backfill (Ward, Mahood & West 2002)',
       'Multiple-queue backfilling (Lawson & Smirni 2002)',
+      'Selective preemption (Kettimuthu et al. 2003)',
     ],
   );
   assert.deepEqual(groups[0].names, ['fcfs', 'fffs', 'bffs', 'wffs', 'conservative']);
@@ -358,6 +371,7 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
   }
   assert.deepEqual(groups[2].names, ['relaxed']);
   assert.deepEqual(groups[3].names, ['mq-backfill', 'sq-backfill']);
+  assert.deepEqual(groups[4].names, ['ns', 'ss', 'tss', 'is']);
   assert.equal(groups.reduce((n, g) => n + g.names.length, 0), POLICIES + 1); // and the custom configuration
   // The group buttons tick and clear a whole group; the run keeps catalogue order.
   await page.click('#policy-list fieldset:nth-of-type(2) legend button:text("none")');
@@ -901,6 +915,251 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
   assert.equal(await reload.inputValue('#lawson-seed'), '3');
   assert.equal(await reload.inputValue('#lawson-queues'), '3');
   assert.equal(await reload.locator('#lawson-summary tbody tr').count(), 0);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(reload.errors, []);
+  await reload.close();
+  await page.close();
+});
+
+// ---------------------------------------------------------------- selective preemption (Kettimuthu et al. 2003)
+
+/** `schedlab kettimuthu` on the demo: the comparison, the load study at `loads` (or none) and the findings. */
+function cliKettimuthu(loads, sets = []) {
+  const args = ['kettimuthu', DEMO, '--format', 'json', '--loads', loads, ...sets.flatMap((s) => ['--set', s])];
+  return JSON.parse(execFileSync(path.join(root, 'target', 'release', 'schedlab'), args, { maxBuffer: 1 << 26 }))[0];
+}
+
+const KM_ROWS = ['VS', 'S', 'L', 'VL'];
+const KM_COLS = ['Seq', 'N', 'W', 'VW'];
+const KM_FOUR = [['SN', 0, 0], ['SW', 0, 1], ['LN', 1, 0], ['LW', 1, 1]];
+
+/** The category table: {"VS Seq": {key: {value, text}}}. */
+async function kmHeatTable(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const tr of document.querySelectorAll('#km-heat-table tbody tr')) {
+      const row = {};
+      for (const td of tr.querySelectorAll('td[data-key]')) row[td.dataset.key] = { value: Number(td.dataset.value), text: td.textContent };
+      out[`${tr.dataset.row} ${tr.dataset.col}`] = row;
+    }
+    return out;
+  });
+}
+
+/** Every number of the category table against the CLI's tables of `split` for `avg` and `max`. */
+async function checkKmHeat(page, cli, split, avg, max, scale) {
+  const table = await kmHeatTable(page);
+  assert.equal(Object.keys(table).length, 16);
+  let empty = 0;
+  KM_ROWS.forEach((row, r) =>
+    KM_COLS.forEach((col, c) => {
+      const cellOf = table[`${row} ${col}`];
+      const ns = cli.comparison.schemes[0][split];
+      assert.equal(cellOf.count.value, ns.count[r][c], `${row} ${col} jobs`);
+      for (const run of cli.comparison.schemes) {
+        const t = run[split];
+        for (const [prefix, key] of [['avg', avg], ['max', max]]) {
+          const got = cellOf[`${prefix}:${run.scheme.label}`];
+          assert.equal(got.value, t[key][r][c], `${split} ${row} ${col} ${prefix} ${run.scheme.label}`);
+          assert.equal(got.text, t.count[r][c] ? (t[key][r][c] * scale).toFixed(2) : '-');
+          if (!t.count[r][c]) empty++;
+        }
+      }
+    }),
+  );
+  // The heatmaps are drawn from the same numbers.
+  for (const [id, key] of [['#chart-km-avg', avg], ['#chart-km-worst', max]]) {
+    const data = JSON.parse(await page.getAttribute(id, 'data-data'));
+    assert.deepEqual([data.split, data.key], [split, key]);
+    assert.deepEqual(data.panels.map((p) => p.label), ['NS', 'SS 1.5', 'SS 2', 'SS 5', 'TSS 2', 'IS']);
+    data.panels.forEach((p, i) => {
+      assert.deepEqual(p.values, cli.comparison.schemes[i][split][key], `${id} ${p.label}`);
+      assert.deepEqual(p.count, cli.comparison.schemes[i][split].count);
+    });
+  }
+  return empty;
+}
+
+/** The findings as shown: [{holds, claim, detail}]. */
+async function kmFindings(page, selector) {
+  return page.$$eval(`${selector} li`, (list) =>
+    list.map((li) => ({ holds: li.dataset.holds, verdict: li.querySelector('b').textContent, claim: li.querySelector('.claim').textContent.trim(), detail: li.querySelector('.detail').textContent })),
+  );
+}
+
+function checkKmFindings(shown, cli) {
+  assert.equal(shown.length, cli.length);
+  shown.forEach((f, i) => {
+    assert.equal(f.holds, String(cli[i].holds));
+    assert.equal(f.verdict, cli[i].holds === true ? 'holds' : cli[i].holds === false ? 'CONTRADICTED' : 'n/a');
+    assert.equal(f.claim, cli[i].claim);
+    assert.equal(f.detail, cli[i].detail);
+  });
+}
+
+test('selective preemption (Kettimuthu et al.): category heatmaps, findings, distribution and load curves equal the CLI\'s; URL state and Cancel', async () => {
+  const page = await open(browser, `${base}/?policies=easy`);
+  await waitForResults(page, 1);
+  // The defaults, and nothing runs until asked.
+  assert.equal(await page.textContent('#km-schemes'), 'schemes NS, SS 1.5, SS 2, SS 5, TSS 2, IS');
+  assert.match(await page.getAttribute('#km-schemes b:nth-of-type(3)', 'title'), /policy ss, suspension factor SF = 2$/);
+  assert.deepEqual(await page.$$eval('#km-loads input', (l) => l.map((i) => i.value)), ['1', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6']);
+  assert.deepEqual(await page.$$eval('#km-loads input:checked', (l) => l.map((i) => i.value)), ['1', '1.3']);
+  assert.deepEqual(
+    [await page.inputValue('#km-split'), await page.inputValue('#km-metric'), await page.inputValue('#km-overhead')],
+    ['all', 'bsld', 'off'],
+  );
+  assert.match(await page.textContent('#km-count'), /^the comparison of 6 schemes and 6 load-study runs \(NS, SS 2, IS at load 1\.0, 1\.3\)$/);
+  assert.equal(await page.locator('#km-heat-table tbody tr').count(), 0);
+  assert.match(await page.textContent('#km-explain'), /max\(1, turnaround \/ max\(runtime, 10 s\)\).*xfactor = \(wait \+ estimate\) \/ estimate/s);
+  // The results table has the preemption metrics, with their definitions on hover.
+  for (const key of ['suspensions', 'suspended_jobs', 'overhead_proc_h']) {
+    assert.ok((await page.getAttribute(`#results th[data-key="${key}"]`, 'title')).length > 10, key);
+    assert.equal(await page.getAttribute(`#results tr[data-policy="easy"] td[data-key="${key}"]`, 'data-value'), '0');
+  }
+
+  await page.click('#km-run');
+  await page.waitForFunction(() => document.body.dataset.kettimuthu === 'done', null, { timeout: 60_000 });
+  assert.match(await page.textContent('#km-status'), /^Ran NS, SS 1\.5, SS 2, SS 5, TSS 2, IS and the load study at 1\.0, 1\.3 in [\d.]+ s\.$/);
+  assert.equal(await page.getAttribute('#km-status', 'role'), 'status');
+  // The page passes the default settings: the CLI with no --set gives the same runs.
+  const cli = cliKettimuthu('1.0,1.3');
+  assert.equal(await checkKmHeat(page, cli, 'all', 'avg_bsld', 'max_bsld', 1), 0, 'every category has jobs');
+  checkKmFindings(await kmFindings(page, '#km-findings'), cli.comparison.findings);
+  checkKmFindings(await kmFindings(page, '#km-load-findings'), cli.load_findings);
+  assert.equal(cli.comparison.findings.length, 4);
+  // Per scheme: the overall figures, suspensions and overhead.
+  const summary = await tableData(page, '#km-summary');
+  assert.equal(summary.length, 6);
+  const schemes = await page.$$eval('#km-summary tbody tr', (l) => l.map((tr) => tr.dataset.scheme));
+  cli.comparison.schemes.forEach((run, i) => {
+    assert.equal(schemes[i], run.scheme.label);
+    for (const key of ['avg_bsld', 'max_bsld', 'avg_response_s', 'max_response_s', 'utilization', 'suspensions', 'suspended_jobs', 'overhead_proc_h']) {
+      assert.equal(Number(summary[i][key]), run.metrics[key], `${run.scheme.label} ${key}`);
+    }
+  });
+  assert.equal(Number(summary[0].suspensions), 0, 'NS suspends nothing');
+  assert.ok(Number(summary[2].suspensions) > 0, 'SS 2 suspends');
+  // Table 2.2: the share of the jobs per category, NS's table of all jobs.
+  const shares = await tableData(page, '#km-distribution');
+  const ns = cli.comparison.schemes[0].all;
+  KM_ROWS.forEach((row, r) => KM_COLS.forEach((col, c) => assert.equal(Number(shares[r][col]), ns.share_pct[r][c], `share ${row} ${col}`)));
+  assert.ok(Math.abs(Number(shares[4].all) - 100) < 1e-9);
+  // The load study: every point and Table 4.1 category.
+  const load = await page.$$eval('#km-load-table tbody tr', (trs) =>
+    trs.map((tr) => ({ load: tr.dataset.load, scheme: tr.dataset.scheme, ...Object.fromEntries([...tr.querySelectorAll('td[data-key]')].map((td) => [td.dataset.key, Number(td.dataset.value)])) })),
+  );
+  assert.equal(load.length, cli.loads.length);
+  assert.equal(load.length, 6);
+  cli.loads.forEach((p, i) => {
+    assert.deepEqual([Number(load[i].load), load[i].scheme], [p.load, p.scheme.label]);
+    for (const key of ['utilization', 'avg_bsld', 'avg_turnaround_s', 'suspensions']) assert.equal(load[i][key], p[key], `load ${p.load} ${p.scheme.label} ${key}`);
+    for (const [name, r, c] of KM_FOUR) assert.equal(load[i][name], p.four.avg_bsld[r][c], `load ${p.load} ${p.scheme.label} ${name}`);
+  });
+  // The curves: one line per scheme, one point per load.
+  const of = (label, pick) => cli.loads.filter((p) => p.scheme.label === label).map((p) => [p.load, pick(p)]);
+  const util = JSON.parse(await page.getAttribute('#chart-km-util', 'data-data'));
+  assert.deepEqual(util.map((s) => s.label), ['NS', 'SS 2', 'IS']);
+  util.forEach((s) => assert.deepEqual(s.points, of(s.label, (p) => p.utilization)));
+  const overall = JSON.parse(await page.getAttribute('#chart-km-overall', 'data-data'));
+  overall.forEach((s) => assert.deepEqual(s.points, of(s.label, (p) => p.avg_bsld)));
+  for (const [name, r, c] of KM_FOUR) {
+    const lines = JSON.parse(await page.getAttribute(`#chart-km-${name.toLowerCase()}`, 'data-data'));
+    lines.forEach((s) => assert.deepEqual(s.points, of(s.label, (p) => p.four.avg_bsld[r][c]), `${name} ${s.label}`));
+  }
+  for (const id of ['avg', 'worst', 'util', 'overall', 'sn', 'sw', 'ln', 'lw']) assert.ok((await ink(page, `#chart-km-${id}`)) > 0.01, `chart-km-${id} is blank`);
+  // Hover names the scheme, the category, the jobs and the value.
+  const heat = page.locator('#chart-km-avg');
+  await heat.scrollIntoViewIfNeeded();
+  const box = await heat.boundingBox();
+  await heat.hover({ position: { x: 4 + 30 + 10, y: 22 + 16 + 16 + 10 } });
+  await page.waitForFunction(() => /^NS: VS <=10 min, Seq 1 processors\n\d+ jobs, average bounded slowdown [\d.]+$/.test(document.querySelector('#tip').textContent));
+  assert.ok(box.height > 150, 'the heatmap canvas grows to hold its panels');
+  assert.equal(new URL(page.url()).searchParams.get('km_loads'), '1,1.3');
+  await page.locator('#kettimuthu-section').screenshot({ path: path.join(shots, 'kettimuthu.png') });
+
+  // The poorly estimated jobs' turnaround, from the same runs: no rerun, empty cells shown as "-".
+  await page.selectOption('#km-split', 'poor');
+  await page.selectOption('#km-metric', 'turnaround');
+  assert.ok((await checkKmHeat(page, cli, 'poor', 'avg_turnaround_s', 'max_turnaround_s', 1 / 3600)) > 0, 'the poorly estimated jobs leave some category empty');
+  const turn = await page.$$eval('#km-load-table tbody tr', (trs) => trs.map((tr) => Number(tr.querySelector('td[data-key="LW"]').dataset.value)));
+  assert.deepEqual(turn, cli.loads.map((p) => p.four.avg_turnaround_s[1][1]));
+  const lwLines = JSON.parse(await page.getAttribute('#chart-km-lw', 'data-data'));
+  lwLines.forEach((s) => assert.deepEqual(s.points, of(s.label, (p) => p.four.avg_turnaround_s[1][1] / 3600)));
+  let url = new URL(page.url());
+  assert.deepEqual([url.searchParams.get('km_split'), url.searchParams.get('km_metric')], ['poor', 'turnaround']);
+  assert.ok((await ink(page, '#chart-km-worst')) > 0.01);
+  await page.locator('#kettimuthu-section').screenshot({ path: path.join(shots, 'kettimuthu-poor.png') });
+
+  // Overhead on, no load study: the CLI with overhead=on and --loads none agrees; the curves wait.
+  await page.selectOption('#km-split', 'well');
+  await page.selectOption('#km-overhead', 'on');
+  for (const l of ['1', '1.3']) await page.uncheck(`#km-loads input[value="${l}"]`);
+  assert.match(await page.textContent('#km-count'), /no load study.*with suspension overhead/);
+  await page.click('#km-run');
+  await page.waitForFunction(() => document.body.dataset.kettimuthu === 'done', null, { timeout: 60_000 });
+  const withOverhead = cliKettimuthu('none', ['overhead=on']);
+  await checkKmHeat(page, withOverhead, 'well', 'avg_turnaround_s', 'max_turnaround_s', 1 / 3600);
+  const summary2 = await tableData(page, '#km-summary');
+  withOverhead.comparison.schemes.forEach((run, i) => assert.equal(Number(summary2[i].overhead_proc_h), run.metrics.overhead_proc_h));
+  assert.ok(Number(summary2[2].overhead_proc_h) > 0, 'suspensions cost processor-hours with overhead on');
+  checkKmFindings(await kmFindings(page, '#km-findings'), withOverhead.comparison.findings);
+  assert.equal(await page.locator('#km-load-table tbody tr').count(), 0);
+  assert.equal(await page.locator('#km-load-findings li').count(), 0);
+  assert.equal(await page.getAttribute('#chart-km-util', 'data-data'), null);
+  url = new URL(page.url());
+  assert.deepEqual(
+    ['km_loads', 'km_split', 'km_metric', 'km_overhead'].map((k) => url.searchParams.get(k)),
+    ['none', 'well', 'turnaround', 'on'],
+  );
+
+  // The preemption options typed for ss under Policies apply to every scheme; sf and mode stay the schemes' own.
+  await page.click('#policy-list .policy:has(input[value="ss"]) summary');
+  await page.fill('[data-policy="ss"][data-opt="slice_s"]', '300');
+  await page.fill('[data-policy="ss"][data-opt="sf"]', '9');
+  await page.click('#km-run');
+  await page.waitForFunction(() => document.body.dataset.kettimuthu === 'done', null, { timeout: 60_000 });
+  const own = cliKettimuthu('none', ['overhead=on', 'slice_s=300']);
+  assert.notEqual(own.comparison.schemes[5].metrics.avg_bsld, withOverhead.comparison.schemes[5].metrics.avg_bsld, 'the slice changes IS');
+  await checkKmHeat(page, own, 'well', 'avg_turnaround_s', 'max_turnaround_s', 1 / 3600);
+  const summary3 = await tableData(page, '#km-summary');
+  own.comparison.schemes.forEach((run, i) => assert.equal(Number(summary3[i].avg_bsld), run.metrics.avg_bsld, run.scheme.label));
+  await page.fill('[data-policy="ss"][data-opt="slice_s"]', '');
+  await page.fill('[data-policy="ss"][data-opt="sf"]', '');
+
+  // Cancel stops every task in flight and leaves no stale figures.
+  await page.selectOption('#km-overhead', 'off');
+  for (const l of ['1', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6']) await page.check(`#km-loads input[value="${l}"]`);
+  await page.evaluate(() => {
+    document.querySelector('#km-run').click();
+    document.querySelector('#km-cancel').click();
+  });
+  await page.waitForFunction(() => document.body.dataset.kettimuthu === 'stopped');
+  assert.match(await page.textContent('#km-status'), /^Cancelled after 0 of 22 tasks\.$/);
+  assert.equal(await page.locator('#km-heat-table tbody tr').count(), 0);
+  assert.equal(await page.locator('#km-findings li').count(), 0);
+  assert.equal(await page.getAttribute('#chart-km-avg', 'data-data'), null);
+  assert.equal(await page.evaluate(() => document.querySelector('#busy').textContent), '');
+  // The pool still works after the cancel: the whole load study.
+  await page.click('#km-run');
+  await page.waitForFunction(() => document.body.dataset.kettimuthu === 'done', null, { timeout: 120_000 });
+  assert.equal(await page.locator('#km-load-table tbody tr').count(), 21);
+  assert.equal(new URL(page.url()).searchParams.get('km_loads'), '1,1.1,1.2,1.3,1.4,1.5,1.6');
+
+  // A link restores the panel without running it (a load factor off the list is added).
+  const reload = await open(browser, `${base}/?policies=easy&km_loads=1.1,1.60,1.75&km_split=poor&km_metric=turnaround&km_overhead=on`);
+  await waitForResults(reload, 1);
+  assert.deepEqual(await reload.$$eval('#km-loads input:checked', (l) => l.map((i) => i.value)), ['1.1', '1.6', '1.75']);
+  assert.deepEqual(
+    [await reload.inputValue('#km-split'), await reload.inputValue('#km-metric'), await reload.inputValue('#km-overhead')],
+    ['poor', 'turnaround', 'on'],
+  );
+  assert.equal(await reload.locator('#km-heat-table tbody tr').count(), 0);
+  assert.equal(await reload.evaluate(() => document.body.dataset.kettimuthu), undefined);
+  // A new trace forgets the runs.
+  await page.setInputFiles('#file', { name: 'tiny.swf', mimeType: 'text/plain', buffer: Buffer.from('; MaxProcs: 8\n1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n') });
+  await waitForResults(page, 1);
+  assert.equal(await page.locator('#km-heat-table tbody tr').count(), 0);
   assert.deepEqual(page.errors, []);
   assert.deepEqual(reload.errors, []);
   await reload.close();
