@@ -180,24 +180,9 @@ fn overhead_costs_memory_over_two_mb_per_second() {
     // A trace without memory: drawn from 100 MB to 1 GB with the seed.
     let t = swf(4, &[(0, 2000, 4, 2000, -1), (0, 100, 4, 100, -1)]);
     let out = run(&t, "ss", &["overhead=on", "seed=7"]);
-    let cost = overhead_s(&out_view(&t, 0), &Draws::new(7));
+    let cost = overhead_s(&schedlab::engine::view(&t.jobs, 0), &Draws::new(7));
     assert!((50..=500).contains(&cost), "{cost}");
     assert_eq!(out.records[0].overhead_s, 2 * cost);
-}
-
-fn out_view(t: &Trace, i: usize) -> schedlab::engine::JobView {
-    let j = &t.jobs[i];
-    schedlab::engine::JobView {
-        idx: i as u32,
-        id: j.id,
-        submit: j.submit,
-        procs: j.procs,
-        estimate: j.estimate,
-        sched_runtime: j.sched_runtime,
-        user: j.user,
-        queue: j.queue,
-        memory_kb: j.memory_kb,
-    }
 }
 
 /// A job killed at its estimate is killed after that much work, not wall time: A (runtime

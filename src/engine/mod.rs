@@ -392,7 +392,8 @@ impl<'a> System<'a> {
     }
 }
 
-fn view(jobs: &[Job], idx: JobIdx) -> JobView {
+/// What a policy may know of job `idx` of `jobs`.
+pub fn view(jobs: &[Job], idx: JobIdx) -> JobView {
     let j = &jobs[idx as usize];
     JobView {
         idx,

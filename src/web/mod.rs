@@ -78,6 +78,13 @@ fn prepare(bytes: &[u8], policy: &str, settings: &[String]) -> Result<(Settings,
     Ok((s, cfg, trace))
 }
 
+/// Parses the settings and the trace, or gives the failure JSON to return.
+fn settings_and_trace(bytes: &[u8], settings: &[String]) -> Result<(Settings, Trace), String> {
+    let s = Settings::parse(settings).map_err(|e| failure(e.to_string(), Value::Null))?;
+    let trace = load(bytes, &s).map_err(|r| r.json())?;
+    Ok((s, trace))
+}
+
 /// Parses the trace with the settings' trace options.
 fn load(bytes: &[u8], s: &Settings) -> Result<Trace, Refusal> {
     parse(bytes, &s.trace).map_err(|e| Refusal(e.message, json!(e.report)))
@@ -139,13 +146,9 @@ pub fn simulate(
 /// `{"ok": false, "message"}`.
 #[wasm_bindgen]
 pub fn lawson_compare(bytes: &[u8], settings: Vec<String>) -> String {
-    let s = match Settings::parse(&settings) {
-        Ok(s) => s,
-        Err(e) => return failure(e.to_string(), Value::Null),
-    };
-    let trace = match load(bytes, &s) {
-        Ok(t) => t,
-        Err(r) => return r.json(),
+    let (s, trace) = match settings_and_trace(bytes, &settings) {
+        Ok(x) => x,
+        Err(json) => return json,
     };
     match crate::lawson::compare(&trace, &s) {
         Ok(c) => json!({"ok": true, "comparison": c, "tail_points": crate::lawson::TAIL_POINTS}).to_string(),
@@ -158,13 +161,9 @@ pub fn lawson_compare(bytes: &[u8], settings: Vec<String>) -> String {
 /// or `{"ok": false, "message"}`.
 #[wasm_bindgen]
 pub fn kettimuthu_compare(bytes: &[u8], settings: Vec<String>) -> String {
-    let s = match Settings::parse(&settings) {
-        Ok(s) => s,
-        Err(e) => return failure(e.to_string(), Value::Null),
-    };
-    let trace = match load(bytes, &s) {
-        Ok(t) => t,
-        Err(r) => return r.json(),
+    let (s, trace) = match settings_and_trace(bytes, &settings) {
+        Ok(x) => x,
+        Err(json) => return json,
     };
     match crate::kettimuthu::compare(&trace, &s) {
         Ok(c) => json!({"ok": true, "comparison": c}).to_string(),
