@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::findings::Finding;
 use crate::metrics::categories::{kettimuthu_table, CategoryTable, Classes, Estimates};
-use crate::metrics::{records, Metrics};
+use crate::metrics::{records, Metrics, Record};
 use crate::policy::PolicyError;
 use crate::run::{configure, run_one, Settings};
 use crate::trace::Trace;
@@ -58,27 +58,28 @@ pub struct SchemeRun {
     pub poor: CategoryTable,
 }
 
-/// The settings of `base` with `key=value` for the policies, replacing any earlier value.
-fn with(base: &Settings, key: &str, value: String) -> Settings {
-    let mut s = base.clone();
-    s.policy.retain(|(k, _)| k != key);
-    s.policy.push((key.to_string(), value));
-    s
-}
-
-/// Runs one scheme on `trace`.
-pub fn run_scheme(trace: &Trace, scheme: &Scheme, settings: &Settings) -> Result<SchemeRun, PolicyError> {
+/// Runs one scheme on `trace`: its metrics and per-job records, and the bounded-slowdown
+/// threshold its metrics used.
+fn simulate_scheme(
+    trace: &Trace,
+    scheme: &Scheme,
+    settings: &Settings,
+) -> Result<(Metrics, Vec<Record>, i64), PolicyError> {
     let s = match scheme.sf {
-        Some(sf) => with(settings, "sf", sf.to_string()),
+        Some(sf) => settings.with_policy("sf", sf.to_string()),
         None => settings.clone(),
     };
     let cfg = configure(scheme.policy, &s)?.remove(0);
     let (out, res) = run_one(trace, &cfg, &s);
-    let recs = records(trace, &out);
-    let tau = s.metrics.tau;
+    Ok((res.metrics, records(trace, &out), s.metrics.tau))
+}
+
+/// Runs one scheme on `trace`.
+pub fn run_scheme(trace: &Trace, scheme: &Scheme, settings: &Settings) -> Result<SchemeRun, PolicyError> {
+    let (metrics, recs, tau) = simulate_scheme(trace, scheme, settings)?;
     Ok(SchemeRun {
         scheme: *scheme,
-        metrics: res.metrics,
+        metrics,
         all: kettimuthu_table(&recs, tau, Classes::Sixteen, Estimates::All),
         well: kettimuthu_table(&recs, tau, Classes::Sixteen, Estimates::Well),
         poor: kettimuthu_table(&recs, tau, Classes::Sixteen, Estimates::Poor),
@@ -138,52 +139,16 @@ pub fn load_study(
 
 /// One point of the load study: `scheme` on `trace`, which is at load factor `load`.
 pub fn load_point(trace: &Trace, load: f64, scheme: &Scheme, settings: &Settings) -> Result<LoadPoint, PolicyError> {
-    let r = run_scheme(trace, scheme, settings)?;
+    let (m, recs, tau) = simulate_scheme(trace, scheme, settings)?;
     Ok(LoadPoint {
         load,
         scheme: *scheme,
-        utilization: r.metrics.utilization,
-        avg_bsld: r.metrics.avg_bsld,
-        avg_turnaround_s: r.metrics.avg_response_s,
-        suspensions: r.metrics.suspensions,
-        four: four_of(&r.all),
+        utilization: m.utilization,
+        avg_bsld: m.avg_bsld,
+        avg_turnaround_s: m.avg_response_s,
+        suspensions: m.suspensions,
+        four: kettimuthu_table(&recs, tau, Classes::Four, Estimates::All),
     })
-}
-
-/// Folds a Table 2.1 table into Table 4.1's four categories: short is VS and S (<= 1 h),
-/// narrow is Seq and N (<= 8 processors), as the thresholds coincide.
-pub fn four_of(t: &CategoryTable) -> CategoryTable {
-    let mut f = CategoryTable {
-        rows: vec!["S <=1 h".into(), "L >1 h".into()],
-        cols: vec!["N <=8".into(), "W >8".into()],
-        count: vec![vec![0; 2]; 2],
-        share_pct: vec![vec![0.0; 2]; 2],
-        avg_bsld: vec![vec![0.0; 2]; 2],
-        max_bsld: vec![vec![0.0; 2]; 2],
-        avg_turnaround_s: vec![vec![0.0; 2]; 2],
-        max_turnaround_s: vec![vec![0.0; 2]; 2],
-    };
-    for r in 0..4 {
-        for c in 0..4 {
-            let (fr, fc) = (r / 2, c / 2);
-            let n = t.count[r][c];
-            f.count[fr][fc] += n;
-            f.share_pct[fr][fc] += t.share_pct[r][c];
-            f.avg_bsld[fr][fc] += n as f64 * t.avg_bsld[r][c];
-            f.avg_turnaround_s[fr][fc] += n as f64 * t.avg_turnaround_s[r][c];
-            f.max_bsld[fr][fc] = f.max_bsld[fr][fc].max(t.max_bsld[r][c]);
-            f.max_turnaround_s[fr][fc] = f.max_turnaround_s[fr][fc].max(t.max_turnaround_s[r][c]);
-        }
-    }
-    for r in 0..2 {
-        for c in 0..2 {
-            if f.count[r][c] > 0 {
-                f.avg_bsld[r][c] /= f.count[r][c] as f64;
-                f.avg_turnaround_s[r][c] /= f.count[r][c] as f64;
-            }
-        }
-    }
-    f
 }
 
 /// Mean of `values` over the cells `cells` of `t`, weighted by their job counts.

@@ -276,19 +276,11 @@ pub const COMPARABLE: f64 = 0.1;
 
 /// Runs the paper's grid: `load(f)` gives the trace at offered-load factor f.
 pub fn study(load: &dyn Fn(f64) -> Result<Trace, String>, settings: &Settings) -> Result<LawsonStudy, String> {
-    let with = |extra: &[(&str, String)]| {
-        let mut s = settings.clone();
-        for (k, v) in extra {
-            s.policy.retain(|(key, _)| key != k);
-            s.policy.push((k.to_string(), v.clone()));
-        }
-        s
-    };
     let mut loads = Vec::new();
     for &f in LOADS {
         let trace = load(f)?;
         for &h in HIGH_PRIORITY {
-            let s = with(&[("high_priority", h.to_string())]);
+            let s = settings.with_policy("high_priority", h.to_string());
             let comparison = compare(&trace, &s).map_err(|e| e.to_string())?;
             loads.push(LoadRun { load: f, high_priority: h, comparison });
         }
@@ -296,7 +288,7 @@ pub fn study(load: &dyn Fn(f64) -> Result<Trace, String>, settings: &Settings) -
     let trace = load(1.0)?;
     let mut reservations = Vec::new();
     for &fr in RESERVATION_FRACTIONS {
-        let s = with(&[("reservations", fr.to_string())]);
+        let s = settings.with_policy("reservations", fr.to_string());
         let comparison = compare(&trace, &s).map_err(|e| e.to_string())?;
         reservations.push(ReservationRun { fraction: fr, comparison });
     }

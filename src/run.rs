@@ -38,6 +38,15 @@ impl Settings {
         }
         Ok(out)
     }
+
+    /// These settings with `key=value` for the policies, replacing any earlier value of `key`
+    /// (a study running one preset under several values).
+    pub fn with_policy(&self, key: &str, value: String) -> Settings {
+        let mut s = self.clone();
+        s.policy.retain(|(k, _)| k != key);
+        s.policy.push((key.to_string(), value));
+        s
+    }
 }
 
 /// Resolves `NAME[,NAME...]` or `all` and applies the policy settings to each; a setting no

@@ -254,22 +254,23 @@ impl<'a> System<'a> {
         self.suspended[idx as usize]
     }
 
+    /// Whether job `idx` was started or resumed in the pass under way (its piece begins after it).
+    fn begun_now(&self, idx: JobIdx) -> bool {
+        self.started.contains(&idx) || self.resumed.contains(&idx)
+    }
+
     /// Whether job `idx` runs and its current piece has done some work: it is past any overhead
     /// of its start or resume (a policy that suspended it sooner could thrash without progress).
     pub fn working(&self, idx: JobIdx) -> bool {
         let i = idx as usize;
-        self.running[i] && !self.started.contains(&idx) && !self.resumed.contains(&idx) && self.now > self.work_from[i]
+        self.running[i] && !self.begun_now(idx) && self.now > self.work_from[i]
     }
 
     /// Seconds of work job `idx` has done so far (zero again after a killed run): what a
     /// scheduler sees of a job it has run, without knowing its runtime.
     pub fn done(&self, idx: JobIdx) -> i64 {
         let i = idx as usize;
-        let current = if self.running[i] && !self.started.contains(&idx) && !self.resumed.contains(&idx) {
-            (self.now - self.work_from[i]).max(0)
-        } else {
-            0
-        };
+        let current = if self.running[i] && !self.begun_now(idx) { (self.now - self.work_from[i]).max(0) } else { 0 };
         self.done[i] + current
     }
 
@@ -280,11 +281,7 @@ impl<'a> System<'a> {
     pub fn suspend(&mut self, idx: JobIdx, cost: i64) -> bool {
         let i = idx as usize;
         let r = &self.records[i];
-        if !self.running[i]
-            || r.limited_runs > r.killed_runs
-            || self.started.contains(&idx)
-            || self.resumed.contains(&idx)
-        {
+        if !self.running[i] || r.limited_runs > r.killed_runs || self.begun_now(idx) {
             return false;
         }
         let cost = cost.max(0);

@@ -96,22 +96,8 @@ pub fn shape(trace: &Trace) -> Grid {
 
 /// Mean bounded slowdown (threshold `tau`) of finished jobs by Kettimuthu et al.'s 16 categories.
 pub fn bsld_by_category(recs: &[Record], tau: i64) -> Grid {
-    let rows: Vec<&str> = KETTIMUTHU_LENGTHS.iter().map(|x| x.1).collect();
-    let cols: Vec<&str> = KETTIMUTHU_WIDTHS.iter().map(|x| x.1).collect();
-    let mut g = empty("mean bounded slowdown", &rows, &cols);
-    for rec in recs.iter().filter(|r| r.end >= 0) {
-        let (r, c) = kettimuthu_cell(rec.runtime, rec.procs);
-        g.count[r][c] += 1;
-        g.value[r][c] += rec.bsld(tau);
-    }
-    for (vals, counts) in g.value.iter_mut().zip(&g.count) {
-        for (v, &n) in vals.iter_mut().zip(counts) {
-            if n > 0 {
-                *v /= n as f64;
-            }
-        }
-    }
-    g
+    let t = kettimuthu_table(recs, tau, Classes::Sixteen, Estimates::All);
+    Grid { title: "mean bounded slowdown".to_string(), rows: t.rows, cols: t.cols, count: t.count, value: t.avg_bsld }
 }
 
 /// The category schemes of Kettimuthu et al.

@@ -423,6 +423,13 @@ impl Preempt {
         if sum < need {
             return false;
         }
+        self.give_back(sys, need, sum);
+        true
+    }
+
+    /// Drops from `picked` (whose processors number `sum`) every job the rest can do without
+    /// to free `need` processors, the last picked first: the set left is minimal.
+    fn give_back(&mut self, sys: &System, need: u32, mut sum: u32) {
         for k in (0..self.picked.len()).rev() {
             let n = sys.view(self.picked[k]).procs;
             if sum - n >= need {
@@ -430,7 +437,6 @@ impl Preempt {
                 self.picked.remove(k);
             }
         }
-        true
     }
 
     /// SS and TSS: the first tick at which some idle job can suspend enough jobs, if any.
@@ -548,13 +554,7 @@ impl Preempt {
                 if sum < need {
                     continue;
                 }
-                for k in (0..self.picked.len()).rev() {
-                    let n = sys.view(self.picked[k]).procs;
-                    if sum - n >= need {
-                        sum -= n;
-                        self.picked.remove(k);
-                    }
-                }
+                self.give_back(sys, need, sum);
                 self.suspend_picked(sys, &mut fresh);
             }
             if self.start(sys, i, 0.0) {

@@ -3,7 +3,7 @@
 use schedlab::kettimuthu::{compare, load_findings, load_study, LOAD_FACTORS};
 use schedlab::metrics::categories::CategoryTable;
 
-use crate::study::{short, verdict, SHARED_TRACES};
+use crate::study::{load_scaled, paths_or, short, verdict};
 use crate::{fail, load_trace, settings, usage, Args, Fail};
 
 /// The traces the command runs by default.
@@ -60,11 +60,7 @@ fn parse_loads(a: &Args) -> Result<Vec<f64>, Fail> {
 pub fn cmd_kettimuthu(a: &Args) -> Result<(), Fail> {
     let s = settings(a)?;
     let loads = parse_loads(a)?;
-    let paths: Vec<String> = if a.positional.is_empty() {
-        DEFAULT_TRACES.iter().map(|t| format!("{SHARED_TRACES}{t}")).collect()
-    } else {
-        a.positional.clone()
-    };
+    let paths = paths_or(a, DEFAULT_TRACES);
     let json = a.format.as_deref() == Some("json");
     if !json {
         out!("Kettimuthu et al. (2003): selective suspension (SS), tunable SS (TSS) and immediate service (IS) against NS (EASY)");
@@ -74,11 +70,7 @@ pub fn cmd_kettimuthu(a: &Args) -> Result<(), Fail> {
     for path in &paths {
         let trace = load_trace(path, &s)?;
         let cmp = compare(&trace, &s).map_err(|e| fail(e.to_string()))?;
-        let loader = |f: f64| {
-            let mut s2 = s.clone();
-            s2.trace.load = s.trace.load * f;
-            load_trace(path, &s2).map_err(|e| e.0)
-        };
+        let loader = |f: f64| load_scaled(path, &s, f);
         let points = load_study(&loader, &s, &loads).map_err(fail)?;
         let lf = if points.is_empty() { Vec::new() } else { load_findings(&points) };
         let name = short(path);

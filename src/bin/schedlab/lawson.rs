@@ -2,7 +2,7 @@
 
 use schedlab::lawson::{study, TAIL_POINTS};
 
-use crate::study::{short, verdict, SHARED_TRACES};
+use crate::study::{load_scaled, paths_or, short, verdict};
 use crate::{fail, load_trace, settings, Args, Fail};
 
 /// The paper's traces (KTH, SP2, PAR) as ../shared/traces names them.
@@ -16,11 +16,7 @@ fn r(x: Option<f64>) -> String {
 /// Runs the study on each trace (default: the paper's three) and prints its tables and findings.
 pub fn cmd_lawson(a: &Args) -> Result<(), Fail> {
     let s = settings(a)?;
-    let paths: Vec<String> = if a.positional.is_empty() {
-        PAPER_TRACES.iter().map(|t| format!("{SHARED_TRACES}{t}")).collect()
-    } else {
-        a.positional.clone()
-    };
+    let paths = paths_or(a, PAPER_TRACES);
     let json = a.format.as_deref() == Some("json");
     if !json {
         out!("Lawson & Smirni (2002): multiple-queue (mq-backfill) against single-queue (sq-backfill) backfilling");
@@ -31,11 +27,7 @@ pub fn cmd_lawson(a: &Args) -> Result<(), Fail> {
     let mut claims: Vec<&str> = Vec::new();
     for path in &paths {
         let base = load_trace(path, &s)?;
-        let loader = |f: f64| {
-            let mut s2 = s.clone();
-            s2.trace.load = s.trace.load * f;
-            load_trace(path, &s2).map_err(|e| e.0)
-        };
+        let loader = |f: f64| load_scaled(path, &s, f);
         let st = study(&loader, &s).map_err(fail)?;
         let name = short(path);
         if json {

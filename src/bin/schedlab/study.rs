@@ -4,11 +4,28 @@ use schedlab::findings::{tsafrir, Study};
 use schedlab::metrics::Cut;
 use schedlab::run::{configure, run_one, Settings};
 use schedlab::sweep::{by_key, degradation, grid, ranking, Axis, DEFAULT_AXES};
+use schedlab::trace::Trace;
 
 use crate::{fail, load_trace, settings, usage, Args, Fail};
 
 /// `../shared/traces` beside the repository, where commands run without TRACE look.
 pub const SHARED_TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces/");
+
+/// The traces named on the command line, else `defaults` in [`SHARED_TRACES`].
+pub fn paths_or(a: &Args, defaults: &[&str]) -> Vec<String> {
+    if a.positional.is_empty() {
+        defaults.iter().map(|t| format!("{SHARED_TRACES}{t}")).collect()
+    } else {
+        a.positional.clone()
+    }
+}
+
+/// The trace at `path` with `settings`, its offered load multiplied by `factor` (a load study).
+pub fn load_scaled(path: &str, settings: &Settings, factor: f64) -> Result<Trace, String> {
+    let mut s = settings.clone();
+    s.trace.load = settings.trace.load * factor;
+    load_trace(path, &s).map_err(|e| e.0)
+}
 
 /// The traces in [`SHARED_TRACES`].
 pub fn shared_traces() -> Vec<String> {
