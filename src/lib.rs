@@ -21,6 +21,10 @@
 //!   utilization, loss of capacity) and compressed time series.
 //! - [`render`]: chart geometry computed natively (the Gantt chart's raster).
 //! - [`findings`]: a paper's qualitative claims checked on any trace (Tsafrir et al.).
+//! - [`fairstart`]: the hybrid fair start time of Leung et al., measured while any policy runs.
+//! - [`leung`]: the nine CPlant policies compared by fair-start misses, turnaround and loss of
+//!   capacity, per width and length class (Leung, Sabin & Sadayappan).
+//! - [`kettimuthu`]: selective preemption compared by category (Kettimuthu et al.).
 //! - [`lawson`]: multiple-queue backfilling against its single-queue baseline: slowdown
 //!   ratios, transient batches, missed reservations (Lawson & Smirni).
 //! - [`sweep`]: grids of option values ranked by average degradation (Tsafrir et al. section 7).
@@ -45,10 +49,12 @@
 
 pub mod calendar;
 pub mod engine;
+pub mod fairstart;
 pub mod findings;
 pub mod kettimuthu;
 pub mod keys;
 pub mod lawson;
+pub mod leung;
 pub mod metrics;
 pub mod policy;
 pub mod predict;

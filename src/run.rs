@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use crate::engine::{simulate_observed, EngineOptions, Outcome, Progress};
+use crate::engine::{simulate_observed, EngineOptions, Fst, Outcome, Progress};
+use crate::fairstart::FairStartWatch;
 use crate::keys::{split_setting, KeyError};
 use crate::metrics::monthly::{monthly, Monthly};
 use crate::metrics::{accuracy_histogram, schedule_hash, summarize, AccuracyHistogram, MetricOptions, Metrics};
@@ -128,6 +129,34 @@ pub struct RunReport {
     pub results: Vec<PolicyResult>,
 }
 
+/// Simulates one configured policy, measuring fair start times if the engine options ask for
+/// them (`fst`; by default for the fairshare family).
+pub fn simulate_configured(
+    trace: &Trace,
+    cfg: &Configured,
+    engine: &EngineOptions,
+    observe: &mut dyn FnMut(Progress),
+) -> Outcome {
+    let policy = cfg.build(trace);
+    let fairshare = cfg.fairshare_options();
+    let watch = match engine.fst {
+        Fst::On => true,
+        Fst::Off => false,
+        Fst::Auto => fairshare.is_some(),
+    };
+    if !watch {
+        let mut policy = policy;
+        return simulate_observed(trace, policy.as_mut(), engine, 4096, observe);
+    }
+    let decay = fairshare.map(|o| o.decay).unwrap_or_default();
+    let mut watcher = FairStartWatch::new(policy, trace, decay, fairshare.and_then(|o| o.max_runtime_s));
+    let mut outcome = simulate_observed(trace, &mut watcher, engine, 4096, observe);
+    let (fair_starts, cost) = watcher.finish();
+    outcome.fair_starts = fair_starts;
+    outcome.fst_cost = cost;
+    outcome
+}
+
 /// Simulates one configured policy and summarises it.
 pub fn run_one(trace: &Trace, cfg: &Configured, settings: &Settings) -> (Outcome, PolicyResult) {
     run_one_observed(trace, cfg, settings, &mut |_| {})
@@ -140,8 +169,7 @@ pub fn run_one_observed(
     settings: &Settings,
     observe: &mut dyn FnMut(Progress),
 ) -> (Outcome, PolicyResult) {
-    let mut policy = cfg.build(trace);
-    let outcome = simulate_observed(trace, policy.as_mut(), &settings.engine, 4096, observe);
+    let outcome = simulate_configured(trace, cfg, &settings.engine, observe);
     let m = summarize(trace, &outcome, &settings.metrics);
     let schedule_hash = schedule_hash(trace, &outcome);
     let accuracy_histogram = accuracy_histogram(trace, &outcome);

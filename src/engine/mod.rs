@@ -47,20 +47,41 @@ pub struct EngineOptions {
     /// Record which processors each job ran on (for Gantt charts); off by default to save memory.
     #[serde(skip)]
     pub placements: bool,
+    /// Whether every submission's hybrid fair start time is measured ([`crate::fairstart`]).
+    pub fst: Fst,
+}
+
+/// When the hybrid fair start time is measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fst {
+    /// For the fairshare family only.
+    Auto,
+    /// For every policy.
+    On,
+    /// Never.
+    Off,
 }
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { passes: Passes::Timestamp, placements: false }
+        EngineOptions { passes: Passes::Timestamp, placements: false, fst: Fst::Auto }
     }
 }
 
 /// Documentation of each engine option key: (key, default, meaning).
-pub const ENGINE_KEYS: &[(&str, &str, &str)] = &[(
-    "passes",
-    "timestamp",
-    "scheduling passes: timestamp (one per timestamp) | event (one per arrival and completion, as pyss)",
-)];
+pub const ENGINE_KEYS: &[(&str, &str, &str)] = &[
+    (
+        "passes",
+        "timestamp",
+        "scheduling passes: timestamp (one per timestamp) | event (one per arrival and completion, as pyss)",
+    ),
+    (
+        "fst",
+        "auto",
+        "measure each submission's hybrid fair start time (Leung et al.): auto (fairshare policies) | on | off",
+    ),
+];
 
 impl EngineOptions {
     /// Sets one option by its normalised key; `Ok(false)` means the key is not an engine option.
@@ -69,6 +90,7 @@ impl EngineOptions {
             "passes" => {
                 self.passes = parse_choice(key, value, &[("timestamp", Passes::Timestamp), ("event", Passes::Event)])?
             }
+            "fst" => self.fst = parse_choice(key, value, &[("auto", Fst::Auto), ("on", Fst::On), ("off", Fst::Off)])?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -120,6 +142,9 @@ pub trait Policy {
     /// A job started with [`System::start_limited`] reached its limit and was killed at
     /// `sys.now()` (its processors are already free); it waits again and may be started anew.
     fn on_killed(&mut self, _job: JobView, _sys: &mut System) {}
+    /// A job started with [`System::start_segment`] ended a segment at `sys.now()` with its work
+    /// kept (its processors are already free); it waits again to run its next segment.
+    fn on_checkpoint(&mut self, _job: JobView, _sys: &mut System) {}
     /// A scheduling pass: start jobs with [`System::start`].
     fn schedule(&mut self, sys: &mut System);
     /// Whether the policy says itself which starts are backfills ([`System::note_backfill`]);
@@ -157,6 +182,12 @@ pub struct System<'a> {
     log_pieces: bool,
     /// Per job: the run limit of the start in this pass ([`System::start_limited`]), or 0.
     limits: Vec<i64>,
+    /// Per job: its current run is a segment whose work is kept at the limit ([`System::start_segment`]).
+    segmented: Vec<bool>,
+    /// Per job: when its current segment was submitted (the end of the one before).
+    seg_submit: Vec<i64>,
+    /// Every segment of the jobs run in segments, in the order they ended.
+    segments: Vec<Segment>,
     /// Per job: whether it is running now.
     running: Vec<bool>,
     wake: Option<i64>,
@@ -225,6 +256,25 @@ impl<'a> System<'a> {
     /// if it has not ended by then the engine kills it, frees its processors and tells the
     /// policy through [`Policy::on_killed`]; the job then waits again. False as for [`System::start`].
     pub fn start_limited(&mut self, idx: JobIdx, limit: i64) -> bool {
+        let counted = limit < i64::MAX;
+        self.begin(idx, limit, false) && {
+            if counted {
+                self.records[idx as usize].limited_runs += 1;
+            }
+            true
+        }
+    }
+
+    /// Starts job `idx` now for one segment of at most `limit` seconds of work (a maximum
+    /// runtime, Leung et al. section V.A): if it has more work left at the limit, the engine ends
+    /// the segment there, keeps the work done (a checkpoint), frees its processors and tells the
+    /// policy through [`Policy::on_checkpoint`]; the job then waits again, as its next segment's
+    /// submission. False as for [`System::start`].
+    pub fn start_segment(&mut self, idx: JobIdx, limit: i64) -> bool {
+        self.begin(idx, limit, true)
+    }
+
+    fn begin(&mut self, idx: JobIdx, limit: i64, segment: bool) -> bool {
         let i = idx as usize;
         if i >= self.arrived || self.running[i] || self.suspended[i] || self.records[i].end >= 0 {
             return false;
@@ -235,13 +285,32 @@ impl<'a> System<'a> {
             self.running[i] = true;
             self.piece_no[i] += 1;
             self.limits[i] = limit.max(1);
-            if limit < i64::MAX {
-                self.records[i].limited_runs += 1;
-            }
+            self.segmented[i] = segment;
             true
         } else {
             false
         }
+    }
+
+    /// Jobs started in the pass under way, in the order they started.
+    pub fn started_now(&self) -> &[JobIdx] {
+        &self.started
+    }
+
+    /// Jobs suspended in the pass under way.
+    pub fn suspended_now(&self) -> &[JobIdx] {
+        &self.paused
+    }
+
+    /// Suspended jobs resumed in the pass under way.
+    pub fn resumed_now(&self) -> &[JobIdx] {
+        &self.resumed
+    }
+
+    /// When the segment job `idx` waits for or runs now was submitted: its submit time, or the
+    /// end of its previous segment ([`System::start_segment`]).
+    pub fn segment_submit(&self, idx: JobIdx) -> i64 {
+        self.seg_submit[idx as usize]
     }
 
     /// Whether job `idx` is running now.
@@ -281,7 +350,7 @@ impl<'a> System<'a> {
     pub fn suspend(&mut self, idx: JobIdx, cost: i64) -> bool {
         let i = idx as usize;
         let r = &self.records[i];
-        if !self.running[i] || r.limited_runs > r.killed_runs || self.begun_now(idx) {
+        if !self.running[i] || r.limited_runs > r.killed_runs || self.segmented[i] || self.begun_now(idx) {
             return false;
         }
         let cost = cost.max(0);
@@ -445,6 +514,9 @@ pub struct JobRecord {
     /// Seconds its processors spent writing its memory out at suspensions and reading it back
     /// at resumes (times its processors: the processor time lost to overhead).
     pub overhead_s: i64,
+    /// Segments it ran as under a maximum runtime ([`System::start_segment`]), or 0 if it ran
+    /// whole.
+    pub segments: u32,
 }
 
 impl JobRecord {
@@ -466,6 +538,7 @@ impl JobRecord {
             low_priority: false,
             suspensions: 0,
             overhead_s: 0,
+            segments: 0,
         }
     }
 }
@@ -482,6 +555,26 @@ pub enum PieceEnd {
     Suspended,
     /// A limited run was killed at its limit; a later piece starts it again from scratch.
     Killed,
+    /// A segment reached the maximum runtime; a later piece runs the next segment on from there.
+    Checkpointed,
+}
+
+/// One segment of a job run in segments under a maximum runtime (Leung et al. section V.A): a
+/// job of its own as the scheduler saw it, submitted when the one before ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Segment {
+    /// The original job (trace index).
+    pub job: JobIdx,
+    /// Its number within the job, from 0.
+    pub no: u32,
+    /// When it was submitted: the job's submit time, then the previous segment's end.
+    pub submit: i64,
+    /// When it started.
+    pub start: i64,
+    /// When it ended.
+    pub end: i64,
+    /// Seconds of the job's work it did.
+    pub work: i64,
 }
 
 /// One uninterrupted stretch during which a job held processors.
@@ -546,6 +639,12 @@ pub struct Outcome {
     pub pieces: Vec<Piece>,
     /// The pieces' processors as runs of consecutive ids: (first id, count).
     pub piece_runs: Vec<(u32, u32)>,
+    /// Every segment of the jobs that ran in segments (none ran whole), in the order they ended.
+    pub segments: Vec<Segment>,
+    /// With the fair start time measured: every submission's, in submission order.
+    pub fair_starts: Vec<crate::fairstart::FairStart>,
+    /// What measuring the fair start times cost.
+    pub fst_cost: crate::fairstart::FstCost,
 }
 
 impl Outcome {
@@ -600,6 +699,9 @@ pub fn simulate_observed(
         open: vec![u32::MAX; if opts.placements { n } else { 0 }],
         log_pieces: opts.placements,
         limits: vec![0; n],
+        segmented: vec![false; n],
+        seg_submit: jobs.iter().map(|j| j.submit).collect(),
+        segments: Vec::new(),
         running: vec![false; n],
         wake: None,
         records: vec![JobRecord::new(); n],
@@ -691,6 +793,12 @@ pub fn simulate_observed(
             let r = &mut sys.records[i];
             r.end = t;
             r.accuracy = acc / span;
+            if r.segments > 0 {
+                let seg =
+                    Segment { job: idx, no: r.segments, submit: sys.seg_submit[i], start: r.last_start, end: t, work };
+                sys.segments.push(seg);
+                r.segments += 1;
+            }
             eventful = true;
             if per_event {
                 untold.push_back(idx);
@@ -709,6 +817,20 @@ pub fn simulate_observed(
             sys.running[i] = false;
             running.remove(&(t, idx));
             let work = t - sys.work_from[i];
+            if sys.segmented[i] {
+                sys.close_piece(i, work, PieceEnd::Checkpointed);
+                sys.done[i] += work;
+                let r = &mut sys.records[i];
+                let seg =
+                    Segment { job: idx, no: r.segments, submit: sys.seg_submit[i], start: r.last_start, end: t, work };
+                sys.segments.push(seg);
+                r.segments += 1;
+                sys.seg_submit[i] = t;
+                queued += 1;
+                eventful = true;
+                policy.on_checkpoint(view(jobs, idx), &mut sys);
+                continue;
+            }
             sys.close_piece(i, work, PieceEnd::Killed);
             sys.done[i] = 0;
             let r = &mut sys.records[i];
@@ -875,5 +997,14 @@ pub fn simulate_observed(
             _ => series.push(Sample { time: t, busy, queued }),
         }
     }
-    Outcome { records: sys.records, series, passes, pieces: sys.pieces, piece_runs: sys.piece_runs }
+    Outcome {
+        records: sys.records,
+        series,
+        passes,
+        pieces: sys.pieces,
+        piece_runs: sys.piece_runs,
+        segments: sys.segments,
+        fair_starts: Vec::new(),
+        fst_cost: Default::default(),
+    }
 }

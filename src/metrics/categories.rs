@@ -67,6 +67,16 @@ pub fn kettimuthu_cell(runtime: i64, procs: u32) -> (usize, usize) {
     (row, width_class(&KETTIMUTHU_WIDTHS, procs))
 }
 
+/// Leung et al.'s width class (0-10: 1, 2, 3-4, ..., 513+) of a job on `procs` processors.
+pub fn leung_width(procs: u32) -> usize {
+    width_class(&LEUNG_WIDTHS, procs)
+}
+
+/// The labels of Leung et al.'s eleven width classes.
+pub fn leung_width_labels() -> Vec<&'static str> {
+    LEUNG_WIDTHS.iter().map(|x| x.1).collect()
+}
+
 fn width_class(bounds: &[(u32, &str)], procs: u32) -> usize {
     bounds.iter().position(|&(b, _)| procs <= b).unwrap_or(bounds.len() - 1)
 }

@@ -313,6 +313,81 @@ pub struct Metrics {
     pub suspended_jobs: u64,
     /// Processor-hours spent writing suspended jobs' memory out and reading it back.
     pub overhead_proc_h: f64,
+    /// Submissions: the jobs, with each segment of a job run under a maximum runtime counted
+    /// as a job of its own (Leung et al. section V.A).
+    pub submissions: u64,
+    /// Jobs that ran as more than one segment.
+    pub segmented_jobs: u64,
+    /// Mean turnaround per submission (a segment's from its submission to its end); the other
+    /// response figures are per job, from its submission to its last segment's end.
+    pub avg_response_submitted_s: f64,
+    /// Share of submissions that started after their hybrid fair start time (Leung et al.
+    /// section IV), or null when not measured (`fst=off`, or `auto` for other families).
+    pub fst_miss_share: Option<f64>,
+    /// Mean over all submissions of max(0, start - fair start time), or null when not measured.
+    pub avg_fst_miss_s: Option<f64>,
+    /// The same share per job: its first start against its first submission's fair start.
+    pub fst_miss_share_jobs: Option<f64>,
+    /// The same mean per job.
+    pub avg_fst_miss_jobs_s: Option<f64>,
+}
+
+/// One submission as the scheduler saw it: a job, or one segment of a job run in segments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Submission {
+    /// The job (trace index).
+    pub job: u32,
+    /// Segment number, from 0.
+    pub segment: u32,
+    /// Submission time.
+    pub submit: i64,
+    /// Start time (-1 if never started).
+    pub start: i64,
+    /// End time (-1 if never ended).
+    pub end: i64,
+}
+
+/// Every submission of a simulation: the jobs that ran whole, and every segment of those that
+/// ran in segments, in trace order and segment order.
+pub fn submissions(trace: &Trace, outcome: &Outcome) -> Vec<Submission> {
+    let mut segs: Vec<&crate::engine::Segment> = outcome.segments.iter().collect();
+    segs.sort_by_key(|s| (s.job, s.no));
+    let mut out = Vec::with_capacity(trace.jobs.len() + segs.len());
+    let mut k = 0;
+    for (i, (j, r)) in trace.jobs.iter().zip(&outcome.records).enumerate() {
+        if r.segments == 0 {
+            out.push(Submission { job: i as u32, segment: 0, submit: j.submit, start: r.start, end: r.end });
+            continue;
+        }
+        while k < segs.len() && segs[k].job as usize == i {
+            let s = segs[k];
+            out.push(Submission { job: i as u32, segment: s.no, submit: s.submit, start: s.start, end: s.end });
+            k += 1;
+        }
+        if r.end < 0 {
+            // The segment under way when the simulation stopped.
+            let last = out.last().filter(|s| s.job as usize == i).map_or(j.submit, |s| s.end);
+            out.push(Submission { job: i as u32, segment: r.segments, submit: last, start: -1, end: -1 });
+        }
+    }
+    out
+}
+
+/// Share of fair starts missed and the mean miss over all of them (Leung et al. section IV).
+fn fst_figures<'a>(list: impl Iterator<Item = &'a crate::fairstart::FairStart>) -> (Option<f64>, Option<f64>) {
+    let (mut n, mut missed, mut total) = (0u64, 0u64, 0f64);
+    for f in list {
+        n += 1;
+        if f.start > f.fst {
+            missed += 1;
+        }
+        total += f.miss() as f64;
+    }
+    if n == 0 {
+        (None, None)
+    } else {
+        (Some(missed as f64 / n as f64), Some(total / n as f64))
+    }
 }
 
 /// Mean and (population) standard deviation.
@@ -413,6 +488,11 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
     let res_delay: Vec<f64> = requests.iter().map(|&i| (granted(i) - recs[i].requested) as f64).collect();
     let lost: f64 = recs.iter().map(|r| r.procs as f64 * r.killed_s as f64).sum::<f64>() / 3600.0;
 
+    let subs = submissions(trace, outcome);
+    let sub_resp: Vec<f64> = subs.iter().filter(|s| s.end >= 0).map(|s| (s.end - s.submit) as f64).collect();
+    let (fst_miss_share, avg_fst_miss_s) = fst_figures(outcome.fair_starts.iter());
+    let (fst_miss_share_jobs, avg_fst_miss_jobs_s) = fst_figures(outcome.fair_starts.iter().filter(|f| f.segment == 0));
+
     let done = recs.iter().filter(|r| r.end >= 0);
     let first_start = done.clone().map(|r| r.start).min().unwrap_or(0);
     let last_end = done.clone().map(|r| r.end).max().unwrap_or(0);
@@ -466,6 +546,13 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
         suspensions: recs.iter().map(|r| r.suspensions as u64).sum(),
         suspended_jobs: recs.iter().filter(|r| r.suspensions > 0).count() as u64,
         overhead_proc_h: recs.iter().map(|r| r.procs as f64 * r.overhead_s as f64).sum::<f64>() / 3600.0,
+        submissions: subs.len() as u64,
+        segmented_jobs: out.iter().filter(|r| r.segments > 1).count() as u64,
+        avg_response_submitted_s: mean_std(&sub_resp).0,
+        fst_miss_share,
+        avg_fst_miss_s,
+        fst_miss_share_jobs,
+        avg_fst_miss_jobs_s,
     }
 }
 

@@ -6,6 +6,7 @@
 //! are matched case-insensitively with `-` and `_` equivalent (see [`crate::keys`]).
 
 pub mod backfill;
+pub mod fairshare;
 pub mod multiqueue;
 pub mod preempt;
 pub mod relaxed;
@@ -21,6 +22,7 @@ use crate::predict::{
 };
 use crate::trace::Trace;
 use backfill::{Backfill, BackfillEnd, BackfillOptions, Order, Reserve};
+use fairshare::{Fairshare, FairshareOptions, FAIRSHARE_DEFAULTS, FAIRSHARE_OPTIONS};
 use multiqueue::{MultiQueue, MultiQueueOptions, MULTIQUEUE_DEFAULTS, MULTIQUEUE_OPTIONS};
 use preempt::{Limits, Mode, Preempt, PreemptOptions, PREEMPT_DEFAULTS, PREEMPT_OPTIONS};
 use relaxed::{QueueClasses, Relaxed, RelaxedOptions, Window};
@@ -172,6 +174,9 @@ pub const GROUP_MULTIQUEUE: &str = "Multiple-queue backfilling (Lawson & Smirni 
 
 /// Group of the preemption presets.
 pub const GROUP_PREEMPT: &str = "Selective preemption (Kettimuthu et al. 2003)";
+
+/// Group of the fairshare presets.
+pub const GROUP_FAIRSHARE: &str = "Fairshare at Sandia (Leung, Sabin & Sadayappan 2010)";
 
 /// Group of the list-scheduling and backfilling presets every paper shares.
 pub const GROUP_CORE: &str = "Backfilling (all papers)";
@@ -386,6 +391,69 @@ pub const POLICIES: &[PolicyInfo] = &[
         summary: "immediate service: every arrival gets a 10-minute slice at once, suspending the lowest instantaneous xfactor (Kettimuthu 2.3)",
         defaults: &[("mode", "is")],
     },
+    PolicyInfo {
+        name: "cplant24.nomax.all",
+        family: "fairshare",
+        group: GROUP_FAIRSHARE,
+        summary: "the original CPlant scheduler: no-guarantee backfilling in fairshare order; jobs waiting 24 h enter an FCFS starvation queue whose head gets a reservation (Leung II.A)",
+        defaults: &[],
+    },
+    PolicyInfo {
+        name: "cplant72.nomax.all",
+        family: "fairshare",
+        group: GROUP_FAIRSHARE,
+        summary: "CPlant with the starvation queue entered after 72 h (Leung V.E 1)",
+        defaults: &[("starve_h", "72")],
+    },
+    PolicyInfo {
+        name: "cplant24.nomax.fair",
+        family: "fairshare",
+        group: GROUP_FAIRSHARE,
+        summary: "CPlant with heavy users barred from the starvation queue (Leung V.B, V.E 2)",
+        defaults: &[("starvation", "fair")],
+    },
+    PolicyInfo {
+        name: "cplant24.72max.all",
+        family: "fairshare",
+        group: GROUP_FAIRSHARE,
+        summary: "CPlant with a 72 h maximum runtime: longer jobs run as 72 h segments (Leung V.A, V.E 3)",
+        defaults: &[("max_runtime_h", "72")],
+    },
+    PolicyInfo {
+        name: "cplant72.72max.fair",
+        family: "fairshare",
+        group: GROUP_FAIRSHARE,
+        summary: "CPlant with all three changes: 72 h maximum runtime, heavy users barred, starvation after 72 h (Leung V.E 4)",
+        defaults: &[("starve_h", "72"), ("starvation", "fair"), ("max_runtime_h", "72")],
+    },
+    PolicyInfo {
+        name: "cons.nomax",
+        family: "fairshare",
+        group: GROUP_FAIRSHARE,
+        summary: "conservative backfilling in fairshare order: a reservation per job at arrival, improved in fairshare order (Leung V.C)",
+        defaults: &[("reservations", "conservative")],
+    },
+    PolicyInfo {
+        name: "cons.72max",
+        family: "fairshare",
+        group: GROUP_FAIRSHARE,
+        summary: "conservative backfilling in fairshare order with a 72 h maximum runtime (Leung V.E 6)",
+        defaults: &[("reservations", "conservative"), ("max_runtime_h", "72")],
+    },
+    PolicyInfo {
+        name: "consdyn.nomax",
+        family: "fairshare",
+        group: GROUP_FAIRSHARE,
+        summary: "conservative backfilling with dynamic reservations: all rebuilt in fairshare order at every event (Leung V.D)",
+        defaults: &[("reservations", "dynamic")],
+    },
+    PolicyInfo {
+        name: "consdyn.72max",
+        family: "fairshare",
+        group: GROUP_FAIRSHARE,
+        summary: "dynamic reservations with a 72 h maximum runtime (Leung V.E 8)",
+        defaults: &[("reservations", "dynamic"), ("max_runtime_h", "72")],
+    },
 ];
 
 /// Looks a policy up by name (case-insensitive, `-` = `_`).
@@ -405,6 +473,7 @@ fn family_defaults(family: &str) -> &'static [(&'static str, &'static str)] {
         "relaxed" => RELAXED_DEFAULTS,
         "multiqueue" => MULTIQUEUE_DEFAULTS,
         "preempt" => PREEMPT_DEFAULTS,
+        "fairshare" => FAIRSHARE_DEFAULTS,
         _ => &[],
     }
 }
@@ -416,6 +485,7 @@ pub fn family_options(family: &str) -> &'static [OptionDoc] {
         "relaxed" => RELAXED_OPTIONS,
         "multiqueue" => MULTIQUEUE_OPTIONS,
         "preempt" => PREEMPT_OPTIONS,
+        "fairshare" => FAIRSHARE_OPTIONS,
         _ => &[],
     }
 }
@@ -442,6 +512,7 @@ enum Parsed {
     Relaxed(RelaxedOptions),
     MultiQueue(MultiQueueOptions),
     Preempt(PreemptOptions),
+    Fairshare(FairshareOptions),
 }
 
 fn parse_family(family: &str, options: &BTreeMap<String, String>) -> Result<Parsed, KeyError> {
@@ -451,6 +522,7 @@ fn parse_family(family: &str, options: &BTreeMap<String, String>) -> Result<Pars
             MultiQueueOptions::parse(&|k| options.get(k).cloned().unwrap_or_default()).map(Parsed::MultiQueue)
         }
         "preempt" => PreemptOptions::parse(&|k| options.get(k).cloned().unwrap_or_default()).map(Parsed::Preempt),
+        "fairshare" => FairshareOptions::parse(&|k| options.get(k).cloned().unwrap_or_default()).map(Parsed::Fairshare),
         _ => backfill_options(options).map(Parsed::Backfill),
     }
 }
@@ -528,7 +600,9 @@ impl Configured {
     pub fn queue_classes(&self, trace: &Trace) -> QueueClasses {
         match &self.parsed {
             Parsed::Relaxed(r) => r.classes.resolve(&trace.header),
-            Parsed::Backfill(_) | Parsed::MultiQueue(_) | Parsed::Preempt(_) => QueueClasses::default(),
+            Parsed::Backfill(_) | Parsed::MultiQueue(_) | Parsed::Preempt(_) | Parsed::Fairshare(_) => {
+                QueueClasses::default()
+            }
         }
     }
 
@@ -562,6 +636,15 @@ impl Configured {
                 };
                 Box::new(Preempt::new(o.clone(), &averages, trace.machine, trace.jobs.len(), origin))
             }
+            Parsed::Fairshare(o) => Box::new(Fairshare::new(o.clone(), trace)),
+        }
+    }
+
+    /// The fairshare options, for a policy of that family.
+    pub fn fairshare_options(&self) -> Option<&FairshareOptions> {
+        match &self.parsed {
+            Parsed::Fairshare(o) => Some(o),
+            _ => None,
         }
     }
 

@@ -282,10 +282,23 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
     report.machine_size = machine;
     report.machine_source = source;
 
+    // The period kept, in trace seconds: local midnights in the trace's zone.
+    let zone = crate::calendar::Zone::from_header(&header);
+    let epoch = header.unix_start_time.unwrap_or(0);
+    let local = |(y, m, d): (i64, u32, u32)| zone.from_local(&crate::calendar::Civil::date(y, m, d)) - epoch;
+    let from = opts.from.map_or(i64::MIN, local);
+    let to = opts.to.map_or(i64::MAX, |(y, m, d)| {
+        let next = crate::calendar::civil_from_days(crate::calendar::days_from_civil(y, m, d) + 1);
+        local(next)
+    });
     let mut altered: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut jobs: Vec<Job> = Vec::with_capacity(raws.len());
     for r in raws {
-        let reason = if r.procs <= 0 {
+        let reason = if r.submit < from {
+            Some("before_from")
+        } else if r.submit >= to {
+            Some("after_to")
+        } else if r.procs <= 0 {
             Some("procs_not_positive")
         } else if r.runtime <= 0 {
             Some("runtime_not_positive")

@@ -63,6 +63,26 @@ pub struct TraceOptions {
     pub procs: ProcsField,
     /// Keep status 2-4 records (partial records of checkpointed jobs) instead of skipping them.
     pub keep_partial: bool,
+    /// Keep only jobs submitted from this date on (year, month, day; the trace's local midnight).
+    pub from: Option<(i64, u32, u32)>,
+    /// Keep only jobs submitted up to the end of this date.
+    pub to: Option<(i64, u32, u32)>,
+}
+
+/// Parses `YYYY-MM-DD`, or `none`.
+fn parse_date(key: &str, value: &str) -> Result<Option<(i64, u32, u32)>, KeyError> {
+    let v = value.trim();
+    if v.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    let parts: Vec<&str> = v.split('-').collect();
+    let bad = || KeyError::new(key, value, "must be a date YYYY-MM-DD, or none");
+    let [y, m, d] = parts[..] else { return Err(bad()) };
+    let (Ok(y), Ok(m), Ok(d)) = (y.parse::<i64>(), m.parse::<u32>(), d.parse::<u32>()) else { return Err(bad()) };
+    if !(1900..=9999).contains(&y) || !(1..=12).contains(&m) || d < 1 || d > crate::calendar::days_in_month(y, m) {
+        return Err(bad());
+    }
+    Ok(Some((y, m, d)))
 }
 
 impl Default for TraceOptions {
@@ -75,6 +95,8 @@ impl Default for TraceOptions {
             wide: Wide::Drop,
             procs: ProcsField::Requested,
             keep_partial: false,
+            from: None,
+            to: None,
         }
     }
 }
@@ -88,6 +110,8 @@ pub const TRACE_KEYS: &[(&str, &str, &str)] = &[
     ("wide", "drop", "jobs wider than the machine: drop | clamp"),
     ("procs", "requested", "processor field: requested (field 8, else 5) | allocated (field 5, else 8)"),
     ("partial", "skip", "status 2-4 records (checkpoint fragments): skip | keep"),
+    ("from", "none", "keep jobs submitted from this date on, YYYY-MM-DD in the trace's time zone"),
+    ("to", "none", "keep jobs submitted up to the end of this date, YYYY-MM-DD in the trace's time zone"),
 ];
 
 impl TraceOptions {
@@ -134,6 +158,8 @@ impl TraceOptions {
                 )?
             }
             "partial" => self.keep_partial = parse_choice(key, value, &[("skip", false), ("keep", true)])?,
+            "from" => self.from = parse_date(key, value)?,
+            "to" => self.to = parse_date(key, value)?,
             _ => return Ok(false),
         }
         Ok(true)

@@ -1,0 +1,301 @@
+//! The hybrid fair start time of Leung, Sabin & Sadayappan (2010, section IV), measured while
+//! any policy runs.
+//!
+//! When a job (or a segment of one) is submitted, the machine's state is taken as it is: the
+//! running jobs, each freeing its processors at its start plus its estimate, and the waiting
+//! jobs. The waiting jobs and the new one are then list-scheduled in fairshare order (ascending
+//! decayed usage, ties by arrival) with no later arrivals: a list scheduler keeps one completion
+//! time per processor, starts each job when the processors it needs have all completed (the
+//! earliest ones), and sets their completion to its end. Holes are never filled, so the starts
+//! come out in order. The new job's start in that schedule is its fair start time (FST); a job
+//! that starts later missed it by the difference.
+//!
+//! Only the jobs ahead of the new one in fairshare order matter, and the per-processor
+//! completion times are kept as groups of equal time in a heap merged with the running jobs'
+//! ends in order, so one FST costs O(q log q) for q jobs ahead, plus the running jobs whose
+//! processors are taken ([`FstCost`] counts both; `schedlab bench` prints them).
+
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap};
+
+use serde::Serialize;
+
+use crate::engine::{JobIdx, JobView, Policy, System};
+use crate::policy::fairshare::{Decay, Usage};
+use crate::trace::Trace;
+
+/// One submission's fair start: a job, or one segment of a job run under a maximum runtime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FairStart {
+    /// The job (trace index).
+    pub job: JobIdx,
+    /// Segment number (0 for a job that ran whole, and for a job's first segment).
+    pub segment: u32,
+    /// When it was submitted.
+    pub submit: i64,
+    /// Its fair start time.
+    pub fst: i64,
+    /// When it started (-1 if it never did).
+    pub start: i64,
+}
+
+impl FairStart {
+    /// Seconds it started after its fair start time (0 if on time or earlier).
+    pub fn miss(&self) -> i64 {
+        (self.start - self.fst).max(0)
+    }
+}
+
+/// What the FST computations cost, for the benchmark.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct FstCost {
+    /// Fair start times computed (submissions).
+    pub computed: u64,
+    /// Waiting jobs looked at (the queue length at each submission, summed).
+    pub scanned: u64,
+    /// Jobs list-scheduled ahead of the new ones, summed.
+    pub placed: u64,
+    /// Groups of processor completion times taken, summed.
+    pub groups: u64,
+}
+
+/// Wraps a policy and computes every submission's fair start time as it runs.
+pub struct FairStartWatch {
+    inner: Box<dyn Policy>,
+    usage: Usage,
+    max_runtime: i64,
+    machine: i64,
+    /// Running jobs by (estimated end, index).
+    running: BTreeSet<(i64, JobIdx)>,
+    est_end: Vec<i64>,
+    procs: Vec<u32>,
+    busy: i64,
+    /// Waiting jobs: (index, submission of the current segment, its estimate).
+    waiting: Vec<(JobIdx, i64, i64)>,
+    slot: Vec<u32>,
+    entries: Vec<FairStart>,
+    /// Per job: its current submission's entry.
+    open: Vec<u32>,
+    /// Per user: the time `cached` was computed at.
+    cache_t: Vec<i64>,
+    cached: Vec<f64>,
+    cost: FstCost,
+}
+
+impl FairStartWatch {
+    /// Watches `inner` on `trace`, ordering by usage that decays as `decay`, with jobs run in
+    /// segments of at most `max_runtime` seconds (`None`: whole).
+    pub fn new(inner: Box<dyn Policy>, trace: &Trace, decay: Decay, max_runtime: Option<i64>) -> Self {
+        let n = trace.jobs.len();
+        let usage = Usage::new(trace, decay);
+        let users = usage.users();
+        FairStartWatch {
+            inner,
+            usage,
+            max_runtime: max_runtime.unwrap_or(i64::MAX),
+            machine: trace.machine as i64,
+            running: BTreeSet::new(),
+            est_end: vec![0; n],
+            procs: trace.jobs.iter().map(|j| j.procs).collect(),
+            busy: 0,
+            waiting: Vec::new(),
+            slot: vec![u32::MAX; n],
+            entries: Vec::new(),
+            open: vec![u32::MAX; n],
+            cache_t: vec![i64::MIN; users],
+            cached: vec![0.0; users],
+            cost: FstCost::default(),
+        }
+    }
+
+    /// The fair start of every submission, in submission order, and what computing them cost.
+    pub fn finish(self) -> (Vec<FairStart>, FstCost) {
+        (self.entries, self.cost)
+    }
+
+    fn usage_of(&mut self, idx: JobIdx, now: i64) -> f64 {
+        let u = self.usage.user_of(idx);
+        if self.cache_t[u] != now {
+            self.cache_t[u] = now;
+            self.cached[u] = self.usage.usage(u, now);
+        }
+        self.cached[u]
+    }
+
+    /// A submission of job `job` with `done` seconds of its work behind it, now.
+    fn submit(&mut self, job: &JobView, done: i64, segment: u32, now: i64) {
+        let est = (job.estimate - done).clamp(1, self.max_runtime);
+        let fst = self.fair_start(job.idx, job.procs as i64, est, now);
+        self.open[job.idx as usize] = self.entries.len() as u32;
+        self.entries.push(FairStart { job: job.idx, segment, submit: now, fst, start: -1 });
+        self.slot[job.idx as usize] = self.waiting.len() as u32;
+        self.waiting.push((job.idx, now, est));
+    }
+
+    /// The list-scheduled start of a job of `procs` processors and estimate `est` submitted now,
+    /// behind the waiting jobs with a lower fairshare key.
+    fn fair_start(&mut self, idx: JobIdx, procs: i64, est: i64, now: i64) -> i64 {
+        let key = (self.usage_of(idx, now), now, idx);
+        let mut ahead: Vec<(f64, i64, JobIdx, i64)> = Vec::new();
+        for k in 0..self.waiting.len() {
+            let (j, arrival, e) = self.waiting[k];
+            let u = self.usage_of(j, now);
+            if (u, arrival, j) < key {
+                ahead.push((u, arrival, j, e));
+            }
+        }
+        self.cost.computed += 1;
+        self.cost.scanned += self.waiting.len() as u64;
+        self.cost.placed += ahead.len() as u64;
+        ahead.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        let free = self.machine - self.busy;
+        let ends = self.running.iter().map(|&(t, j)| (t.max(now), self.procs[j as usize] as i64));
+        let mut list = ListSchedule::new(now, free, ends);
+        for &(_, _, j, e) in &ahead {
+            list.place(self.procs[j as usize] as i64, e);
+        }
+        let fst = list.place(procs, est);
+        self.cost.groups += list.groups;
+        fst
+    }
+}
+
+/// A list scheduler over per-processor completion times, kept as groups (time, processors):
+/// the placed jobs' groups in a heap, the running jobs' ends from an ordered iterator.
+struct ListSchedule<I: Iterator<Item = (i64, i64)>> {
+    heap: BinaryHeap<Reverse<(i64, i64)>>,
+    ends: std::iter::Peekable<I>,
+    now: i64,
+    groups: u64,
+}
+
+impl<I: Iterator<Item = (i64, i64)>> ListSchedule<I> {
+    fn new(now: i64, free: i64, ends: I) -> Self {
+        let mut heap = BinaryHeap::new();
+        if free > 0 {
+            heap.push(Reverse((now, free)));
+        }
+        ListSchedule { heap, ends: ends.peekable(), now, groups: 0 }
+    }
+
+    /// Places a job of `procs` processors for `dur` seconds on the processors that complete
+    /// first; returns its start, the latest of their completion times.
+    fn place(&mut self, procs: i64, dur: i64) -> i64 {
+        let mut need = procs;
+        let mut start = self.now;
+        while need > 0 {
+            let from_heap = match (self.heap.peek(), self.ends.peek()) {
+                (Some(Reverse(h)), Some(e)) => h.0 <= e.0,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            let group = if from_heap { self.heap.pop().map(|Reverse(g)| g) } else { self.ends.next() };
+            let Some((t, count)) = group else { break };
+            self.groups += 1;
+            start = start.max(t);
+            if count > need {
+                self.heap.push(Reverse((t, count - need)));
+                need = 0;
+            } else {
+                need -= count;
+            }
+        }
+        self.heap.push(Reverse((start + dur.max(1), procs)));
+        start
+    }
+}
+
+impl FairStartWatch {
+    fn leave_queue(&mut self, idx: JobIdx) {
+        let k = self.slot[idx as usize];
+        if k == u32::MAX {
+            return;
+        }
+        self.slot[idx as usize] = u32::MAX;
+        self.waiting.swap_remove(k as usize);
+        if let Some(&(moved, _, _)) = self.waiting.get(k as usize) {
+            self.slot[moved as usize] = k;
+        }
+    }
+
+    fn run(&mut self, idx: JobIdx, end: i64, now: i64) {
+        let i = idx as usize;
+        self.est_end[i] = end;
+        self.running.insert((end, idx));
+        self.busy += self.procs[i] as i64;
+        self.usage.start(idx, self.procs[i], now);
+    }
+
+    fn stop(&mut self, idx: JobIdx, now: i64) {
+        let i = idx as usize;
+        if self.running.remove(&(self.est_end[i], idx)) {
+            self.busy -= self.procs[i] as i64;
+            self.usage.stop(idx, self.procs[i], now);
+        }
+    }
+}
+
+impl Policy for FairStartWatch {
+    fn on_arrival(&mut self, job: JobView, sys: &mut System) {
+        self.submit(&job, 0, 0, sys.now());
+        self.inner.on_arrival(job, sys);
+    }
+
+    fn on_completion(&mut self, job: JobView, sys: &mut System) {
+        self.stop(job.idx, sys.now());
+        self.inner.on_completion(job, sys);
+    }
+
+    fn on_overdue(&mut self, job: JobView, sys: &mut System) -> bool {
+        self.inner.on_overdue(job, sys)
+    }
+
+    fn on_killed(&mut self, job: JobView, sys: &mut System) {
+        // A killed speculative run waits again, still the same submission.
+        let now = sys.now();
+        self.stop(job.idx, now);
+        let est = job.estimate.clamp(1, self.max_runtime);
+        self.slot[job.idx as usize] = self.waiting.len() as u32;
+        self.waiting.push((job.idx, now, est));
+        self.inner.on_killed(job, sys);
+    }
+
+    fn on_checkpoint(&mut self, job: JobView, sys: &mut System) {
+        let now = sys.now();
+        self.stop(job.idx, now);
+        let segment = self.entries[self.open[job.idx as usize] as usize].segment + 1;
+        self.submit(&job, sys.done(job.idx), segment, now);
+        self.inner.on_checkpoint(job, sys);
+    }
+
+    fn schedule(&mut self, sys: &mut System) {
+        self.inner.schedule(sys);
+        let now = sys.now();
+        for k in 0..sys.started_now().len() {
+            let idx = sys.started_now()[k];
+            let est = match self.slot[idx as usize] {
+                u32::MAX => 1,
+                s => self.waiting[s as usize].2,
+            };
+            self.leave_queue(idx);
+            self.run(idx, now + est, now);
+            let e = &mut self.entries[self.open[idx as usize] as usize];
+            if e.start < 0 {
+                e.start = now;
+            }
+        }
+        for k in 0..sys.suspended_now().len() {
+            self.stop(sys.suspended_now()[k], now);
+        }
+        for k in 0..sys.resumed_now().len() {
+            let idx = sys.resumed_now()[k];
+            let left = (sys.view(idx).estimate - sys.done(idx)).max(1);
+            self.run(idx, now + left, now);
+        }
+    }
+
+    fn declares_backfills(&self) -> bool {
+        self.inner.declares_backfills()
+    }
+}

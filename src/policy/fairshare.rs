@@ -1,0 +1,566 @@
+//! Fairshare scheduling at Sandia (Leung, Sabin & Sadayappan 2010): the CPlant scheduler and
+//! the modifications of their section V.
+//!
+//! - **Fairshare priority** ([`Usage`]): each user's processor-seconds, charged while their
+//!   jobs run and multiplied by `decay` (0.5) every `decay_period_h` (24) hours, counted from
+//!   the trace's first submission. The queue is ordered by ascending usage, ties by arrival.
+//! - **The CPlant scheduler** (`reservations=none`, section II.A): at every arrival and
+//!   completion the queue is walked in fairshare order and every job that fits starts (no
+//!   guarantee backfilling). A job that has waited `starve_h` hours enters the starvation
+//!   queue, which is FCFS; its head gets a reservation and the other jobs, the rest of the
+//!   starvation queue first (in FCFS order), then the fairshare queue, backfill around it as
+//!   in EASY.
+//! - **Heavy users** (`starvation=fair`, section V.B): a job whose user's decayed usage is more
+//!   than `heavy_share` (0.1) of all users' decayed usage does not enter the starvation queue;
+//!   it enters at the first pass at which its user is no longer heavy.
+//! - **Maximum runtime** (`max_runtime_h=72`, section V.A): a job longer than the limit runs in
+//!   segments of at most the limit ([`System::start_segment`]); each segment is submitted when
+//!   the previous one ends, with the estimate left, at most the limit.
+//! - **Conservative** (`reservations=conservative`, section V.C): every job gets a reservation
+//!   when it arrives; when a job ends before its estimate, the waiting jobs, in fairshare order,
+//!   each take the earliest slot, which is never later than the one they held.
+//! - **Dynamic reservations** (`reservations=dynamic`, section V.D): at every pass all
+//!   reservations are dropped and handed out again in fairshare order; jobs whose slot is now
+//!   start. Neither conservative variant has a starvation queue.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::engine::{JobIdx, JobView, Policy, System};
+use crate::keys::{normalize, parse_choice, parse_num, KeyError};
+use crate::profile::Profile;
+use crate::trace::Trace;
+
+/// Options of the fairshare family.
+pub const FAIRSHARE_OPTIONS: &[super::OptionDoc] = &[
+    super::OptionDoc {
+        key: "reservations",
+        values: "none | conservative | dynamic",
+        doc: "none: no-guarantee backfilling with a starvation queue (CPlant); conservative: a reservation per job, improved in fairshare order; dynamic: all reservations rebuilt in fairshare order at every pass",
+    },
+    super::OptionDoc {
+        key: "starve_h",
+        values: "hours > 0 | off",
+        doc: "reservations=none: a job waiting this long enters the FCFS starvation queue, whose head gets a reservation",
+    },
+    super::OptionDoc {
+        key: "starvation",
+        values: "all | fair",
+        doc: "who may enter the starvation queue: every job, or only jobs of users who are not heavy",
+    },
+    super::OptionDoc {
+        key: "heavy_share",
+        values: "number in (0, 1]",
+        doc: "a user is heavy while their decayed usage is more than this share of all users' decayed usage",
+    },
+    super::OptionDoc {
+        key: "max_runtime_h",
+        values: "hours > 0 | none",
+        doc: "maximum runtime: longer jobs run as consecutive segments, each submitted when the previous one ends",
+    },
+    super::OptionDoc {
+        key: "decay",
+        values: "number in (0, 1]",
+        doc: "fairshare usage is multiplied by this at every decay boundary (1: no decay)",
+    },
+    super::OptionDoc {
+        key: "decay_period_h",
+        values: "hours > 0",
+        doc: "time between decays, counted from the trace's first submission",
+    },
+];
+
+/// Defaults of the fairshare family: the original CPlant scheduler (`cplant24.nomax.all`).
+pub const FAIRSHARE_DEFAULTS: &[(&str, &str)] = &[
+    ("reservations", "none"),
+    ("starve_h", "24"),
+    ("starvation", "all"),
+    ("heavy_share", "0.1"),
+    ("max_runtime_h", "none"),
+    ("decay", "0.5"),
+    ("decay_period_h", "24"),
+];
+
+/// How waiting jobs are guaranteed a start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reservations {
+    /// None but the starvation queue's head (CPlant's no-guarantee backfilling).
+    None,
+    /// One per job, kept and improved (conservative backfilling in fairshare order).
+    Conservative,
+    /// One per job, rebuilt in fairshare order at every pass.
+    Dynamic,
+}
+
+/// How usage decays.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Decay {
+    /// Factor applied at every boundary.
+    pub factor: f64,
+    /// Seconds between boundaries.
+    pub period_s: i64,
+}
+
+impl Default for Decay {
+    fn default() -> Self {
+        Decay { factor: 0.5, period_s: 86_400 }
+    }
+}
+
+/// The family's parsed options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FairshareOptions {
+    /// Reservation scheme.
+    pub reservations: Reservations,
+    /// Starvation threshold in seconds (`None`: no starvation queue).
+    pub starve_s: Option<i64>,
+    /// Heavy users may not enter the starvation queue.
+    pub fair_only: bool,
+    /// Share of all usage above which a user is heavy.
+    pub heavy_share: f64,
+    /// Maximum runtime in seconds (`None`: unlimited).
+    pub max_runtime_s: Option<i64>,
+    /// Usage decay.
+    pub decay: Decay,
+}
+
+/// Parses a positive number of hours into seconds, or `None` for the word `off_word`.
+fn hours(key: &str, value: &str, off_word: &str) -> Result<Option<i64>, KeyError> {
+    if normalize(value) == off_word {
+        return Ok(None);
+    }
+    let h: f64 = parse_num(key, value)?;
+    if !(h > 0.0 && h <= 1e6) {
+        return Err(KeyError::new(key, value, "must be a number of hours above 0"));
+    }
+    Ok(Some((h * 3600.0).round().max(1.0) as i64))
+}
+
+/// Parses a number in (0, 1].
+fn share(key: &str, value: &str) -> Result<f64, KeyError> {
+    let v: f64 = parse_num(key, value)?;
+    if !(v > 0.0 && v <= 1.0) {
+        return Err(KeyError::new(key, value, "must be above 0 and at most 1"));
+    }
+    Ok(v)
+}
+
+impl FairshareOptions {
+    /// Parses the options from `get(key)`.
+    pub fn parse(get: &dyn Fn(&str) -> String) -> Result<Self, KeyError> {
+        let reservations = parse_choice(
+            "reservations",
+            &get("reservations"),
+            &[
+                ("none", Reservations::None),
+                ("conservative", Reservations::Conservative),
+                ("dynamic", Reservations::Dynamic),
+            ],
+        )?;
+        let starve_s = hours("starve_h", &get("starve_h"), "off")?;
+        let fair_only = parse_choice("starvation", &get("starvation"), &[("all", false), ("fair", true)])?;
+        let heavy_share = share("heavy_share", &get("heavy_share"))?;
+        let max_runtime_s = hours("max_runtime_h", &get("max_runtime_h"), "none")?;
+        let factor = share("decay", &get("decay"))?;
+        let period_s = hours("decay_period_h", &get("decay_period_h"), "")?.unwrap_or(86_400);
+        Ok(FairshareOptions {
+            reservations,
+            starve_s,
+            fair_only,
+            heavy_share,
+            max_runtime_s,
+            decay: Decay { factor, period_s },
+        })
+    }
+}
+
+/// One user's account.
+#[derive(Debug, Clone, Copy, Default)]
+struct Account {
+    /// Decayed usage up to the start of period `epoch`.
+    base: f64,
+    /// Period the account has been brought up to.
+    epoch: i64,
+    /// Processor-seconds charged in period `epoch` up to `last`: exact, so the usage at a time
+    /// does not depend on when the account was looked at.
+    acc: i64,
+    last: i64,
+    /// Processors the user's jobs hold now.
+    procs: i64,
+}
+
+/// The fairshare ledger: each user's decayed processor-seconds (Leung et al. section II.A).
+#[derive(Debug, Clone)]
+pub struct Usage {
+    decay: Decay,
+    origin: i64,
+    accounts: Vec<Account>,
+    /// Per job: its user's account.
+    slot: Vec<u32>,
+}
+
+impl Usage {
+    /// A ledger for the users of `trace`, decays counted from its first submission.
+    pub fn new(trace: &Trace, decay: Decay) -> Self {
+        let origin = trace.jobs.first().map_or(0, |j| j.submit);
+        let mut users: BTreeMap<i32, u32> = BTreeMap::new();
+        let slot = trace
+            .jobs
+            .iter()
+            .map(|j| {
+                let n = users.len() as u32;
+                *users.entry(j.user).or_insert(n)
+            })
+            .collect();
+        let fresh = Account { last: origin, ..Account::default() };
+        Usage { decay, origin, accounts: vec![fresh; users.len()], slot }
+    }
+
+    /// The account of job `idx`'s user.
+    pub fn user_of(&self, idx: JobIdx) -> usize {
+        self.slot[idx as usize] as usize
+    }
+
+    /// Number of accounts.
+    pub fn users(&self) -> usize {
+        self.accounts.len()
+    }
+
+    fn bring(&mut self, u: usize, t: i64) {
+        let period = self.decay.period_s.max(1);
+        let epoch = (t - self.origin).div_euclid(period);
+        let a = &mut self.accounts[u];
+        // One boundary at a time, so every account decays by the same sequence of operations.
+        while a.epoch < epoch {
+            let boundary = self.origin + (a.epoch + 1) * period;
+            a.acc += a.procs * (boundary - a.last).max(0);
+            a.base = (a.base + a.acc as f64) * self.decay.factor;
+            a.acc = 0;
+            a.last = boundary;
+            a.epoch += 1;
+        }
+        if t > a.last {
+            a.acc += a.procs * (t - a.last);
+            a.last = t;
+        }
+    }
+
+    /// User `u`'s decayed usage at `t` (t never earlier than a time asked before).
+    pub fn usage(&mut self, u: usize, t: i64) -> f64 {
+        self.bring(u, t);
+        let a = &self.accounts[u];
+        a.base + a.acc as f64
+    }
+
+    /// Job `idx` of `procs` processors started running at `t`: its user is charged from now on.
+    pub fn start(&mut self, idx: JobIdx, procs: u32, t: i64) {
+        let u = self.user_of(idx);
+        self.bring(u, t);
+        self.accounts[u].procs += procs as i64;
+    }
+
+    /// Job `idx` stopped running at `t`.
+    pub fn stop(&mut self, idx: JobIdx, procs: u32, t: i64) {
+        let u = self.user_of(idx);
+        self.bring(u, t);
+        self.accounts[u].procs -= procs as i64;
+    }
+
+    /// Every user's usage at `t`, by account.
+    pub fn all(&mut self, t: i64) -> Vec<f64> {
+        (0..self.accounts.len()).map(|u| self.usage(u, t)).collect()
+    }
+}
+
+/// A waiting job (or segment) as the policy plans it.
+#[derive(Debug, Clone, Copy)]
+struct Waiting {
+    idx: JobIdx,
+    procs: i64,
+    /// Planned runtime of this segment.
+    dur: i64,
+    /// Submission of this segment.
+    arrival: i64,
+    user: u32,
+    reserved: Option<i64>,
+    starving: bool,
+}
+
+/// The fairshare family's policy.
+pub struct Fairshare {
+    opts: FairshareOptions,
+    usage: Usage,
+    waiting: Vec<Waiting>,
+    /// Running jobs by (planned end, index), with their processors.
+    running: BTreeSet<(i64, JobIdx)>,
+    planned_end: Vec<i64>,
+    procs: Vec<u32>,
+    /// Running jobs (and, for `conservative`, reservations) over time.
+    profile: Profile,
+    /// A job ended before its planned end since the last pass.
+    dirty: bool,
+    /// Jobs arrived since the last pass.
+    fresh: bool,
+}
+
+impl Fairshare {
+    /// The policy for `trace`.
+    pub fn new(opts: FairshareOptions, trace: &Trace) -> Self {
+        let origin = trace.jobs.first().map_or(0, |j| j.submit);
+        let n = trace.jobs.len();
+        Fairshare {
+            usage: Usage::new(trace, opts.decay),
+            opts,
+            waiting: Vec::new(),
+            running: BTreeSet::new(),
+            planned_end: vec![0; n],
+            procs: trace.jobs.iter().map(|j| j.procs).collect(),
+            profile: Profile::new(trace.machine, origin),
+            dirty: false,
+            fresh: false,
+        }
+    }
+
+    /// Queues job `job` (or its next segment, `done` seconds of work into it) arriving now.
+    fn enqueue(&mut self, job: &JobView, done: i64, now: i64) {
+        let limit = self.opts.max_runtime_s.unwrap_or(i64::MAX);
+        let dur = (job.sched_runtime - done).clamp(1, limit);
+        let user = self.usage.user_of(job.idx) as u32;
+        let w =
+            Waiting { idx: job.idx, procs: job.procs as i64, dur, arrival: now, user, reserved: None, starving: false };
+        self.waiting.push(w);
+        self.fresh = true;
+    }
+
+    /// Starts `w` now; the profile already holds its booking if `booked`.
+    fn launch(&mut self, sys: &mut System, w: &Waiting, booked: bool) -> bool {
+        let now = sys.now();
+        let ok = match self.opts.max_runtime_s {
+            Some(limit) => sys.start_segment(w.idx, limit),
+            None => sys.start(w.idx),
+        };
+        if !ok {
+            return false;
+        }
+        if !booked && self.opts.reservations != Reservations::None {
+            self.profile.reserve(now, w.procs, w.dur);
+        }
+        let end = now + w.dur.max(1);
+        self.planned_end[w.idx as usize] = end;
+        self.running.insert((end, w.idx));
+        self.usage.start(w.idx, w.procs as u32, now);
+        true
+    }
+
+    /// The waiting jobs' positions in fairshare order: ascending usage now, then arrival.
+    fn fairshare_order(&mut self, now: i64) -> Vec<usize> {
+        let mut cache: Vec<f64> = vec![f64::NAN; self.usage.users()];
+        let mut keyed: Vec<(f64, i64, JobIdx, usize)> = Vec::with_capacity(self.waiting.len());
+        for (pos, w) in self.waiting.iter().enumerate() {
+            let u = w.user as usize;
+            if cache[u].is_nan() {
+                cache[u] = self.usage.usage(u, now);
+            }
+            keyed.push((cache[u], w.arrival, w.idx, pos));
+        }
+        keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        keyed.into_iter().map(|k| k.3).collect()
+    }
+
+    /// Earliest time `procs` processors are free by the running jobs' planned ends, and the
+    /// processors to spare then (EASY's shadow time and extra processors).
+    fn shadow(&self, now: i64, free: i64, procs: i64) -> (i64, i64) {
+        let mut avail = free;
+        for &(end, idx) in &self.running {
+            avail += self.procs[idx as usize] as i64;
+            if avail >= procs {
+                return (end.max(now), avail - procs);
+            }
+        }
+        (i64::MAX, 0)
+    }
+
+    /// Which users are heavy at `now`.
+    fn heavy_users(&mut self, now: i64) -> Vec<bool> {
+        let all = self.usage.all(now);
+        let total: f64 = all.iter().sum();
+        all.iter().map(|&u| total > 0.0 && u > self.opts.heavy_share * total).collect()
+    }
+
+    /// CPlant: no-guarantee backfilling in fairshare order around the starvation queue's head.
+    fn pass_cplant(&mut self, sys: &mut System) {
+        let now = sys.now();
+        let mut next_entry = i64::MAX;
+        let mut heavy: Option<Vec<bool>> = None;
+        if let Some(th) = self.opts.starve_s {
+            for pos in 0..self.waiting.len() {
+                let w = self.waiting[pos];
+                if w.starving {
+                    continue;
+                }
+                if now - w.arrival < th {
+                    next_entry = next_entry.min(w.arrival + th);
+                } else {
+                    if self.opts.fair_only {
+                        let h = heavy.get_or_insert_with(|| self.heavy_users(now));
+                        if h[w.user as usize] {
+                            continue;
+                        }
+                    }
+                    self.waiting[pos].starving = true;
+                }
+            }
+        }
+        let mut starving: Vec<usize> = (0..self.waiting.len()).filter(|&p| self.waiting[p].starving).collect();
+        starving.sort_by_key(|&p| (self.waiting[p].arrival, self.waiting[p].idx));
+        let mut free = sys.free() as i64;
+        let mut started: Vec<bool> = vec![false; self.waiting.len()];
+        let mut shadow: Option<(i64, i64)> = None;
+        let mut rest: Vec<usize> = Vec::new();
+        for &p in &starving {
+            let w = self.waiting[p];
+            if shadow.is_some() {
+                rest.push(p);
+            } else if w.procs <= free {
+                if self.launch(sys, &w, false) {
+                    free -= w.procs;
+                    started[p] = true;
+                }
+            } else {
+                let (t, extra) = self.shadow(now, free, w.procs);
+                sys.note_reservation(w.idx, t);
+                shadow = Some((t, extra));
+            }
+        }
+        let order = self.fairshare_order(now);
+        rest.extend(order.into_iter().filter(|&p| !self.waiting[p].starving));
+        for p in rest {
+            let w = self.waiting[p];
+            if w.procs > free {
+                continue;
+            }
+            if let Some((t, extra)) = shadow.as_mut() {
+                if now + w.dur > *t {
+                    if w.procs > *extra {
+                        continue;
+                    }
+                    *extra -= w.procs;
+                }
+            }
+            if self.launch(sys, &w, false) {
+                free -= w.procs;
+                started[p] = true;
+            }
+        }
+        let mut i = 0;
+        self.waiting.retain(|_| {
+            i += 1;
+            !started[i - 1]
+        });
+        if let Some((t, _)) = shadow {
+            next_entry = next_entry.min(t);
+        }
+        if next_entry < i64::MAX {
+            sys.wake_at(next_entry);
+        }
+    }
+
+    /// Conservative backfilling in fairshare order, with kept or with rebuilt reservations.
+    fn pass_conservative(&mut self, sys: &mut System) {
+        let now = sys.now();
+        self.profile.advance(now);
+        let dynamic = self.opts.reservations == Reservations::Dynamic;
+        let mut plan = if dynamic {
+            for w in &mut self.waiting {
+                if let Some(s) = w.reserved.take() {
+                    self.profile.release(s, w.procs, w.dur);
+                }
+            }
+            true
+        } else {
+            self.dirty || self.fresh || self.waiting.iter().any(|w| w.reserved.is_some_and(|s| s <= now))
+        };
+        let order: Vec<usize> = if plan { self.fairshare_order(now) } else { Vec::new() };
+        let mut started: Vec<bool> = vec![false; self.waiting.len()];
+        let mut wake = i64::MAX;
+        for p in order {
+            let w = self.waiting[p];
+            let mut slot = w.reserved;
+            if dynamic && !plan {
+                // Nothing can start now any more, so the rest of the schedule cannot change
+                // what happens before the next event: those jobs wait unplaced.
+                break;
+            }
+            if let Some(s) = slot {
+                if self.dirty || s < now {
+                    self.profile.release(s, w.procs, w.dur);
+                    slot = None;
+                }
+            }
+            let s = match slot {
+                Some(s) => s,
+                None => {
+                    let Some(s) = self.profile.earliest(w.procs, w.dur) else { continue };
+                    self.profile.reserve(s, w.procs, w.dur);
+                    sys.note_reservation(w.idx, s);
+                    s
+                }
+            };
+            self.waiting[p].reserved = Some(s);
+            if s == now && self.launch(sys, &w, true) {
+                started[p] = true;
+            } else {
+                wake = wake.min(s);
+            }
+            if dynamic && self.profile.free_now() <= 0 {
+                plan = false;
+            }
+        }
+        self.dirty = false;
+        let mut i = 0;
+        self.waiting.retain(|_| {
+            i += 1;
+            !started[i - 1]
+        });
+        if wake < i64::MAX {
+            sys.wake_at(wake);
+        }
+    }
+}
+
+impl Policy for Fairshare {
+    fn on_arrival(&mut self, job: JobView, sys: &mut System) {
+        self.enqueue(&job, 0, sys.now());
+    }
+
+    fn on_checkpoint(&mut self, job: JobView, sys: &mut System) {
+        let now = sys.now();
+        self.stopped(&job, now);
+        self.enqueue(&job, sys.done(job.idx), now);
+    }
+
+    fn on_completion(&mut self, job: JobView, sys: &mut System) {
+        self.stopped(&job, sys.now());
+    }
+
+    fn schedule(&mut self, sys: &mut System) {
+        match self.opts.reservations {
+            Reservations::None => self.pass_cplant(sys),
+            _ => self.pass_conservative(sys),
+        }
+        self.fresh = false;
+    }
+}
+
+impl Fairshare {
+    /// Job `job` stopped running now (it ended, or ended a segment).
+    fn stopped(&mut self, job: &JobView, now: i64) {
+        let i = job.idx as usize;
+        let end = self.planned_end[i];
+        self.running.remove(&(end, job.idx));
+        self.usage.stop(job.idx, job.procs, now);
+        if end > now && self.opts.reservations != Reservations::None {
+            self.profile.release(now, job.procs as i64, end - now);
+            self.dirty = true;
+        }
+    }
+}
