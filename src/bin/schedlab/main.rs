@@ -25,6 +25,7 @@ USAGE:
   schedlab omega [TRACE ...] [--months] [--set KEY=VALUE ...]
   schedlab lawson [TRACE ...] [--set KEY=VALUE ...] [--format table|json]
   schedlab kettimuthu [TRACE ...] [--loads F,F,...|none] [--set KEY=VALUE ...] [--format table|json]
+  schedlab leung [TRACE ...] [--set KEY=VALUE ...] [--format table|json]
 
 TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_' alike.
 Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
@@ -39,7 +40,10 @@ class and priority at loads 1, 1.25, 1.5 with 100/75/95% high priority, and miss
 at fractions 0.01, 0.05, 0.25 (default: KTH-SP2, SDSC-SP2, SDSC-Par in ../shared/traces);
 'kettimuthu' compares NS, SS (SF 1.5, 2, 5), TSS and IS as Kettimuthu et al. (2003) do: average
 and worst-case bounded slowdown per Table 2.1 category, then NS, SS and IS at load factors
-1.0-1.6 (default: SDSC-SP2 and KTH-SP2 in ../shared/traces).";
+1.0-1.6 (default: SDSC-SP2 and KTH-SP2 in ../shared/traces);
+'leung' runs the nine CPlant fairshare policies of Leung, Sabin & Sadayappan (2010): jobs missing
+their hybrid fair start time, the mean miss, turnaround and loss of capacity, overall and by width
+(default: Sandia-Ross in the paper's period and whole, and SDSC-SP2, in ../shared/traces).";
 
 /// Prints a line to standard output; a closed pipe (`schedlab policies | head`) ends the program
 /// quietly instead of panicking.
@@ -54,6 +58,7 @@ macro_rules! out {
 
 mod kettimuthu;
 mod lawson;
+mod leung;
 mod study;
 
 /// A command-line failure: the message and the exit code.
@@ -478,6 +483,7 @@ fn main() -> ExitCode {
         Some("omega") => study::cmd_omega(&a),
         Some("lawson") => lawson::cmd_lawson(&a),
         Some("kettimuthu") => kettimuthu::cmd_kettimuthu(&a),
+        Some("leung") => leung::cmd_leung(&a),
         Some("-h" | "--help" | "help") => Err(Fail(USAGE.to_string(), 0)),
         Some(c) => Err(usage(format!("unknown command {c}"))),
         None => Err(usage("missing command")),
