@@ -529,10 +529,10 @@ impl Fairshare {
         let now = sys.now();
         let mut started: Vec<bool> = vec![false; self.waiting.len()];
         let mut wake = i64::MAX;
-        for p in 0..self.waiting.len() {
+        for (p, flag) in started.iter_mut().enumerate() {
             let w = self.waiting[p];
             match w.reserved {
-                Some(s) if s == now && self.launch(sys, &w, true) => started[p] = true,
+                Some(s) if s == now && self.launch(sys, &w, true) => *flag = true,
                 Some(s) => wake = wake.min(s),
                 None => {}
             }
