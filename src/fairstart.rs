@@ -21,7 +21,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 use serde::Serialize;
 
 use crate::engine::{JobIdx, JobView, Policy, System};
-use crate::policy::fairshare::{Decay, Usage};
+use crate::policy::fairshare::{fairshare_cmp, Decay, Usage};
 use crate::trace::Trace;
 
 /// One submission's fair start: a job, or one segment of a job run under a maximum runtime.
@@ -136,22 +136,22 @@ impl FairStartWatch {
     /// behind the waiting jobs with a lower fairshare key.
     fn fair_start(&mut self, idx: JobIdx, procs: i64, est: i64, now: i64) -> i64 {
         let key = (self.usage_of(idx, now), now, idx);
-        let mut ahead: Vec<(f64, i64, JobIdx, i64)> = Vec::new();
+        let mut ahead: Vec<((f64, i64, JobIdx), i64)> = Vec::new();
         for k in 0..self.waiting.len() {
             let (j, arrival, e) = self.waiting[k];
-            let u = self.usage_of(j, now);
-            if (u, arrival, j) < key {
-                ahead.push((u, arrival, j, e));
+            let other = (self.usage_of(j, now), arrival, j);
+            if fairshare_cmp(&other, &key).is_lt() {
+                ahead.push((other, e));
             }
         }
         self.cost.computed += 1;
         self.cost.scanned += self.waiting.len() as u64;
         self.cost.placed += ahead.len() as u64;
-        ahead.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        ahead.sort_by(|a, b| fairshare_cmp(&a.0, &b.0));
         let free = self.machine - self.busy;
         let ends = self.running.iter().map(|&(t, j)| (t.max(now), self.procs[j as usize] as i64));
         let mut list = ListSchedule::new(now, free, ends);
-        for &(_, _, j, e) in &ahead {
+        for &((_, _, j), e) in &ahead {
             list.place(self.procs[j as usize] as i64, e);
         }
         let fst = list.place(procs, est);

@@ -272,6 +272,12 @@ impl Usage {
     }
 }
 
+/// The fairshare order of two waiting jobs keyed (usage now, arrival, index): ascending usage,
+/// ties by arrival, then by trace order.
+pub fn fairshare_cmp(a: &(f64, i64, JobIdx), b: &(f64, i64, JobIdx)) -> std::cmp::Ordering {
+    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
+}
+
 /// A waiting job (or segment) as the policy plans it.
 #[derive(Debug, Clone, Copy)]
 struct Waiting {
@@ -351,16 +357,16 @@ impl Fairshare {
     /// The waiting jobs' positions in fairshare order: ascending usage now, then arrival.
     fn fairshare_order(&mut self, now: i64) -> Vec<usize> {
         let mut cache: Vec<f64> = vec![f64::NAN; self.usage.users()];
-        let mut keyed: Vec<(f64, i64, JobIdx, usize)> = Vec::with_capacity(self.waiting.len());
+        let mut keyed: Vec<((f64, i64, JobIdx), usize)> = Vec::with_capacity(self.waiting.len());
         for (pos, w) in self.waiting.iter().enumerate() {
             let u = w.user as usize;
             if cache[u].is_nan() {
                 cache[u] = self.usage.usage(u, now);
             }
-            keyed.push((cache[u], w.arrival, w.idx, pos));
+            keyed.push(((cache[u], w.arrival, w.idx), pos));
         }
-        keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-        keyed.into_iter().map(|k| k.3).collect()
+        keyed.sort_by(|a, b| fairshare_cmp(&a.0, &b.0));
+        keyed.into_iter().map(|k| k.1).collect()
     }
 
     /// Earliest time `procs` processors are free by the running jobs' planned ends, and the
@@ -374,6 +380,15 @@ impl Fairshare {
             }
         }
         (i64::MAX, 0)
+    }
+
+    /// Removes the jobs started in this pass (`started`, by position) from the waiting list.
+    fn drop_started(&mut self, started: &[bool]) {
+        let mut i = 0;
+        self.waiting.retain(|_| {
+            i += 1;
+            !started[i - 1]
+        });
     }
 
     /// Which users are heavy at `now`.
@@ -448,11 +463,7 @@ impl Fairshare {
                 started[p] = true;
             }
         }
-        let mut i = 0;
-        self.waiting.retain(|_| {
-            i += 1;
-            !started[i - 1]
-        });
+        self.drop_started(&started);
         if let Some((t, _)) = shadow {
             next_entry = next_entry.min(t);
         }
@@ -537,11 +548,7 @@ impl Fairshare {
                 None => {}
             }
         }
-        let mut i = 0;
-        self.waiting.retain(|_| {
-            i += 1;
-            !started[i - 1]
-        });
+        self.drop_started(&started);
         if wake < i64::MAX {
             sys.wake_at(wake);
         }
