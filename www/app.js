@@ -79,6 +79,15 @@ const METRICS = [
   ['suspensions', 'suspensions', 'times a running job was suspended (Kettimuthu et al. sections 2.3, 3.2)'],
   ['suspended_jobs', 'jobs', 'jobs suspended at least once'],
   ['overhead_proc_h', 'processor-hours', 'processor-hours spent suspending and resuming jobs, memory per processor / 2 MB/s each way (overhead=on; section 4.1)'],
+  // Fairshare at Sandia (Leung, Sabin & Sadayappan 2010). "–": not measured (the engine option
+  // fst=auto measures fair starts for the fairshare policies only, fst=on for all).
+  ['submissions', 'submissions', 'jobs, each segment of a job run under a maximum runtime counted as one (Leung et al. section V.A)'],
+  ['segmented_jobs', 'jobs', 'jobs that ran as more than one segment under a maximum runtime'],
+  ['avg_response_submitted_s', 's', 'mean turnaround per submission, each segment from its own submission to its end (Leung et al. Fig. 11); avg_response_s follows a job from its first submission to its last end'],
+  ['fst_miss_share', '', 'share of submissions that started after their hybrid fair start time (Leung et al. section IV, Fig. 8); – when not measured (fst=on measures every policy)'],
+  ['avg_fst_miss_s', 's', 'mean over all submissions of max(0, start − hybrid fair start time) (Leung et al. Fig. 9); – when not measured'],
+  ['fst_miss_share_jobs', '', 'share of jobs whose first start came after their first submission\'s fair start time; – when not measured'],
+  ['avg_fst_miss_jobs_s', 's', 'mean over jobs of max(0, first start − first submission\'s fair start time); – when not measured'],
 ];
 
 /** A metric's definition and unit, for hover titles. */
@@ -540,9 +549,13 @@ function renderResults() {
     head.append(th);
   }
   const body = table.createTBody();
-  const rows = [...state.results.values()].sort(
-    (a, b) => state.sort.dir * (a.result.metrics[state.sort.key] - b.result.metrics[state.sort.key]),
-  );
+  // A figure that was not measured (null) sorts last either way.
+  const key = state.sort.key;
+  const rows = [...state.results.values()].sort((a, b) => {
+    const [x, y] = [a.result.metrics[key], b.result.metrics[key]];
+    if (x === null || y === null) return (x === null) - (y === null);
+    return state.sort.dir * (x - y);
+  });
   for (const r of rows) {
     const tr = body.insertRow();
     tr.dataset.policy = r.result.policy;
@@ -557,8 +570,10 @@ function renderResults() {
     for (const [key] of METRICS) {
       const td = tr.insertCell();
       td.dataset.key = key;
-      td.dataset.value = String(r.result.metrics[key]);
-      td.textContent = fmt(r.result.metrics[key]);
+      const v = r.result.metrics[key];
+      td.dataset.value = String(v);
+      td.textContent = v === null || v === undefined ? '–' : fmt(v);
+      if (v === null) td.title = 'not measured';
     }
   }
   renderCharts();
@@ -583,8 +598,12 @@ function dash(policy) {
 function renderCharts() {
   const runs = [...state.results.values()].sort((a, b) => place(a.result.policy) - place(b.result.policy));
   const metric = $('#metric').value;
+  // Policies for which the metric was not measured have no bar.
+  const measured = runs.filter((r) => r.result.metrics[metric] !== null);
   draw($('#chart-bars'), () =>
-    barChart($('#chart-bars'), runs.map((r) => ({ label: r.result.policy, value: r.result.metrics[metric], colour: colour(r.result.policy) })), metric),
+    measured.length
+      ? barChart($('#chart-bars'), measured.map((r) => ({ label: r.result.policy, value: r.result.metrics[metric], colour: colour(r.result.policy) })), metric)
+      : placeholder($('#chart-bars'), `${metric} was not measured for the policies that ran.`),
   );
   const days = (t) => `${fmt((t - (state.report?.first_submit || 0)) / 86400)} d`;
   // One line per policy, in the policy's colour.
