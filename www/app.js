@@ -22,6 +22,7 @@ import {
 import { installWard, wardUrlValues, clearWard, redrawWard } from './relaxed.js';
 import { installLawson, lawsonUrlValues, clearLawson, redrawLawson, LAWSON_POLICY } from './lawson.js';
 import { installKettimuthu, kmUrlValues, clearKettimuthu, redrawKettimuthu } from './kettimuthu.js';
+import { installLeung, lgUrlValues, clearLeung, redrawLeung, leungTraceLoaded } from './leung.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -258,6 +259,9 @@ const syncLawsonUrl = () => syncPanelUrl(lawsonUrlValues());
 /** The selective-preemption panel in the URL (`km_loads`, `km_split`, `km_metric`, `km_overhead`). */
 const syncKettimuthuUrl = () => syncPanelUrl(kmUrlValues());
 
+/** The fairshare panel in the URL (`lg_from`, `lg_to`, `lg_decay`, `lg_heavy`, `lg_view`, `lg_turn`, `lg_series`). */
+const syncLeungUrl = () => syncPanelUrl(lgUrlValues());
+
 /** The sweep panel in the URL (`sweep`, `sweep_base`, `sweep_by`), written when a sweep starts. */
 function syncSweepUrl() {
   const u = new URL(location.href);
@@ -450,6 +454,7 @@ async function loadBytes(bytes, name) {
   clearWard();
   clearLawson();
   clearKettimuthu();
+  clearLeung();
   setStatus(`Reading ${name}…`);
   const generation = state.generation;
   const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings() });
@@ -461,6 +466,7 @@ async function loadBytes(bytes, name) {
   state.report = res.value.ok ? res.value.report : null;
   state.header = res.value.ok ? res.value.header : null;
   renderReport(res.value);
+  leungTraceLoaded();
   if (!res.value.ok) {
     setStatus(`${name}: ${res.value.message}`, 'error');
     return false;
@@ -840,9 +846,12 @@ async function main() {
   }
   state.catalogue = cat.value;
   const schemes = await state.pool.run({ kind: 'kettimuthu-schemes' });
-  if (!schemes.ok) {
-    setStatus(`The engine failed to load: ${schemes.error}`, 'error');
-    return;
+  const leung = await state.pool.run({ kind: 'leung-policies' });
+  for (const res of [schemes, leung]) {
+    if (!res.ok) {
+      setStatus(`The engine failed to load: ${res.error}`, 'error');
+      return;
+    }
   }
   renderPolicies();
   buildPredictor($('#predictor'), state.catalogue, params.getAll('pred'), syncPredictorUrl);
@@ -885,6 +894,18 @@ async function main() {
     settings: () => [...settings(), ...policySettings('ss')],
     onurl: syncKettimuthuUrl,
   });
+  installLeung({
+    pool: state.pool,
+    params,
+    info: leung.value,
+    ready: () => !!(state.bytes && state.report),
+    bytes: () => state.bytes,
+    // The shared settings only: the nine presets differ in their fairshare options, so none typed for one applies to all.
+    settings,
+    header: () => state.header,
+    report: () => state.report,
+    onurl: syncLeungUrl,
+  });
   $('#accuracy-policy').onchange = choose;
   const metricSel = $('#metric');
   for (const [key] of METRICS) metricSel.add(new Option(key, key, key === 'avg_bsld', key === 'avg_bsld'));
@@ -924,6 +945,7 @@ async function main() {
     redrawWard();
     redrawLawson();
     redrawKettimuthu();
+    redrawLeung();
     requestGantt();
   });
   await loadDemo();
