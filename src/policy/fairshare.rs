@@ -18,7 +18,8 @@
 //!   the previous one ends, with the estimate left, at most the limit.
 //! - **Conservative** (`reservations=conservative`, section V.C): every job gets a reservation
 //!   when it arrives; when a job ends before its estimate, the waiting jobs, in fairshare order,
-//!   each take the earliest slot, which is never later than the one they held.
+//!   each take the earliest slot, which is never later than the one they held (repeated until
+//!   none moves).
 //! - **Dynamic reservations** (`reservations=dynamic`, section V.D): at every pass all
 //!   reservations are dropped and handed out again in fairshare order; jobs whose slot is now
 //!   start. Neither conservative variant has a starvation queue.
@@ -298,8 +299,6 @@ pub struct Fairshare {
     profile: Profile,
     /// A job ended before its planned end since the last pass.
     dirty: bool,
-    /// Jobs arrived since the last pass.
-    fresh: bool,
 }
 
 impl Fairshare {
@@ -316,7 +315,6 @@ impl Fairshare {
             procs: trace.jobs.iter().map(|j| j.procs).collect(),
             profile: Profile::new(trace.machine, origin),
             dirty: false,
-            fresh: false,
         }
     }
 
@@ -328,7 +326,6 @@ impl Fairshare {
         let w =
             Waiting { idx: job.idx, procs: job.procs as i64, dur, arrival: now, user, reserved: None, starving: false };
         self.waiting.push(w);
-        self.fresh = true;
     }
 
     /// Starts `w` now; the profile already holds its booking if `booked`.
@@ -464,58 +461,82 @@ impl Fairshare {
         }
     }
 
-    /// Conservative backfilling in fairshare order, with kept or with rebuilt reservations.
+    /// Conservative backfilling in fairshare order: a job that ended early lets every reserved
+    /// job, in fairshare order, take the earliest slot (never later than its own); this repeats
+    /// until none moves, since one job's move can open room for a job already passed. New jobs
+    /// then get their reservations in arrival order, and the jobs whose slot is now start.
     fn pass_conservative(&mut self, sys: &mut System) {
         let now = sys.now();
         self.profile.advance(now);
-        let dynamic = self.opts.reservations == Reservations::Dynamic;
-        let mut plan = if dynamic {
-            for w in &mut self.waiting {
-                if let Some(s) = w.reserved.take() {
+        if self.dirty || self.waiting.iter().any(|w| w.reserved.is_some_and(|s| s < now)) {
+            let order = self.fairshare_order(now);
+            loop {
+                let mut moved = false;
+                for &p in &order {
+                    let w = self.waiting[p];
+                    let Some(s) = w.reserved else { continue };
                     self.profile.release(s, w.procs, w.dur);
+                    let s2 = self.profile.earliest(w.procs, w.dur).unwrap_or(s.max(now));
+                    self.profile.reserve(s2, w.procs, w.dur);
+                    moved |= s2 < s;
+                    self.waiting[p].reserved = Some(s2);
                 }
-            }
-            true
-        } else {
-            self.dirty || self.fresh || self.waiting.iter().any(|w| w.reserved.is_some_and(|s| s <= now))
-        };
-        let order: Vec<usize> = if plan { self.fairshare_order(now) } else { Vec::new() };
-        let mut started: Vec<bool> = vec![false; self.waiting.len()];
-        let mut wake = i64::MAX;
-        for p in order {
-            let w = self.waiting[p];
-            let mut slot = w.reserved;
-            if dynamic && !plan {
-                // Nothing can start now any more, so the rest of the schedule cannot change
-                // what happens before the next event: those jobs wait unplaced.
-                break;
-            }
-            if let Some(s) = slot {
-                if self.dirty || s < now {
-                    self.profile.release(s, w.procs, w.dur);
-                    slot = None;
+                if !moved {
+                    break;
                 }
-            }
-            let s = match slot {
-                Some(s) => s,
-                None => {
-                    let Some(s) = self.profile.earliest(w.procs, w.dur) else { continue };
-                    self.profile.reserve(s, w.procs, w.dur);
-                    sys.note_reservation(w.idx, s);
-                    s
-                }
-            };
-            self.waiting[p].reserved = Some(s);
-            if s == now && self.launch(sys, &w, true) {
-                started[p] = true;
-            } else {
-                wake = wake.min(s);
-            }
-            if dynamic && self.profile.free_now() <= 0 {
-                plan = false;
             }
         }
         self.dirty = false;
+        for p in 0..self.waiting.len() {
+            let w = self.waiting[p];
+            if w.reserved.is_none() {
+                let Some(s) = self.profile.earliest(w.procs, w.dur) else { continue };
+                self.profile.reserve(s, w.procs, w.dur);
+                sys.note_reservation(w.idx, s);
+                self.waiting[p].reserved = Some(s);
+            }
+        }
+        self.start_due(sys);
+    }
+
+    /// Conservative backfilling with dynamic reservations: every reservation is dropped and
+    /// handed out again in fairshare order. Once nothing more can start now, the rest of the
+    /// schedule cannot change what happens before the next event, so those jobs stay unplaced.
+    fn pass_dynamic(&mut self, sys: &mut System) {
+        let now = sys.now();
+        self.profile.advance(now);
+        for w in &mut self.waiting {
+            if let Some(s) = w.reserved.take() {
+                self.profile.release(s, w.procs, w.dur);
+            }
+        }
+        for p in self.fairshare_order(now) {
+            if self.profile.free_now() <= 0 {
+                break;
+            }
+            let w = self.waiting[p];
+            let Some(s) = self.profile.earliest(w.procs, w.dur) else { continue };
+            self.profile.reserve(s, w.procs, w.dur);
+            sys.note_reservation(w.idx, s);
+            self.waiting[p].reserved = Some(s);
+        }
+        self.dirty = false;
+        self.start_due(sys);
+    }
+
+    /// Starts the jobs whose reservation is now and wakes the engine at the next one.
+    fn start_due(&mut self, sys: &mut System) {
+        let now = sys.now();
+        let mut started: Vec<bool> = vec![false; self.waiting.len()];
+        let mut wake = i64::MAX;
+        for p in 0..self.waiting.len() {
+            let w = self.waiting[p];
+            match w.reserved {
+                Some(s) if s == now && self.launch(sys, &w, true) => started[p] = true,
+                Some(s) => wake = wake.min(s),
+                None => {}
+            }
+        }
         let mut i = 0;
         self.waiting.retain(|_| {
             i += 1;
@@ -545,9 +566,9 @@ impl Policy for Fairshare {
     fn schedule(&mut self, sys: &mut System) {
         match self.opts.reservations {
             Reservations::None => self.pass_cplant(sys),
-            _ => self.pass_conservative(sys),
+            Reservations::Conservative => self.pass_conservative(sys),
+            Reservations::Dynamic => self.pass_dynamic(sys),
         }
-        self.fresh = false;
     }
 }
 

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use schedlab::metrics::{compress, records, schedule_csv, Cut, Record};
 use schedlab::policy::{family_options, Configured, POLICIES};
-use schedlab::run::{configure, run_one, PolicyResult, RunReport, RunSettings, Settings};
+use schedlab::run::{configure, run_one, simulate_configured, PolicyResult, RunReport, RunSettings, Settings};
 use schedlab::trace::{parse, Trace, TraceReport, TRACE_KEYS};
 
 const USAGE: &str = "\
@@ -25,6 +25,7 @@ USAGE:
   schedlab omega [TRACE ...] [--months] [--set KEY=VALUE ...]
   schedlab lawson [TRACE ...] [--set KEY=VALUE ...] [--format table|json]
   schedlab kettimuthu [TRACE ...] [--loads F,F,...|none] [--set KEY=VALUE ...] [--format table|json]
+  schedlab leung [TRACE ...] [--set KEY=VALUE ...] [--format table|json]
 
 TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_' alike.
 Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
@@ -39,7 +40,10 @@ class and priority at loads 1, 1.25, 1.5 with 100/75/95% high priority, and miss
 at fractions 0.01, 0.05, 0.25 (default: KTH-SP2, SDSC-SP2, SDSC-Par in ../shared/traces);
 'kettimuthu' compares NS, SS (SF 1.5, 2, 5), TSS and IS as Kettimuthu et al. (2003) do: average
 and worst-case bounded slowdown per Table 2.1 category, then NS, SS and IS at load factors
-1.0-1.6 (default: SDSC-SP2 and KTH-SP2 in ../shared/traces).";
+1.0-1.6 (default: SDSC-SP2 and KTH-SP2 in ../shared/traces);
+'leung' runs the nine CPlant fairshare policies of Leung, Sabin & Sadayappan (2010): jobs missing
+their hybrid fair start time, the mean miss, turnaround and loss of capacity, overall and by width
+(default: Sandia-Ross in the paper's period and whole, and SDSC-SP2, in ../shared/traces).";
 
 /// Prints a line to standard output; a closed pipe (`schedlab policies | head`) ends the program
 /// quietly instead of panicking.
@@ -54,6 +58,7 @@ macro_rules! out {
 
 mod kettimuthu;
 mod lawson;
+mod leung;
 mod study;
 
 /// A command-line failure: the message and the exit code.
@@ -397,7 +402,7 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
     }
     let repeat = a.repeat.unwrap_or(3).max(1);
     out!(
-        "{:<24} {:<14} {:>8} {:>9} {:>11} {:>8} {:>9}",
+        "{:<24} {:<20} {:>8} {:>9} {:>11} {:>8} {:>9}",
         "trace",
         "policy",
         "jobs",
@@ -415,7 +420,7 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
         let short: String = study::short(path).chars().take(24).collect();
         let n = trace.jobs.len();
         out!(
-            "{short:<24} {:<14} {n:>8} {parse_s:>9.3} {:>11.0} {:>8} {:>9}",
+            "{short:<24} {:<20} {n:>8} {parse_s:>9.3} {:>11.0} {:>8} {:>9}",
             "(parse)",
             n as f64 / parse_s,
             "-",
@@ -424,22 +429,22 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
         // One untimed run first: the allocator's first large blocks come fresh from the kernel,
         // which would otherwise be charged to whichever policy is measured first.
         if let Some(cfg) = configs.first() {
-            let mut policy = cfg.build(&trace);
-            std::hint::black_box(schedlab::engine::simulate(&trace, policy.as_mut(), &s.engine));
+            std::hint::black_box(simulate_configured(&trace, cfg, &s.engine, &mut |_| {}));
         }
         // Rounds over every policy rather than all runs of one policy in a row: a slow spell of
         // the machine then costs each policy a run or two, not one policy all of its runs.
         let mut best = vec![f64::INFINITY; configs.len()];
         let mut passes = vec![0u64; configs.len()];
         let mut peak: Vec<Option<u64>> = vec![None; configs.len()];
+        let mut cost = vec![schedlab::fairstart::FstCost::default(); configs.len()];
         for _ in 0..repeat {
             for (i, cfg) in configs.iter().enumerate() {
                 reset_peak_rss();
                 let t = Instant::now();
-                let mut policy = cfg.build(&trace);
-                let outcome = schedlab::engine::simulate(&trace, policy.as_mut(), &s.engine);
+                let outcome = simulate_configured(&trace, cfg, &s.engine, &mut |_| {});
                 best[i] = best[i].min(t.elapsed().as_secs_f64());
                 passes[i] = outcome.passes;
+                cost[i] = outcome.fst_cost;
                 std::hint::black_box(&outcome);
                 drop(outcome);
                 peak[i] = peak[i].max(peak_rss_kib());
@@ -447,7 +452,7 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
         }
         for (i, cfg) in configs.iter().enumerate() {
             out!(
-                "{short:<24} {:<14} {n:>8} {:>9.3} {:>11.0} {:>8} {:>9}",
+                "{short:<24} {:<20} {n:>8} {:>9.3} {:>11.0} {:>8} {:>9}",
                 cfg.policy,
                 best[i],
                 n as f64 / best[i],
@@ -455,10 +460,25 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
                 mib(peak[i])
             );
         }
+        for (i, cfg) in configs.iter().enumerate() {
+            let c = cost[i];
+            if c.computed > 0 {
+                let per = |x: u64| x as f64 / c.computed as f64;
+                out!(
+                    "  {:<20} fair start times: {} computed; per submission {:.1} jobs waiting, {:.1} placed ahead, {:.1} groups taken",
+                    cfg.policy,
+                    c.computed,
+                    per(c.scanned),
+                    per(c.placed),
+                    per(c.groups)
+                );
+            }
+        }
         let _ = std::io::stdout().flush();
     }
     out!("seconds: best of {repeat} rounds over every policy, after one untimed run: the simulation alone (the trace is parsed once; metrics not included)");
     out!("peak MiB: the process's peak resident memory (VmHWM) during that step, trace included");
+    out!("fair start times (fst=on, or the fairshare policies) are measured inside the timed simulation");
     Ok(())
 }
 
@@ -478,6 +498,7 @@ fn main() -> ExitCode {
         Some("omega") => study::cmd_omega(&a),
         Some("lawson") => lawson::cmd_lawson(&a),
         Some("kettimuthu") => kettimuthu::cmd_kettimuthu(&a),
+        Some("leung") => leung::cmd_leung(&a),
         Some("-h" | "--help" | "help") => Err(Fail(USAGE.to_string(), 0)),
         Some(c) => Err(usage(format!("unknown command {c}"))),
         None => Err(usage("missing command")),

@@ -1,0 +1,122 @@
+//! `schedlab leung`: Leung, Sabin & Sadayappan's fairshare study.
+
+use schedlab::leung::{compare, Comparison, PolicyRun};
+use schedlab::run::Settings;
+
+use crate::study::{short, verdict, SHARED_TRACES};
+use crate::{fail, load_trace, settings, Args, Fail};
+
+/// The runs the command makes by default: Sandia-Ross in the paper's period (December 1, 2002 to
+/// July 14, 2003), the whole Sandia-Ross log, and SDSC-SP2 for contrast.
+const DEFAULT_RUNS: &[(&str, &[&str])] = &[
+    ("Sandia-Ross-2001-1.1-cln.swf.gz", &["from=2002-12-01", "to=2003-07-14"]),
+    ("Sandia-Ross-2001-1.1-cln.swf.gz", &[]),
+    ("SDSC-SP2-1998-4.2-cln.swf.gz", &[]),
+];
+
+/// Prints one figure per policy by width class.
+fn by_width(title: &str, cmp: &Comparison, pick: &dyn Fn(&PolicyRun, usize) -> Option<f64>) {
+    out!("  {title}");
+    let mut head = format!("  {:<8}", "width");
+    for k in 1..=cmp.policies.len() {
+        head.push_str(&format!(" {:>8}", format!("({k})")));
+    }
+    out!("{head}");
+    let rows = cmp.policies.first().map_or(0, |p| p.by_width.len());
+    for c in 0..rows {
+        let first = &cmp.policies[0].by_width[c];
+        if first.jobs == 0 {
+            continue;
+        }
+        let mut line = format!("  {:<8}", first.width);
+        for p in &cmp.policies {
+            match pick(p, c) {
+                Some(v) => line.push_str(&format!(" {v:>8.2}")),
+                None => line.push_str(&format!(" {:>8}", "-")),
+            }
+        }
+        out!("{line}");
+    }
+}
+
+fn print(name: &str, period: &str, jobs: usize, machine: u32, cmp: &Comparison) {
+    out!("\n{name}{period}: {jobs} jobs, {machine} processors");
+    out!(
+        "  {:<24} {:>7} {:>6} {:>8} {:>9} {:>9} {:>9} {:>8} {:>6}",
+        "policy",
+        "subm",
+        "split",
+        "missed%",
+        "miss h",
+        "turn/sub",
+        "turn/job",
+        "LOC",
+        "util"
+    );
+    for (k, p) in cmp.policies.iter().enumerate() {
+        let m = &p.metrics;
+        out!(
+            "  {:<24} {:>7} {:>6} {:>8.2} {:>9.2} {:>9.2} {:>9.2} {:>8.4} {:>6.3}",
+            format!("({}) {}", k + 1, p.policy),
+            m.submissions,
+            m.segmented_jobs,
+            100.0 * m.fst_miss_share.unwrap_or(f64::NAN),
+            m.avg_fst_miss_s.unwrap_or(f64::NAN) / 3600.0,
+            m.avg_response_submitted_s / 3600.0,
+            m.avg_response_s / 3600.0,
+            m.loss_of_capacity,
+            m.utilization
+        );
+    }
+    by_width("mean fair-start miss by width, hours (Figs. 6, 10)", cmp, &|p, c| {
+        p.by_width[c].avg_fst_miss_s.map(|v| v / 3600.0)
+    });
+    by_width("mean turnaround per submission by width, hours (Figs. 7, 12)", cmp, &|p, c| {
+        Some(p.by_width[c].avg_response_submitted_s / 3600.0)
+    });
+    for f in &cmp.findings {
+        out!("  [{}] {}\n      {}", verdict(f.holds), f.claim, f.detail);
+    }
+}
+
+/// Runs the nine policies on each trace and prints the figures and findings.
+pub fn cmd_leung(a: &Args) -> Result<(), Fail> {
+    let base = settings(a)?;
+    let runs: Vec<(String, Vec<String>)> = if a.positional.is_empty() {
+        DEFAULT_RUNS
+            .iter()
+            .map(|(t, extra)| (format!("{SHARED_TRACES}{t}"), extra.iter().map(|s| s.to_string()).collect()))
+            .collect()
+    } else {
+        a.positional.iter().map(|p| (p.clone(), Vec::new())).collect()
+    };
+    let json = a.format.as_deref() == Some("json");
+    if !json {
+        out!("Leung, Sabin & Sadayappan (2010): the CPlant fairshare scheduler and its modifications");
+        out!("missed% and miss h: submissions starting after their hybrid fair start time, and the mean miss over all");
+        out!("submissions; turn/sub: mean turnaround per submission (each 72 h segment a job, as the paper counts);");
+        out!("turn/job: from a job's submission to its last segment's end; LOC: loss of capacity (eq. 1)");
+    }
+    let mut docs = Vec::new();
+    for (path, extra) in &runs {
+        let mut s: Settings = base.clone();
+        for e in extra {
+            let (k, v) = schedlab::keys::split_setting(e).map_err(|e| fail(e.to_string()))?;
+            s.trace.set(&k, &v).map_err(|e| fail(e.to_string()))?;
+        }
+        let trace = load_trace(path, &s)?;
+        let cmp = compare(&trace, &s).map_err(|e| fail(e.to_string()))?;
+        let name = short(path);
+        let period = if extra.is_empty() { String::new() } else { format!(" ({})", extra.join(" ")) };
+        if json {
+            docs.push(serde_json::json!({ "trace": name, "settings": extra, "comparison": cmp }));
+        } else {
+            print(&name, &period, trace.jobs.len(), trace.machine, &cmp);
+        }
+    }
+    if json {
+        let doc = serde_json::json!({ "traces": docs });
+        out!("{}", serde_json::to_string_pretty(&doc).map_err(|e| fail(e.to_string()))?);
+    }
+    Ok(())
+}
