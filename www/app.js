@@ -22,6 +22,7 @@ import {
 import { installWard, wardUrlValues, clearWard, redrawWard } from './relaxed.js';
 import { installLawson, lawsonUrlValues, clearLawson, redrawLawson, LAWSON_POLICY } from './lawson.js';
 import { installKettimuthu, kmUrlValues, clearKettimuthu, redrawKettimuthu } from './kettimuthu.js';
+import { installLeung, lgUrlValues, clearLeung, redrawLeung, leungTraceLoaded } from './leung.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -79,6 +80,15 @@ const METRICS = [
   ['suspensions', 'suspensions', 'times a running job was suspended (Kettimuthu et al. sections 2.3, 3.2)'],
   ['suspended_jobs', 'jobs', 'jobs suspended at least once'],
   ['overhead_proc_h', 'processor-hours', 'processor-hours spent suspending and resuming jobs, memory per processor / 2 MB/s each way (overhead=on; section 4.1)'],
+  // Fairshare at Sandia (Leung, Sabin & Sadayappan 2010). "–": not measured (the engine option
+  // fst=auto measures fair starts for the fairshare policies only, fst=on for all).
+  ['submissions', 'submissions', 'jobs, each segment of a job run under a maximum runtime counted as one (Leung et al. section V.A)'],
+  ['segmented_jobs', 'jobs', 'jobs that ran as more than one segment under a maximum runtime'],
+  ['avg_response_submitted_s', 's', 'mean turnaround per submission, each segment from its own submission to its end (Leung et al. Fig. 11); avg_response_s follows a job from its first submission to its last end'],
+  ['fst_miss_share', '', 'share of submissions that started after their hybrid fair start time (Leung et al. section IV, Fig. 8); – when not measured (fst=on measures every policy)'],
+  ['avg_fst_miss_s', 's', 'mean over all submissions of max(0, start − hybrid fair start time) (Leung et al. Fig. 9); – when not measured'],
+  ['fst_miss_share_jobs', '', 'share of jobs whose first start came after their first submission\'s fair start time; – when not measured'],
+  ['avg_fst_miss_jobs_s', 's', 'mean over jobs of max(0, first start − first submission\'s fair start time); – when not measured'],
 ];
 
 /** A metric's definition and unit, for hover titles. */
@@ -248,6 +258,9 @@ const syncLawsonUrl = () => syncPanelUrl(lawsonUrlValues());
 
 /** The selective-preemption panel in the URL (`km_loads`, `km_split`, `km_metric`, `km_overhead`). */
 const syncKettimuthuUrl = () => syncPanelUrl(kmUrlValues());
+
+/** The fairshare panel in the URL (`lg_from`, `lg_to`, `lg_decay`, `lg_heavy`, `lg_view`, `lg_turn`, `lg_series`). */
+const syncLeungUrl = () => syncPanelUrl(lgUrlValues());
 
 /** The sweep panel in the URL (`sweep`, `sweep_base`, `sweep_by`), written when a sweep starts. */
 function syncSweepUrl() {
@@ -441,6 +454,7 @@ async function loadBytes(bytes, name) {
   clearWard();
   clearLawson();
   clearKettimuthu();
+  clearLeung();
   setStatus(`Reading ${name}…`);
   const generation = state.generation;
   const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings() });
@@ -452,6 +466,7 @@ async function loadBytes(bytes, name) {
   state.report = res.value.ok ? res.value.report : null;
   state.header = res.value.ok ? res.value.header : null;
   renderReport(res.value);
+  leungTraceLoaded();
   if (!res.value.ok) {
     setStatus(`${name}: ${res.value.message}`, 'error');
     return false;
@@ -540,9 +555,13 @@ function renderResults() {
     head.append(th);
   }
   const body = table.createTBody();
-  const rows = [...state.results.values()].sort(
-    (a, b) => state.sort.dir * (a.result.metrics[state.sort.key] - b.result.metrics[state.sort.key]),
-  );
+  // A figure that was not measured (null) sorts last either way.
+  const key = state.sort.key;
+  const rows = [...state.results.values()].sort((a, b) => {
+    const [x, y] = [a.result.metrics[key], b.result.metrics[key]];
+    if (x === null || y === null) return (x === null) - (y === null);
+    return state.sort.dir * (x - y);
+  });
   for (const r of rows) {
     const tr = body.insertRow();
     tr.dataset.policy = r.result.policy;
@@ -557,8 +576,10 @@ function renderResults() {
     for (const [key] of METRICS) {
       const td = tr.insertCell();
       td.dataset.key = key;
-      td.dataset.value = String(r.result.metrics[key]);
-      td.textContent = fmt(r.result.metrics[key]);
+      const v = r.result.metrics[key];
+      td.dataset.value = String(v);
+      td.textContent = v === null || v === undefined ? '–' : fmt(v);
+      if (v === null) td.title = 'not measured';
     }
   }
   renderCharts();
@@ -583,8 +604,12 @@ function dash(policy) {
 function renderCharts() {
   const runs = [...state.results.values()].sort((a, b) => place(a.result.policy) - place(b.result.policy));
   const metric = $('#metric').value;
+  // Policies for which the metric was not measured have no bar.
+  const measured = runs.filter((r) => r.result.metrics[metric] !== null);
   draw($('#chart-bars'), () =>
-    barChart($('#chart-bars'), runs.map((r) => ({ label: r.result.policy, value: r.result.metrics[metric], colour: colour(r.result.policy) })), metric),
+    measured.length
+      ? barChart($('#chart-bars'), measured.map((r) => ({ label: r.result.policy, value: r.result.metrics[metric], colour: colour(r.result.policy) })), metric)
+      : placeholder($('#chart-bars'), `${metric} was not measured for the policies that ran.`),
   );
   const days = (t) => `${fmt((t - (state.report?.first_submit || 0)) / 86400)} d`;
   // One line per policy, in the policy's colour.
@@ -821,9 +846,12 @@ async function main() {
   }
   state.catalogue = cat.value;
   const schemes = await state.pool.run({ kind: 'kettimuthu-schemes' });
-  if (!schemes.ok) {
-    setStatus(`The engine failed to load: ${schemes.error}`, 'error');
-    return;
+  const leung = await state.pool.run({ kind: 'leung-policies' });
+  for (const res of [schemes, leung]) {
+    if (!res.ok) {
+      setStatus(`The engine failed to load: ${res.error}`, 'error');
+      return;
+    }
   }
   renderPolicies();
   buildPredictor($('#predictor'), state.catalogue, params.getAll('pred'), syncPredictorUrl);
@@ -866,6 +894,18 @@ async function main() {
     settings: () => [...settings(), ...policySettings('ss')],
     onurl: syncKettimuthuUrl,
   });
+  installLeung({
+    pool: state.pool,
+    params,
+    info: leung.value,
+    ready: () => !!(state.bytes && state.report),
+    bytes: () => state.bytes,
+    // The shared settings only: the nine presets differ in their fairshare options, so none typed for one applies to all.
+    settings,
+    header: () => state.header,
+    report: () => state.report,
+    onurl: syncLeungUrl,
+  });
   $('#accuracy-policy').onchange = choose;
   const metricSel = $('#metric');
   for (const [key] of METRICS) metricSel.add(new Option(key, key, key === 'avg_bsld', key === 'avg_bsld'));
@@ -905,6 +945,7 @@ async function main() {
     redrawWard();
     redrawLawson();
     redrawKettimuthu();
+    redrawLeung();
     requestGantt();
   });
   await loadDemo();

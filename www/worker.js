@@ -3,7 +3,10 @@
 // simulate, metrics (a sweep's run: the result alone), schedule, gantt-open, gantt-render,
 // gantt-hover, rank-sweep, lawson (mq-backfill against sq-backfill), kettimuthu-schemes,
 // kettimuthu (the selective-preemption schemes compared), kettimuthu-load (one load-study point:
-// input {label, factor}) and kettimuthu-load-findings (input {labels, loads, utilization, avg_bsld}).
+// input {label, factor}), kettimuthu-load-findings (input {labels, loads, utilization, avg_bsld}),
+// leung-policies, leung-policy (one fairshare policy by width class: input {policy}) and
+// leung-findings (input {policies, fst_miss_share, avg_fst_miss_s, avg_response_submitted_s,
+// loss_of_capacity}).
 import init, * as engine from './pkg/schedlab.js';
 
 const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.meta.url) });
@@ -40,6 +43,19 @@ self.onmessage = async (event) => {
     else if (kind === 'kettimuthu-load-findings') {
       const f64 = (v) => Float64Array.from(v);
       json = engine.kettimuthu_load_findings(input.labels, f64(input.loads), f64(input.utilization), f64(input.avg_bsld));
+    }
+    else if (kind === 'leung-policies') json = engine.leung_policies();
+    else if (kind === 'leung-policy') json = engine.leung_policy(bytes, input.policy, settings);
+    else if (kind === 'leung-findings') {
+      // A figure that was not measured (null) is NaN to the engine, as in its own summaries.
+      const f64 = (v) => Float64Array.from(v, (x) => x ?? NaN);
+      json = engine.leung_findings(
+        input.policies,
+        f64(input.fst_miss_share),
+        f64(input.avg_fst_miss_s),
+        f64(input.avg_response_submitted_s),
+        f64(input.loss_of_capacity),
+      );
     }
     else if (kind === 'metrics') {
       // A sweep needs only the result: the series, quantiles and categories stay here.

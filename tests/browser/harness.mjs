@@ -74,7 +74,7 @@ export async function open(browser, url) {
 }
 
 /** The catalogue's presets: `Run all` and the demo run every one. */
-export const POLICIES = 28;
+export const POLICIES = 37;
 
 /** Waits until the results table has `n` rows and the status says the run is done. */
 export async function waitForResults(page, n, timeout = 120_000) {
@@ -85,13 +85,13 @@ export async function waitForResults(page, n, timeout = 120_000) {
   );
 }
 
-/** Every metric of every row of the results table, as numbers, by policy. */
+/** Every metric of every row of the results table, as numbers (null: not measured), by policy. */
 export async function tableValues(page) {
   return page.evaluate(() => {
     const out = {};
     for (const tr of document.querySelectorAll('#results tbody tr')) {
       const m = {};
-      for (const td of tr.querySelectorAll('td[data-key]')) m[td.dataset.key] = Number(td.dataset.value);
+      for (const td of tr.querySelectorAll('td[data-key]')) m[td.dataset.key] = td.dataset.value === 'null' ? null : Number(td.dataset.value);
       out[tr.dataset.policy] = { metrics: m, hash: tr.dataset.hash };
     }
     return out;
