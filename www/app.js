@@ -22,7 +22,7 @@ import {
 import { installWard, wardUrlValues, clearWard, redrawWard } from './relaxed.js';
 import { installLawson, lawsonUrlValues, clearLawson, redrawLawson, LAWSON_POLICY } from './lawson.js';
 import { installKettimuthu, kmUrlValues, clearKettimuthu, redrawKettimuthu } from './kettimuthu.js';
-import { installLeung, lgUrlValues, clearLeung, redrawLeung, leungTraceLoaded } from './leung.js';
+import { installLeung, lgUrlValues, clearLeung, redrawLeung, lgTraceLoaded } from './leung.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -466,7 +466,7 @@ async function loadBytes(bytes, name) {
   state.report = res.value.ok ? res.value.report : null;
   state.header = res.value.ok ? res.value.header : null;
   renderReport(res.value);
-  leungTraceLoaded();
+  lgTraceLoaded();
   if (!res.value.ok) {
     setStatus(`${name}: ${res.value.message}`, 'error');
     return false;

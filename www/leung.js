@@ -111,7 +111,6 @@ export function installLeung(ctx) {
 function lgViewChanged() {
   lg.ctx.onurl();
   if (lg.last) lgRenderView(lg.last);
-  else lgEmptyCharts();
 }
 
 /** Fills a select with [value, text] choices and picks the one the link gives, else the first. */
@@ -121,7 +120,7 @@ function lgChoices(select, choices, given) {
   select.value = choices.some(([v]) => v === given) ? given : choices[0][0];
 }
 
-/** The panel's inputs, checked: {from, to, decay, heavy, view, turn, series} or {error}. */
+/** The panel's inputs, checked: {from, to, decay, heavy, view, turn, series}, with `error` when one is wrong. */
 export function lgForm() {
   const from = lgEl('lg-from').value;
   const to = lgEl('lg-to').value;
@@ -147,7 +146,7 @@ function lgDescribe() {
   const form = lgForm();
   const count = lgEl('lg-count');
   count.className = form.error ? 'error' : '';
-  const period = form.from || form.to ? `submitted ${form.from ? `from ${form.from}` : ''}${form.from && form.to ? ' ' : ''}${form.to ? `to ${form.to}` : ''}` : 'the whole trace';
+  const period = form.from || form.to ? `the jobs submitted${form.from ? ` from ${form.from}` : ''}${form.to ? ` to ${form.to}` : ''}` : 'the whole trace';
   count.textContent = form.error
     ? form.error
     : `${lg.policies.length} policies on ${period}, decay ${form.decay}, heavy_share ${form.heavy}`;
@@ -472,7 +471,7 @@ export function clearLeung() {
 }
 
 /** Shows the loaded trace's first and last submission dates, in its time zone, beside the period inputs. */
-export function leungTraceLoaded() {
+export function lgTraceLoaded() {
   const report = lg.ctx?.report();
   const header = lg.ctx?.header();
   const el = lgEl('lg-span');

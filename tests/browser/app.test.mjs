@@ -57,11 +57,12 @@ test('the canvas charts are drawn', async () => {
       return [c.id, n / (d.length / 4)];
     }),
   );
-  assert.equal(inked.length, 23);
-  // Every chart but the sweep's, the relaxed-backfill one, the multiple-queue and the preemption ones, which wait for their runs.
+  assert.equal(inked.length, 28);
+  // Every chart but the sweep's, the relaxed-backfill one, the multiple-queue, the preemption and the fairshare ones, which wait for their runs.
   const waiting = [
     'chart-sweep', 'chart-ward', 'chart-lawson-r', 'chart-lawson-priority', 'chart-lawson-transient', 'chart-lawson-tail',
     'chart-km-avg', 'chart-km-worst', 'chart-km-util', 'chart-km-overall', 'chart-km-sn', 'chart-km-sw', 'chart-km-ln', 'chart-km-lw',
+    'chart-lg-missed', 'chart-lg-miss', 'chart-lg-turnaround', 'chart-lg-loc', 'chart-lg-width',
   ];
   for (const [id, share] of inked) if (!waiting.includes(id)) assert.ok(share > 0.01, `${id} is blank (${share})`);
   // Hover shows the value under the pointer (the first bar).
@@ -183,6 +184,11 @@ test('the single-file build works opened from disk (file://)', async () => {
   assert.equal(Number(await page.getAttribute('#km-summary tr[data-scheme="SS 2"] td[data-key="suspensions"]', 'data-value')), ss2.suspensions);
   assert.deepEqual(await page.$$eval('#km-load-findings li', (l) => l.map((li) => li.dataset.holds)), km.load_findings.map((f) => String(f.holds)));
   assert.ok((await ink(page, '#chart-km-avg')) > 0.05, 'the heatmaps are blank in the single file');
+  // And the fairshare panel (worker tasks `inspect`, `leung-policy` and `leung-findings`).
+  assert.equal(await page.locator('#leung-section #lg-run').count(), 1);
+  await page.click('#lg-run');
+  await page.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 60_000 });
+  await checkLeung(page, cliLeung(DEMO));
   const trace = path.join(shared, 'traces', 'KTH-SP2-1996-2.1-cln.swf.gz');
   await page.setInputFiles('#file', trace);
   await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('28467'));
@@ -362,6 +368,7 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
       'Priorities and relaxed backfill (Ward, Mahood & West 2002)',
       'Multiple-queue backfilling (Lawson & Smirni 2002)',
       'Selective preemption (Kettimuthu et al. 2003)',
+      'Fairshare at Sandia (Leung, Sabin & Sadayappan 2010)',
     ],
   );
   assert.deepEqual(groups[0].names, ['fcfs', 'fffs', 'bffs', 'wffs', 'conservative']);
@@ -372,6 +379,7 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
   assert.deepEqual(groups[2].names, ['relaxed']);
   assert.deepEqual(groups[3].names, ['mq-backfill', 'sq-backfill']);
   assert.deepEqual(groups[4].names, ['ns', 'ss', 'tss', 'is']);
+  assert.deepEqual(groups[5].names, LG_POLICIES);
   assert.equal(groups.reduce((n, g) => n + g.names.length, 0), POLICIES + 1); // and the custom configuration
   // The group buttons tick and clear a whole group; the run keeps catalogue order.
   await page.click('#policy-list fieldset:nth-of-type(2) legend button:text("none")');
@@ -1163,5 +1171,303 @@ test('selective preemption (Kettimuthu et al.): category heatmaps, findings, dis
   assert.deepEqual(page.errors, []);
   assert.deepEqual(reload.errors, []);
   await reload.close();
+  await page.close();
+});
+
+// ---------------------------------------------------------------- fairshare at Sandia (Leung et al. 2010)
+
+/** `schedlab leung` on one trace: the nine policies, the shape of the period and the findings. */
+function cliLeung(trace, sets = []) {
+  const args = ['leung', trace, '--format', 'json', ...sets.flatMap((s) => ['--set', s])];
+  return JSON.parse(execFileSync(path.join(root, 'target', 'release', 'schedlab'), args, { maxBuffer: 1 << 26 })).traces[0].comparison;
+}
+
+const LG_POLICIES = ['cplant24.nomax.all', 'cplant72.nomax.all', 'cplant24.nomax.fair', 'cplant24.72max.all', 'cplant72.72max.fair', 'cons.nomax', 'cons.72max', 'consdyn.nomax', 'consdyn.72max'];
+const LG_WIDTHS = ['1', '2', '3-4', '5-8', '9-16', '17-32', '33-64', '65-128', '129-256', '257-512', '513+'];
+/** The numbers table's columns and how each writes its value. */
+const LG_SHOWN = {
+  jobs: String,
+  submissions: String,
+  segmented_jobs: String,
+  fst_miss_share: (v) => (100 * v).toFixed(2),
+  avg_fst_miss_s: (v) => (v / 3600).toFixed(2),
+  avg_response_submitted_s: (v) => (v / 3600).toFixed(2),
+  fst_miss_share_jobs: (v) => (100 * v).toFixed(2),
+  avg_fst_miss_jobs_s: (v) => (v / 3600).toFixed(2),
+  avg_response_s: (v) => (v / 3600).toFixed(2),
+  loss_of_capacity: (v) => v.toFixed(4),
+  utilization: (v) => v.toFixed(3),
+};
+/** The views of the table and chart by width: the width row's key, the scale, and what the class must hold to be shown. */
+const LG_VIEWS = {
+  turnaround: ['avg_response_submitted_s', 1 / 3600, 'submissions'],
+  turnaround_jobs: ['avg_response_s', 1 / 3600, 'jobs'],
+  miss: ['avg_fst_miss_s', 1 / 3600, 'submissions'],
+  missed: ['fst_miss_share', 100, 'submissions'],
+};
+
+/** A table's body cells: [{row: data-*, cells: {key: {value, text}}}]. */
+async function lgRows(page, selector, attr) {
+  return page.$$eval(
+    `${selector} tbody tr`,
+    (trs, attr) => trs.map((tr) => ({ row: tr.dataset[attr], cells: Object.fromEntries([...tr.querySelectorAll('td[data-key]')].map((td) => [td.dataset.key, { value: td.dataset.value, text: td.textContent }])) })),
+    attr,
+  );
+}
+
+/** Every number the panel shows against the engine's comparison `cmp` (the CLI's). */
+async function checkLeung(page, cmp) {
+  // The numbers table: every figure of every policy, null written as "–".
+  const rows = await lgRows(page, '#lg-table', 'policy');
+  assert.deepEqual(rows.map((r) => r.row), LG_POLICIES);
+  cmp.policies.forEach((run, i) => {
+    assert.equal(run.policy, LG_POLICIES[i]);
+    for (const [key, show] of Object.entries(LG_SHOWN)) {
+      const v = run.metrics[key];
+      assert.equal(rows[i].cells[key].value, String(v), `${run.policy} ${key}`);
+      assert.equal(rows[i].cells[key].text, v === null ? '–' : show(v), `${run.policy} ${key} as written`);
+    }
+  });
+  // The claims.
+  const findings = await page.$$eval('#lg-findings li', (list) =>
+    list.map((li) => ({ holds: li.dataset.holds, verdict: li.querySelector('b').textContent, claim: li.querySelector('.claim').textContent.trim(), detail: li.querySelector('.detail').textContent })),
+  );
+  assert.equal(findings.length, cmp.findings.length);
+  assert.equal(findings.length, 3);
+  cmp.findings.forEach((f, i) => {
+    assert.equal(findings[i].holds, String(f.holds));
+    assert.equal(findings[i].verdict, f.holds === true ? 'holds' : f.holds === false ? 'does not hold' : 'undecided');
+    assert.equal(findings[i].claim, f.claim);
+    assert.equal(findings[i].detail, f.detail);
+  });
+  // Tables I and II as the paper prints them: a row per width class, a column per length class, and the totals.
+  for (const [id, grid] of [['#lg-shape-jobs', cmp.shape.count], ['#lg-shape-hours', cmp.shape.value]]) {
+    const shape = await lgRows(page, id, 'width');
+    assert.deepEqual(shape.map((r) => r.row), [...LG_WIDTHS, 'all']);
+    const sum = (list) => list.reduce((a, b) => a + b, 0);
+    cmp.shape.cols.forEach((col, c) => {
+      cmp.shape.rows.forEach((row, r) => {
+        assert.equal(Number(shape[c].cells[row].value), grid[r][c], `${id} ${row} ${col}`);
+        assert.equal(shape[c].cells[row].text, id === '#lg-shape-jobs' ? String(grid[r][c]) : grid[r][c].toFixed(0));
+      });
+      assert.ok(Math.abs(Number(shape[c].cells.all.value) - sum(grid.map((line) => line[c]))) < 1e-6, `${id} ${col} all`);
+    });
+    assert.ok(Math.abs(Number(shape[11].cells.all.value) - sum(grid.flat())) < 1e-6);
+  }
+  assert.equal(Number((await lgRows(page, '#lg-shape-jobs', 'width'))[11].cells.all.value), cmp.policies[0].metrics.jobs);
+  // The bars of Figs. 8, 9, 11 (per submission or per job, as chosen) and 13.
+  const perJob = (await page.inputValue('#lg-turn')) === 'job';
+  for (const [id, pick] of [
+    ['#chart-lg-missed', (m) => 100 * m.fst_miss_share],
+    ['#chart-lg-miss', (m) => m.avg_fst_miss_s / 3600],
+    ['#chart-lg-turnaround', (m) => (perJob ? m.avg_response_s : m.avg_response_submitted_s) / 3600],
+    ['#chart-lg-loc', (m) => m.loss_of_capacity],
+  ]) {
+    const bars = JSON.parse(await page.getAttribute(id, 'data-data'));
+    assert.deepEqual(bars, cmp.policies.map((r) => ({ label: r.policy, value: pick(r.metrics) })), id);
+    assert.ok((await ink(page, id)) > 0.01, `${id} is blank`);
+  }
+  // Every view of the table by width, and the chart of the ticked policies.
+  const view = await page.inputValue('#lg-view');
+  const ticked = await page.$$eval('#lg-series input:checked', (l) => l.map((i) => i.value));
+  for (const v of Object.keys(LG_VIEWS)) {
+    await page.selectOption('#lg-view', v);
+    const [key, scale, need] = LG_VIEWS[v];
+    assert.equal(await page.getAttribute('#lg-width-table', 'data-view'), v);
+    const width = await lgRows(page, '#lg-width-table', 'policy');
+    assert.deepEqual(width.map((r) => r.row), LG_POLICIES);
+    cmp.policies.forEach((run, i) => {
+      assert.deepEqual(run.by_width.map((w) => w.width), LG_WIDTHS);
+      for (const w of run.by_width) {
+        const got = width[i].cells[w.width];
+        assert.equal(got.value, String(w[key]), `${v} ${run.policy} ${w.width}`);
+        assert.equal(got.text, w[need] && w[key] !== null ? (w[key] * scale).toFixed(2) : '–', `${v} ${run.policy} ${w.width} as written`);
+      }
+    });
+    const chart = JSON.parse(await page.getAttribute('#chart-lg-width', 'data-data'));
+    assert.equal(chart.view, v);
+    assert.deepEqual(
+      chart.series,
+      cmp.policies.filter((r) => ticked.includes(r.policy)).map((r) => ({ label: r.policy, values: r.by_width.map((w) => (w[need] && w[key] !== null ? w[key] * scale : null)) })),
+    );
+  }
+  await page.selectOption('#lg-view', view);
+  if (ticked.length) assert.ok((await ink(page, '#chart-lg-width')) > 0.01, 'the chart by width is blank');
+}
+
+test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and claims equal schedlab leung\'s; options, URL state and Cancel', async () => {
+  const page = await open(browser, `${base}/?policies=easy,cplant24.nomax.all`);
+  await waitForResults(page, 2);
+  // The results table has the fairshare metrics with their definitions; figures not measured read "–".
+  const run = cliRun('easy,cplant24.nomax.all');
+  for (const key of ['submissions', 'segmented_jobs', 'avg_response_submitted_s', 'fst_miss_share', 'avg_fst_miss_s', 'fst_miss_share_jobs', 'avg_fst_miss_jobs_s']) {
+    assert.ok((await page.getAttribute(`#results th[data-key="${key}"]`, 'title')).length > 30, key);
+    for (const r of run.results) {
+      const td = `#results tr[data-policy="${r.policy}"] td[data-key="${key}"]`;
+      assert.equal(await page.getAttribute(td, 'data-value'), String(r.metrics[key]), `${r.policy} ${key}`);
+      if (r.metrics[key] === null) assert.equal(await page.textContent(td), '–');
+      else assert.match(await page.textContent(td), /^[\d.]+k?$/);
+    }
+  }
+  assert.equal(run.results[0].metrics.fst_miss_share, null, 'fair starts are measured for the fairshare policies only');
+  assert.ok(run.results[1].metrics.fst_miss_share > 0);
+  await page.selectOption('#metric', 'fst_miss_share');
+  assert.equal(await page.textContent('#results tr[data-policy="easy"] td[data-key="fst_miss_share"]'), '–');
+
+  // The defaults, and nothing runs until asked.
+  assert.deepEqual(
+    [await page.inputValue('#lg-from'), await page.inputValue('#lg-to'), await page.inputValue('#lg-decay'), await page.inputValue('#lg-heavy')],
+    ['', '', '0.5', '0.1'],
+  );
+  assert.deepEqual([await page.inputValue('#lg-view'), await page.inputValue('#lg-turn')], ['turnaround', 'submission']);
+  assert.deepEqual(await page.$$eval('#lg-series input', (l) => l.map((i) => i.value)), LG_POLICIES);
+  assert.deepEqual(await page.$$eval('#lg-series input:checked', (l) => l.map((i) => i.value)), ['cplant24.nomax.all', 'cplant24.72max.all', 'cons.72max', 'consdyn.72max']);
+  assert.equal(await page.textContent('#lg-count'), '9 policies on the whole trace, decay 0.5, heavy_share 0.1');
+  assert.equal(await page.textContent('#lg-span'), '(this trace: 1996-09-30 to 1996-11-11)');
+  assert.equal(await page.locator('#lg-table tbody tr').count(), 0);
+  assert.match(await page.textContent('#lg-count-note'), /Per submission, as the paper counts: under a 72 h limit each segment of a long job is a job of its own.*Per job: the original job, from its first submission to its last segment’s end/s);
+
+  await page.click('#lg-run');
+  await page.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 60_000 });
+  assert.match(await page.textContent('#lg-status'), /^Ran 9 policies on 2999 jobs in [\d.]+ s\.$/);
+  const cmp = cliLeung(DEMO);
+  await checkLeung(page, cmp);
+  // The demo has no job over 72 h: per submission and per job agree, and the 72 h limit changes nothing.
+  for (const r of cmp.policies) {
+    assert.equal(r.metrics.segmented_jobs, 0);
+    assert.equal(r.metrics.avg_response_submitted_s, r.metrics.avg_response_s);
+  }
+  let url = new URL(page.url());
+  assert.deepEqual([...url.searchParams.keys()].filter((k) => k.startsWith('lg_')), [], 'the defaults stay out of the link');
+  // Hover names the policy and its value.
+  const box = await page.locator('#chart-lg-loc').boundingBox();
+  await page.locator('#chart-lg-loc').hover({ position: { x: 64 + (box.width - 80) / 18, y: box.height / 2 } });
+  await page.waitForFunction(() => /^cplant24\.nomax\.all: [\d.]+$/.test(document.querySelector('#tip').textContent));
+  await page.locator('#leung-section').screenshot({ path: path.join(shots, 'leung.png') });
+
+  // The views follow the selects from the same runs, and live in the URL.
+  await page.selectOption('#lg-view', 'miss');
+  await page.selectOption('#lg-turn', 'job');
+  await page.uncheck('#lg-series input[value="consdyn.72max"]');
+  await page.check('#lg-series input[value="cons.nomax"]');
+  await checkLeung(page, cmp);
+  url = new URL(page.url());
+  assert.deepEqual(
+    ['lg_view', 'lg_turn', 'lg_series'].map((k) => url.searchParams.get(k)),
+    ['miss', 'job', 'cplant24.nomax.all,cplant24.72max.all,cons.nomax,cons.72max'],
+  );
+  assert.match(await page.textContent('#lg-width-note'), /^Average fair-start miss in hours by the processors a job asks for; each 72 h segment counted as a job/);
+
+  // A period, decay and heavy share: the CLI with the same settings agrees, and they differ from the defaults.
+  await page.fill('#lg-from', '1996-10-01');
+  await page.fill('#lg-to', '1996-10-31');
+  await page.fill('#lg-decay', '0.9');
+  await page.fill('#lg-heavy', '0.2');
+  assert.equal(await page.textContent('#lg-count'), '9 policies on the jobs submitted from 1996-10-01 to 1996-10-31, decay 0.9, heavy_share 0.2');
+  await page.click('#lg-run');
+  await page.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 60_000 });
+  assert.match(await page.textContent('#lg-status'), /^Ran 9 policies on 2406 jobs submitted 1996-10-01 to 1996-10-31 in [\d.]+ s\.$/);
+  const period = cliLeung(DEMO, ['from=1996-10-01', 'to=1996-10-31', 'decay=0.9', 'heavy_share=0.2']);
+  assert.equal(period.policies[0].metrics.jobs, 2406);
+  assert.notEqual(period.policies[2].metrics.fst_miss_share, cliLeung(DEMO, ['from=1996-10-01', 'to=1996-10-31']).policies[2].metrics.fst_miss_share, 'heavy_share and decay change cplant24.nomax.fair');
+  await checkLeung(page, period);
+  url = new URL(page.url());
+  assert.deepEqual(['lg_from', 'lg_to', 'lg_decay', 'lg_heavy'].map((k) => url.searchParams.get(k)), ['1996-10-01', '1996-10-31', '0.9', '0.2']);
+  // The panel's own options win over the same keys among the shared settings.
+  await page.click('#policies > details > summary');
+  await page.fill('[data-setting="to"]', '1996-10-15');
+  await page.click('#lg-run');
+  await page.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 60_000 });
+  await checkLeung(page, period);
+  await page.fill('[data-setting="to"]', '');
+
+  // Bad options are refused before anything runs.
+  await page.fill('#lg-decay', '1.5');
+  assert.equal(await page.textContent('#lg-count'), 'decay must be a number above 0 and at most 1, not "1.5"');
+  await page.click('#lg-run');
+  assert.equal(await page.textContent('#lg-status'), 'Not run: decay must be a number above 0 and at most 1, not "1.5".');
+  assert.equal(await page.locator('#lg-table tbody tr').count(), 9, 'the last runs stay');
+  await page.fill('#lg-decay', '0.9');
+  await page.fill('#lg-to', '1996-09-01');
+  assert.equal(await page.textContent('#lg-count'), 'the period ends (1996-09-01) before it begins (1996-10-01)');
+  // A period with no jobs is the engine's to refuse: every task stops with its message.
+  await page.fill('#lg-from', '1997-01-01');
+  await page.fill('#lg-to', '1997-01-31');
+  await page.click('#lg-run');
+  await page.waitForFunction(() => document.body.dataset.leung === 'stopped', null, { timeout: 60_000 });
+  assert.match(await page.textContent('#lg-status'), /^Stopped: .+/);
+  assert.equal(await page.getAttribute('#lg-status', 'class'), 'error');
+  assert.equal(await page.locator('#lg-table tbody tr').count(), 0);
+
+  // Cancel stops every task in flight and leaves no stale figures.
+  await page.click('#lg-whole');
+  assert.deepEqual([await page.inputValue('#lg-from'), await page.inputValue('#lg-to')], ['', '']);
+  await page.evaluate(() => {
+    document.querySelector('#lg-run').click();
+    document.querySelector('#lg-cancel').click();
+  });
+  await page.waitForFunction(() => document.body.dataset.leung === 'stopped');
+  assert.equal(await page.textContent('#lg-status'), 'Cancelled after 0 of 10 tasks.');
+  assert.equal(await page.locator('#lg-table tbody tr').count(), 0);
+  assert.equal(await page.locator('#lg-findings li').count(), 0);
+  for (const id of ['missed', 'miss', 'turnaround', 'loc', 'width']) assert.equal(await page.getAttribute(`#chart-lg-${id}`, 'data-data'), null, id);
+  assert.equal(await page.evaluate(() => document.querySelector('#busy').textContent), '');
+  // The pool still works after the cancel.
+  await page.click('#lg-run');
+  await page.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 60_000 });
+  await checkLeung(page, cliLeung(DEMO, ['decay=0.9', 'heavy_share=0.2']));
+
+  // A link restores the panel without running it.
+  const reload = await open(browser, `${base}/?policies=easy&lg_from=1996-10-01&lg_to=1996-10-31&lg_decay=0.9&lg_heavy=0.2&lg_view=missed&lg_turn=job&lg_series=cons.nomax,consdyn.nomax`);
+  await waitForResults(reload, 1);
+  assert.deepEqual(
+    [await reload.inputValue('#lg-from'), await reload.inputValue('#lg-to'), await reload.inputValue('#lg-decay'), await reload.inputValue('#lg-heavy')],
+    ['1996-10-01', '1996-10-31', '0.9', '0.2'],
+  );
+  assert.deepEqual([await reload.inputValue('#lg-view'), await reload.inputValue('#lg-turn')], ['missed', 'job']);
+  assert.deepEqual(await reload.$$eval('#lg-series input:checked', (l) => l.map((i) => i.value)), ['cons.nomax', 'consdyn.nomax']);
+  assert.equal(await reload.locator('#lg-table tbody tr').count(), 0);
+  assert.equal(await reload.evaluate(() => document.body.dataset.leung), undefined);
+  await reload.click('#lg-run');
+  await reload.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 60_000 });
+  await checkLeung(reload, period);
+  assert.deepEqual(
+    ['lg_from', 'lg_to', 'lg_decay', 'lg_heavy', 'lg_view', 'lg_turn', 'lg_series'].map((k) => new URL(reload.url()).searchParams.get(k)),
+    ['1996-10-01', '1996-10-31', '0.9', '0.2', 'missed', 'job', 'cons.nomax,consdyn.nomax'],
+  );
+  // A new trace forgets the runs.
+  await page.setInputFiles('#file', { name: 'tiny.swf', mimeType: 'text/plain', buffer: Buffer.from('; MaxProcs: 8\n1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n') });
+  await waitForResults(page, 2);
+  assert.equal(await page.locator('#lg-table tbody tr').count(), 0);
+  assert.equal(await page.textContent('#lg-span'), '');
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(reload.errors, []);
+  await reload.close();
+  await page.close();
+});
+
+test('fairshare at Sandia on Sandia-Ross in the paper\'s period: 72 h segments count as submissions, and per job differs from per submission', async () => {
+  const trace = path.join(shared, 'traces', 'Sandia-Ross-2001-1.1-cln.swf.gz');
+  const page = await open(browser, `${base}/?policies=easy`);
+  await waitForResults(page, 1);
+  await page.setInputFiles('#file', trace);
+  await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('Sandia-Ross'));
+  await waitForResults(page, 1);
+  await page.click('#lg-paper');
+  assert.deepEqual([await page.inputValue('#lg-from'), await page.inputValue('#lg-to')], ['2002-12-01', '2003-07-14']);
+  await page.click('#lg-run');
+  await page.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 120_000 });
+  const cmp = cliLeung(trace, ['from=2002-12-01', 'to=2003-07-14']);
+  await checkLeung(page, cmp);
+  const seg = cmp.policies.find((r) => r.policy === 'cons.72max').metrics;
+  assert.ok(seg.segmented_jobs > 0 && seg.submissions > seg.jobs, 'the 72 h limit splits long jobs');
+  assert.notEqual(seg.avg_response_submitted_s, seg.avg_response_s);
+  assert.equal(cmp.policies.find((r) => r.policy === 'cons.nomax').metrics.segmented_jobs, 0);
+  // Fig. 11 per job, and the view by width per job.
+  await page.selectOption('#lg-turn', 'job');
+  await page.selectOption('#lg-view', 'turnaround_jobs');
+  await checkLeung(page, cmp);
+  await page.locator('#leung-section').screenshot({ path: path.join(shots, 'leung-ross.png') });
+  assert.deepEqual(page.errors, []);
   await page.close();
 });
