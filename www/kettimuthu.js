@@ -8,6 +8,7 @@
 // the modules into one scope).
 import { lineChart, placeholder, fmt, PALETTE } from './charts.js';
 import { cell } from './predictions.js';
+import { runTasks } from './tasks.js';
 
 /** Keys the panel sets itself (or the schemes do), so the shared settings and the policy's own options do not. */
 const KM_OWN = ['overhead', 'mode', 'sf'];
@@ -167,33 +168,14 @@ export async function runKettimuthu() {
     ),
   ];
   document.body.dataset.kettimuthu = 'running';
-  const bar = kmEl('km-progress');
-  bar.max = tasks.length;
-  bar.value = 0;
-  kmStatus(`Running ${tasks.length} task${tasks.length === 1 ? '' : 's'}…`);
-  const t0 = performance.now();
-  let done = 0;
-  let failure = null;
-  const stop = (what, res) => {
-    if (!res.cancelled && !failure) {
-      failure = `${what}: ${res.ok ? res.value.message : res.error}`;
-      ctx.pool.cancel('kettimuthu');
-    }
-  };
-  const values = await Promise.all(
-    tasks.map(async ({ what, task }) => {
-      const res = await ctx.pool.run(task);
-      if (generation !== km.generation) return null;
-      if (!res.ok || !res.value.ok) {
-        stop(what, res);
-        return null;
-      }
-      bar.value = ++done;
-      kmStatus(`${done} of ${tasks.length} tasks (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-      return res.value;
-    }),
-  );
-  if (generation !== km.generation) return;
+  const batch = await runTasks(ctx.pool, tasks, {
+    group: 'kettimuthu',
+    bar: kmEl('km-progress'),
+    status: kmStatus,
+    current: () => generation === km.generation,
+  });
+  if (!batch) return;
+  const { values, done, failure } = batch;
   const stopped = () => {
     kmStatus(failure ? `Stopped: ${failure}` : `Cancelled after ${done} of ${tasks.length} tasks.`, failure ? 'error' : '');
     document.body.dataset.kettimuthu = 'stopped';

@@ -8,6 +8,7 @@
 // into one scope).
 import { barChart, groupedBarChart, placeholder, PALETTE } from './charts.js';
 import { cell } from './predictions.js';
+import { runTasks } from './tasks.js';
 
 /** Keys the panel sets itself, so the shared settings do not. */
 const LG_OWN = ['decay', 'heavy_share', 'from', 'to'];
@@ -206,33 +207,14 @@ export async function runLeung() {
     ...lg.policies.map((policy) => ({ what: policy, task: { kind: 'leung-policy', tag: 'leung', bytes, settings, input: { policy } } })),
   ];
   document.body.dataset.leung = 'running';
-  const bar = lgEl('lg-progress');
-  bar.max = tasks.length;
-  bar.value = 0;
-  lgStatus(`Running ${tasks.length} tasks…`);
-  const t0 = performance.now();
-  let done = 0;
-  let failure = null;
-  const stop = (what, res) => {
-    if (!res.cancelled && !failure) {
-      failure = `${what}: ${res.ok ? res.value.message : res.error}`;
-      ctx.pool.cancel('leung');
-    }
-  };
-  const values = await Promise.all(
-    tasks.map(async ({ what, task }) => {
-      const res = await ctx.pool.run(task);
-      if (generation !== lg.generation) return null;
-      if (!res.ok || !res.value.ok) {
-        stop(what, res);
-        return null;
-      }
-      bar.value = ++done;
-      lgStatus(`${done} of ${tasks.length} tasks (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-      return res.value;
-    }),
-  );
-  if (generation !== lg.generation) return;
+  const batch = await runTasks(ctx.pool, tasks, {
+    group: 'leung',
+    bar: lgEl('lg-progress'),
+    status: lgStatus,
+    current: () => generation === lg.generation,
+  });
+  if (!batch) return;
+  const { values, done, failure } = batch;
   const stopped = () => {
     lgStatus(failure ? `Stopped: ${failure}` : `Cancelled after ${done} of ${tasks.length} tasks.`, failure ? 'error' : '');
     document.body.dataset.leung = 'stopped';

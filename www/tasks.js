@@ -1,0 +1,34 @@
+// Runs a study's tasks across the worker pool for a panel: a progress bar, a running count,
+// and the first failure cancelling the rest of the panel's group.
+
+/**
+ * Runs `tasks` ({what, task}) in `pool`; `current()` says whether the panel still wants the
+ * results (a newer run or a new trace makes them stale). Returns null if stale, else
+ * {values, done, failure}: the task values in order (null where one failed or was cancelled),
+ * how many succeeded, and the first failure's message.
+ */
+export async function runTasks(pool, tasks, { group, bar, status, current }) {
+  bar.max = tasks.length;
+  bar.value = 0;
+  status(`Running ${tasks.length} task${tasks.length === 1 ? '' : 's'}…`);
+  const t0 = performance.now();
+  let done = 0;
+  let failure = null;
+  const values = await Promise.all(
+    tasks.map(async ({ what, task }) => {
+      const res = await pool.run(task);
+      if (!current()) return null;
+      if (!res.ok || !res.value.ok) {
+        if (!res.cancelled && !failure) {
+          failure = `${what}: ${res.ok ? res.value.message : res.error}`;
+          pool.cancel(group);
+        }
+        return null;
+      }
+      bar.value = ++done;
+      status(`${done} of ${tasks.length} tasks (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+      return res.value;
+    }),
+  );
+  return current() ? { values, done, failure } : null;
+}
