@@ -175,7 +175,8 @@ export async function runKettimuthu() {
     current: () => generation === km.generation,
   });
   if (!batch) return;
-  const { values, done, failure } = batch;
+  const { values, done, t0 } = batch;
+  let { failure } = batch;
   const stopped = () => {
     kmStatus(failure ? `Stopped: ${failure}` : `Cancelled after ${done} of ${tasks.length} tasks.`, failure ? 'error' : '');
     document.body.dataset.kettimuthu = 'stopped';
@@ -197,7 +198,7 @@ export async function runKettimuthu() {
     });
     if (generation !== km.generation) return;
     if (!res.ok) {
-      stop('the load findings', res);
+      if (!res.cancelled) failure = `the load findings: ${res.error}`;
       return stopped();
     }
     loadFindings = res.value;

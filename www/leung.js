@@ -214,7 +214,8 @@ export async function runLeung() {
     current: () => generation === lg.generation,
   });
   if (!batch) return;
-  const { values, done, failure } = batch;
+  const { values, done, t0 } = batch;
+  let { failure } = batch;
   const stopped = () => {
     lgStatus(failure ? `Stopped: ${failure}` : `Cancelled after ${done} of ${tasks.length} tasks.`, failure ? 'error' : '');
     document.body.dataset.leung = 'stopped';
@@ -237,7 +238,7 @@ export async function runLeung() {
   });
   if (generation !== lg.generation) return;
   if (!res.ok) {
-    stop('the findings', res);
+    if (!res.cancelled) failure = `the findings: ${res.error}`;
     return stopped();
   }
   lg.last = { form, shape, jobs, runs, findings: res.value, seconds: (performance.now() - t0) / 1000 };

@@ -4,8 +4,8 @@
 /**
  * Runs `tasks` ({what, task}) in `pool`; `current()` says whether the panel still wants the
  * results (a newer run or a new trace makes them stale). Returns null if stale, else
- * {values, done, failure}: the task values in order (null where one failed or was cancelled),
- * how many succeeded, and the first failure's message.
+ * {values, done, failure, t0}: the task values in order (null where one failed or was
+ * cancelled), how many succeeded, the first failure's message, and when the run began.
  */
 export async function runTasks(pool, tasks, { group, bar, status, current }) {
   bar.max = tasks.length;
@@ -30,5 +30,5 @@ export async function runTasks(pool, tasks, { group, bar, status, current }) {
       return res.value;
     }),
   );
-  return current() ? { values, done, failure } : null;
+  return current() ? { values, done, failure, t0 } : null;
 }
