@@ -3,15 +3,11 @@
 
 mod common;
 
-use std::io::{Read, Write};
+use std::io::Write;
+
+use common::gunzip;
 
 use schedlab::trace::{is_packed, parse, Loader, ProcsField, TraceOptions};
-
-fn gunzip(gz: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    flate2::read::MultiGzDecoder::new(gz).read_to_end(&mut out).expect("gzip");
-    out
-}
 
 fn gzip(data: &[u8]) -> Vec<u8> {
     let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
