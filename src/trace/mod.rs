@@ -281,6 +281,11 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
     let machine = machine.max(0) as u32;
     report.machine_size = machine;
     report.machine_source = source;
+    if machine == 0 && opts.machine.is_some() {
+        // Said now: otherwise every job would be dropped as wider than the machine.
+        let message = format!("the machine size is 0 ({source}): set machine=N to the number of processors");
+        return Err(TraceError { message, report: Box::new(report) });
+    }
 
     // The period kept, in trace seconds: local midnights in the trace's zone.
     let zone = crate::calendar::Zone::from_header(&header);
