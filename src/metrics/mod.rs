@@ -226,8 +226,9 @@ pub struct Metrics {
     pub jobs: u64,
     /// Jobs the averages are taken over (all finished jobs, or those left by the cut).
     pub jobs_measured: u64,
-    /// Jobs that never finished (a policy that left them waiting forever; the invariant tests
-    /// check that every policy here finishes every job of the real traces).
+    /// Jobs that never finished: a run stopped at its time budget, or a policy that left them
+    /// waiting forever (the invariant tests check that every policy here finishes every job of
+    /// the real traces).
     pub jobs_unfinished: u64,
     /// Mean wait.
     pub avg_wait_s: f64,
