@@ -101,3 +101,11 @@ pub fn check_pieces(trace: &Trace, out: &schedlab::engine::Outcome) -> Result<()
     }
     Ok(())
 }
+
+/// Decompresses a gzip file read with [`read_shared`].
+pub fn gunzip(gz: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(gz).read_to_end(&mut out).expect("gzip decodes");
+    out
+}
