@@ -53,6 +53,7 @@ const METRICS = [
   ['makespan_s', 's', 'last end − first start'],
   ['jobs_backfilled', 'jobs', 'jobs started while a job submitted before them was waiting'],
   ['jobs', 'jobs', 'jobs simulated'],
+  ['jobs_unfinished', 'jobs', 'jobs not finished when the run stopped at its time budget (0: it ran to the end; the other figures cover the finished jobs)'],
   // Runtime predictions (Tsafrir, Etsion & Feitelson 2007).
   ['accuracy_pct', '%', 'mean accuracy of the runtime planned with, min(P, T) / max(P, T), each job weighted over the time each prediction held (section 2)'],
   ['corrections_avg', 'corrections', 'mean number of prediction corrections per job (Table 2)'],
@@ -391,6 +392,7 @@ function renderPolicies() {
   opts.textContent = '';
   const all = [...state.catalogue.trace_options, ...state.catalogue.engine_options, ...state.catalogue.metric_options];
   for (const o of all) {
+    if (o.key === 'budget_s') continue; // its own input, by the Run buttons
     const label = document.createElement('label');
     label.title = o.doc;
     label.textContent = `${o.key} `;
@@ -497,6 +499,7 @@ function renderReport(value) {
     rows.push(['file', state.name]);
     if (value.header?.computer) rows.push(['computer', value.header.computer]);
     if (value.header?.installation) rows.push(['installation', value.header.installation]);
+    for (const note of value.header?.notes || []) rows.push(['note', note]);
     rows.push(['lines read', `${r.lines_read} (${r.job_lines} job lines)`]);
     rows.push(['jobs kept', r.jobs_kept]);
     rows.push(['machine', `${r.machine_size} processors (${r.machine_source})`]);
@@ -558,18 +561,22 @@ const LOADER_MEMORY_KEPT = 256 << 20;
 function showLoadWarning(r) {
   const box = $('#load-warning');
   box.textContent = '';
-  box.hidden = !r.stopped_at_line;
-  if (!r.stopped_at_line) return;
-  const at = `reading stopped at line ${r.stopped_at_line.toLocaleString('en-US')}`;
+  const fault = (r.warnings || []).find((w) => /gzip data is corrupt or truncated/.test(w));
+  box.hidden = !r.stopped_at_line && !fault;
+  delete box.dataset.line;
+  if (box.hidden) return;
+  const at = `reading stopped at line ${r.stopped_at_line?.toLocaleString('en-US')}`;
   let text;
-  if (state.packed?.full && state.limit && state.packed.jobs >= state.limit) {
+  if (!r.stopped_at_line) {
+    text = `${state.name} ends early: its compressed data is damaged. The ${r.jobs_kept} jobs read before the fault are kept.`;
+  } else if (state.packed?.full && state.limit && state.packed.jobs >= state.limit) {
     text = `The page keeps at most ${state.limit.toLocaleString('en-US')} jobs: ${at} of ${state.name}; the jobs before it are kept. Use the schedlab command-line tool for the whole trace.`;
   } else if (state.packed?.stopped) {
-    text = `${at} (${state.packed.stopped}); the jobs before it are kept.`;
+    text = `R${at.slice(1)} (${state.packed.stopped}); the jobs before it are kept.`;
   } else {
     text = `${at[0].toUpperCase()}${at.slice(1)} of ${state.name}; the jobs before it are kept.`;
   }
-  box.append(text[0].toUpperCase() + text.slice(1));
+  box.append(text);
   // The engine's own words (the limit, the fault) follow.
   for (const w of r.warnings || []) {
     const p = document.createElement('div');
@@ -577,7 +584,7 @@ function showLoadWarning(r) {
     p.textContent = w;
     box.append(p);
   }
-  box.dataset.line = String(r.stopped_at_line);
+  if (r.stopped_at_line) box.dataset.line = String(r.stopped_at_line);
 }
 
 async function loadFile(file, name) {
@@ -651,6 +658,9 @@ async function inspectTrace(bytes, name, generation) {
     return false;
   }
   const r = res.value.report;
+  if (state.packed) {
+    $('#load-status').textContent = `Read ${name}: ${bytesText(state.packed.read)} of ${bytesText(state.packed.size)}, ${r.job_lines.toLocaleString('en-US')} job lines, ${r.jobs_kept.toLocaleString('en-US')} jobs kept.`;
+  }
   if (state.packed?.stopped) {
     setStatus(`${name}: reading stopped${r.stopped_at_line ? ` at line ${r.stopped_at_line}` : ''} (${state.packed.stopped}); the ${r.jobs_kept} jobs before it are kept. Choose policies and run.`);
     return false;
@@ -662,6 +672,7 @@ async function inspectTrace(bytes, name, generation) {
 async function runPolicies(names) {
   if (!state.bytes || !state.report) return;
   const generation = ++state.generation;
+  state.pool.cancel('run'); // a run still going is replaced by this one
   syncUrl(names);
   state.results.clear();
   renderResults();

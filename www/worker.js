@@ -35,16 +35,12 @@ async function memory() {
   }
 }
 
-// TEMP until the engine's TraceLoader lands.
-class TempLoader { constructor() { this.parts = []; } feed(c) { this.parts.push(c.slice()); return true; } interrupt() {} job_lines() { return 0; }
-  finish() { const n = this.parts.reduce((a, p) => a + p.length, 0); const out = new Uint8Array(n); let o = 0; for (const p of this.parts) { out.set(p, o); o += p.length; } return out; } free() {} }
-
 /**
  * Streams `file` into a TraceLoader in chunks, reporting progress after each; stops early when
  * the loader says so (job limit, corrupt gzip) or the page asks (`stop-load`), keeping what was read.
  */
 async function load(id, file, max) {
-  const loader = new (engine.TraceLoader ?? TempLoader)(max || 0);
+  const loader = new engine.TraceLoader(max || 0);
   let read = 0;
   let full = false;
   try {
@@ -109,7 +105,7 @@ self.onmessage = async (event) => {
       return;
     }
     if (kind === 'catalogue') json = engine.catalogue();
-    else if (kind === 'job-limit') json = String(engine.job_limit ? engine.job_limit() : 0);
+    else if (kind === 'job-limit') json = String(engine.job_limit());
     else if (kind === 'inspect') json = engine.inspect(bytes, settings);
     else if (kind === 'schedule') json = JSON.stringify(engine.schedule(bytes, policy, settings));
     else if (kind === 'gantt-open') {
@@ -155,6 +151,8 @@ self.onmessage = async (event) => {
     self.postMessage({ id, ok: true, value: JSON.parse(json), ms: performance.now() - t0, memory: await memory() });
   } catch (err) {
     // A Rust panic arrives here as a RuntimeError; its message is in the console too.
-    self.postMessage({ id, ok: false, error: String((err && err.message) || err) });
+    // Named when it is not a plain Error: RuntimeError (a trap), RangeError (out of memory).
+    const name = err?.name && err.name !== 'Error' ? `${err.name}: ` : '';
+    self.postMessage({ id, ok: false, error: `${name}${(err && err.message) || err}` });
   }
 };
