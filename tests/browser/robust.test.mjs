@@ -253,7 +253,7 @@ test('markup in notes, names, job lines and the file name stays text', async () 
   await page.close();
 });
 
-/** dist/ with its worker changed to fail for four policies, each in its own way. */
+/** dist/ with its worker changed to fail for four policies, each in its own way, and to hang for x2. */
 function crashingDist() {
   const dir = path.join(tmp, 'crashing');
   fs.cpSync(dist, dir, { recursive: true });
@@ -267,6 +267,7 @@ function crashingDist() {
     `${hook}  if (kind === 'simulate' && policy === 'fffs') { self.close(); return; }
   if (kind === 'simulate' && policy === 'bffs') { setTimeout(() => { throw new Error('injected uncaught error'); }); return; }
   if (kind === 'simulate' && policy === 'wffs') throw new Error('injected rejection');
+  if (kind === 'simulate' && policy === 'x2') { const end = Date.now() + 120000; while (Date.now() < end); }
 `,
   );
   // Out of memory inside the task.
@@ -275,7 +276,7 @@ function crashingDist() {
   return dir;
 }
 
-test('a worker that crashes or closes is reported by policy, replaced, and every other policy\'s result is kept', async () => {
+test('a worker that crashes, closes or overruns its budget is reported by policy, replaced, and every other policy\'s result is kept', async () => {
   const policies = ['fcfs', 'fffs', 'bffs', 'wffs', 'conservative', 'easy', 'sjf', 'easy++'];
   const normal = await open(browser, `${base}/?policies=${policies.join(',')}`);
   await waitForResults(normal, policies.length);
@@ -306,6 +307,14 @@ test('a worker that crashes or closes is reported by policy, replaced, and every
     assert.deepEqual(await tableValues(page), Object.fromEntries(Object.keys(got).map((p) => [p, expected[p]])));
     await page.screenshot({ path: path.join(shots, 'crashed-workers.png'), fullPage: true });
     await page.close();
+
+    // A worker that does not stop at its time budget is ended 10 s past it; the others are kept.
+    const hung = await open(browser, `${crashing.base}/?policies=easy,x2&budget=0.5`);
+    await hung.waitForFunction(() => document.body.dataset.state === 'done' && document.querySelector('#status.done'), null, { timeout: 120_000 });
+    assert.deepEqual(await hung.$$eval('#run-problems li', (l) => l.map((li) => li.textContent)), ['x2: did not stop within its budget; no statistics']);
+    assert.deepEqual(Object.keys(await tableValues(hung)), ['easy']);
+    assert.deepEqual((await tableValues(hung)).easy, expected.easy);
+    await hung.close();
   } finally {
     crashing.server.close();
   }
