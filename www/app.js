@@ -604,6 +604,7 @@ async function loadFile(file, name) {
   clearLeung();
   $('#load-warning').hidden = true;
   $('#trace-report').textContent = '';
+  for (const id of ['#chart-shape-jobs', '#chart-shape-hours']) draw($(id), () => placeholder($(id), `Reading ${name}…`));
   $('#progress').textContent = '';
   $('#run-problems').textContent = '';
   const bar = $('#load-progress');

@@ -68,7 +68,7 @@ test('a 1 GiB file streams in a worker with progress, the page stays responsive,
   // The main thread answers and paints while the worker reads.
   const during = await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(document.body.dataset.load))));
   assert.equal(during, 'reading');
-  await page.screenshot({ path: path.join(shots, 'big-loading.png') });
+  await page.locator('#load').screenshot({ path: path.join(shots, 'big-loading.png') });
   await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.load), null, { timeout: 300_000 });
   const report = await page.evaluate(() => ({
     warning: document.querySelector('#load-warning').hidden ? null : document.querySelector('#load-warning').textContent,
@@ -101,7 +101,8 @@ test('a 1 GiB file streams in a worker with progress, the page stays responsive,
   assert.equal(m.jobs, kept);
   assert.ok(m.jobs_unfinished > 0 && m.jobs_unfinished < kept, JSON.stringify(m));
   assert.ok(new URL(page.url()).searchParams.get('budget') === '0.5');
-  await page.screenshot({ path: path.join(shots, 'big-budget.png'), fullPage: true });
+  await page.locator('#load').screenshot({ path: path.join(shots, 'big-limit.png') });
+  await page.locator('#results').screenshot({ path: path.join(shots, 'big-budget.png') });
   assert.deepEqual(page.errors, []);
   await page.close();
 });
