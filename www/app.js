@@ -1078,6 +1078,7 @@ async function main() {
   state.catalogue = cat.value;
   const limit = await state.pool.run({ kind: 'job-limit' });
   state.limit = limit.ok ? limit.value : 0; // the most jobs a page load keeps
+  document.body.dataset.jobLimit = String(state.limit);
   const schemes = await state.pool.run({ kind: 'kettimuthu-schemes' });
   const leung = await state.pool.run({ kind: 'leung-policies' });
   for (const res of [schemes, leung]) {

@@ -165,6 +165,35 @@ struct Raw {
     memory_kb: i64,
 }
 
+impl Raw {
+    /// The job a record describes under `opts`, or `None` for a partial record (status 2-4) the
+    /// options skip.
+    fn from_record(rec: &loader::Record, opts: &TraceOptions) -> Option<Raw> {
+        let f = &rec.f;
+        if !opts.keep_partial && (2..=4).contains(&f[10]) {
+            return None;
+        }
+        let (first, second) = match opts.procs {
+            ProcsField::Requested => (f[7], f[4]),
+            ProcsField::Allocated => (f[4], f[7]),
+        };
+        Some(Raw {
+            line: rec.line,
+            id: f[0].max(0) as u64,
+            submit: f[1],
+            runtime: f[3],
+            estimate: f[8],
+            procs: if first > 0 { first } else { second },
+            user: to_i32(f[11]),
+            group: to_i32(f[12]),
+            queue: to_i32(f[14]),
+            partition: to_i32(f[15]),
+            logged_wait: if (0..=MAX_TIME).contains(&f[2]) { f[2] } else { -1 },
+            memory_kb: [f[6], f[9]].into_iter().find(|&m| m > 0).unwrap_or(-1),
+        })
+    }
+}
+
 fn to_i32(v: i64) -> i32 {
     v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
@@ -201,8 +230,6 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
         return Err(TraceError { message: message.clone(), report: Box::new(report) });
     }
     let (header, max_procs_line) = scanned.header();
-    let mut raws: Vec<Raw> = Vec::with_capacity(scanned.count.min(1 << 24) as usize);
-    let mut any_estimate = false;
     let mut dropped = Counts::default();
     if let Some(e) = scanned.errors.first() {
         dropped.first.insert("malformed_line", e.line);
@@ -210,38 +237,30 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
     if scanned.errors_total > 0 {
         dropped.n.insert("malformed_line", scanned.errors_total);
     }
+    // Two passes over the packed records, so no intermediate copy of every job is held: the
+    // first finds what the whole trace decides (estimates, the widest job), the second builds.
+    let damaged = |message: String, report: &TraceReport| TraceError { message, report: Box::new(report.clone()) };
+    let mut any_estimate = false;
+    let mut any_raw = false;
+    // The widest job that can run, over all records and over those with an estimate: (procs, line).
+    let mut widest_all = (0i64, 0u64);
+    let mut widest_est = (0i64, 0u64);
     for rec in scanned.records() {
-        let rec = rec.map_err(|message| TraceError { message, report: Box::new(report.clone()) })?;
-        let f = rec.f;
-        if !opts.keep_partial && (2..=4).contains(&f[10]) {
-            dropped.add("partial_record", rec.line);
-            continue;
+        let rec = rec.map_err(|m| damaged(m, &report))?;
+        let Some(r) = Raw::from_record(&rec, &opts) else { continue };
+        any_raw = true;
+        any_estimate |= r.estimate > 0;
+        if r.procs > 0 && r.runtime > 0 {
+            if r.procs > widest_all.0 {
+                widest_all = (r.procs, r.line);
+            }
+            if r.estimate > 0 && r.procs > widest_est.0 {
+                widest_est = (r.procs, r.line);
+            }
         }
-        let (first, second) = match opts.procs {
-            ProcsField::Requested => (f[7], f[4]),
-            ProcsField::Allocated => (f[4], f[7]),
-        };
-        let procs = if first > 0 { first } else { second };
-        if f[8] > 0 {
-            any_estimate = true;
-        }
-        raws.push(Raw {
-            line: rec.line,
-            id: f[0].max(0) as u64,
-            submit: f[1],
-            runtime: f[3],
-            estimate: f[8],
-            procs,
-            user: to_i32(f[11]),
-            group: to_i32(f[12]),
-            queue: to_i32(f[14]),
-            partition: to_i32(f[15]),
-            logged_wait: if (0..=MAX_TIME).contains(&f[2]) { f[2] } else { -1 },
-            memory_kb: [f[6], f[9]].into_iter().find(|&m| m > 0).unwrap_or(-1),
-        });
     }
     report.estimates_exact = !any_estimate;
-    if !any_estimate && !raws.is_empty() {
+    if !any_estimate && any_raw {
         report
             .warnings
             .push("the trace has no user estimates: runtimes stand in for them (estimates are exact)".into());
@@ -249,11 +268,7 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
 
     // Machine size: option, header MaxProcs, else the widest job.
     // Only records that can become jobs size the machine: one bad line must not make it huge.
-    let widest = raws
-        .iter()
-        .filter(|r| r.procs > 0 && r.runtime > 0 && (!any_estimate || r.estimate > 0))
-        .max_by_key(|r| (r.procs, std::cmp::Reverse(r.line)))
-        .map_or((0, 0), |r| (r.procs, r.line));
+    let widest = if any_estimate { widest_est } else { widest_all };
     let at = |line: Option<u64>| line.map_or(String::new(), |l| format!(" (line {l})"));
     let (machine, source): (i64, &'static str) = match (opts.machine, header.max_procs) {
         (Some(m), _) => (m as i64, "option"),
@@ -281,6 +296,11 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
     let machine = machine.max(0) as u32;
     report.machine_size = machine;
     report.machine_source = source;
+    if machine == 0 && opts.machine.is_some() {
+        // Said now: otherwise every job would be dropped as wider than the machine.
+        let message = format!("the machine size is 0 ({source}): set machine=N to the number of processors");
+        return Err(TraceError { message, report: Box::new(report) });
+    }
 
     // The period kept, in trace seconds: local midnights in the trace's zone.
     let zone = crate::calendar::Zone::from_header(&header);
@@ -292,9 +312,14 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
         local(next)
     });
     let mut altered = Counts::default();
-    let mut jobs: Vec<Job> = Vec::with_capacity(raws.len());
+    let mut jobs: Vec<Job> = Vec::with_capacity(scanned.count.min(1 << 24) as usize);
     let mut last_kept = (i64::MIN, 0u64);
-    for r in raws {
+    for rec in scanned.records() {
+        let rec = rec.map_err(|m| damaged(m, &report))?;
+        let Some(r) = Raw::from_record(&rec, &opts) else {
+            dropped.add("partial_record", rec.line);
+            continue;
+        };
         let reason = if r.submit < from {
             Some("before_from")
         } else if r.submit >= to {

@@ -153,6 +153,9 @@ impl std::fmt::Display for LineError {
 
 /// Parses one numeric SWF field; integers, and decimals (rounded), as some logs write `-1.00`.
 fn parse_field(text: &[u8], index: usize, line: u64) -> Result<i64, LineError> {
+    if let Some(v) = plain_int(text) {
+        return Ok(v);
+    }
     let err = |message: String| LineError { line, field: Some(FIELD_NAMES[index]), message };
     let s = std::str::from_utf8(text).map_err(|_| err("not a number (binary data)".into()))?;
     if let Ok(v) = s.parse::<i64>() {
@@ -168,6 +171,29 @@ fn parse_field(text: &[u8], index: usize, line: u64) -> Result<i64, LineError> {
         Ok(_) => Err(err(format!("number out of range: {shown}"))),
         Err(_) => Err(err(format!("not a number: {shown:?}"))),
     }
+}
+
+/// The common case, read without UTF-8 checks: an optionally signed integer of at most 18
+/// digits, which cannot overflow. Anything else takes the careful path.
+#[inline]
+fn plain_int(b: &[u8]) -> Option<i64> {
+    let (neg, digits) = match b.first()? {
+        b'-' => (true, &b[1..]),
+        b'+' => (false, &b[1..]),
+        _ => (false, b),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &c in digits {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + i64::from(d);
+    }
+    Some(if neg { -v } else { v })
 }
 
 /// Parses the 18 fields of a job line.

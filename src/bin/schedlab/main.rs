@@ -130,8 +130,18 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
 }
 
 fn load_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
-    let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read {path}: {e}")))?;
-    let trace = parse(&bytes, &settings.trace).map_err(|e| fail(format!("{path}: {e}")))?;
+    // Streamed through the loader, so a large file is never held whole: only its packed records.
+    let cannot = |e: std::io::Error| fail(format!("cannot read {path}: {e}"));
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let mut loader = schedlab::trace::Loader::new(None);
+    let mut buf = vec![0u8; 1 << 22];
+    loop {
+        let n = std::io::Read::read(&mut file, &mut buf).map_err(cannot)?;
+        if n == 0 || !loader.feed(&buf[..n]) {
+            break;
+        }
+    }
+    let trace = parse(&loader.finish(), &settings.trace).map_err(|e| fail(format!("{path}: {e}")))?;
     // What was skipped or doubtful goes to stderr, so a table or JSON on stdout stays clean.
     let r = &trace.report;
     for w in &r.warnings {
