@@ -3,13 +3,16 @@
 //! The data flows one way, each stage a plain value:
 //!
 //! ```text
-//! bytes --trace::parse--> Trace --engine::simulate(Policy)--> Outcome --metrics::summarize--> Metrics
+//! bytes --trace::Loader--> packed --trace::parse--> Trace --engine::simulate(Policy)--> Outcome --metrics::summarize--> Metrics
 //! ```
 //!
 //! Where things are:
 //!
 //! - [`trace`]: SWF parsing (plain or gzip), the trace options (machine size, load scaling,
-//!   runtime source, overrun, wide jobs) and the report of what was dropped or altered.
+//!   runtime source, overrun, wide jobs) and the report of what was dropped or altered, each
+//!   reason with its first line. [`trace::Loader`] reads a file in chunks into a packed trace of
+//!   about 20 bytes a job, which `trace::parse` reads like the file (how the page and the CLI
+//!   take files of a gigabyte); docs/ROBUSTNESS.md lists every kind of bad input it reports.
 //! - [`engine`]: the discrete-event loop, the machine with processor identities, and the
 //!   [`engine::Policy`] trait every scheduler implements.
 //! - [`predict`]: runtime predictions from user history and their correction (Tsafrir et al.).

@@ -182,3 +182,30 @@ fn damaged_packed_traces_are_refused() {
     let again = gzip(&p);
     assert!(parse(&again, &TraceOptions::default()).is_err(), "a gzipped packed trace is binary, not SWF");
 }
+
+/// Reports stay small whatever the file: the first 100 malformed lines and the first 10,000
+/// header lines are kept verbatim, the rest counted.
+#[test]
+fn reports_keep_bounded_detail() {
+    let good = "1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 1 -1 -1\n";
+    let mut text = String::new();
+    for i in 0..10_005 {
+        text += &format!("; Note: line {i}\n");
+    }
+    text += "; MaxProcs: 8\n";
+    text += good;
+    for _ in 0..150 {
+        text += "garbage\n";
+    }
+    let t = parse(text.as_bytes(), &TraceOptions::default()).expect("parses");
+    assert_eq!(t.report.errors.len(), schedlab::trace::MAX_REPORTED_ERRORS);
+    assert_eq!(t.report.errors_total, 150);
+    assert_eq!(t.report.errors[99].line, 10_007 + 100);
+    assert_eq!(t.report.header_lines, 10_006);
+    assert_eq!(t.header.lines.len(), schedlab::trace::MAX_HEADER_LINES);
+    let w = "more than 10000 header lines: the ones from line 10001 on are counted, not kept";
+    assert!(t.report.warnings.iter().any(|x| x == w), "{:?}", t.report.warnings);
+    // The MaxProcs past the kept lines is not read: the widest job sizes the machine, and it is said.
+    assert_eq!(t.machine, 2);
+    assert_eq!(t.jobs.len(), 1);
+}

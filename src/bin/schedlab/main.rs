@@ -129,20 +129,10 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
     Ok(a)
 }
 
+/// Reads a trace for a simulation, telling on stderr what was skipped or doubtful (on stderr,
+/// so a table or JSON on stdout stays clean).
 fn load_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
-    // Streamed through the loader, so a large file is never held whole: only its packed records.
-    let cannot = |e: std::io::Error| fail(format!("cannot read {path}: {e}"));
-    let mut file = std::fs::File::open(path).map_err(cannot)?;
-    let mut loader = schedlab::trace::Loader::new(None);
-    let mut buf = vec![0u8; 1 << 22];
-    loop {
-        let n = std::io::Read::read(&mut file, &mut buf).map_err(cannot)?;
-        if n == 0 || !loader.feed(&buf[..n]) {
-            break;
-        }
-    }
-    let trace = parse(&loader.finish(), &settings.trace).map_err(|e| fail(format!("{path}: {e}")))?;
-    // What was skipped or doubtful goes to stderr, so a table or JSON on stdout stays clean.
+    let trace = read_trace(path, settings)?;
     let r = &trace.report;
     for w in &r.warnings {
         eprintln!("schedlab: {path}: warning: {w}");
@@ -157,6 +147,21 @@ fn load_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
         }
     }
     Ok(trace)
+}
+
+/// Reads a trace, streamed through the loader so a large file is never held whole.
+fn read_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
+    let cannot = |e: std::io::Error| fail(format!("cannot read {path}: {e}"));
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let mut loader = schedlab::trace::Loader::new(None);
+    let mut buf = vec![0u8; 1 << 22];
+    loop {
+        let n = std::io::Read::read(&mut file, &mut buf).map_err(cannot)?;
+        if n == 0 || !loader.feed(&buf[..n]) {
+            break;
+        }
+    }
+    parse(&loader.finish(), &settings.trace).map_err(|e| fail(format!("{path}: {e}")))
 }
 
 /// A count by reason with the first line it applies to, as `info` prints it.
@@ -233,7 +238,7 @@ fn cmd_info(a: &Args) -> Result<(), Fail> {
     if let Some((k, v)) = s.policy.first() {
         return Err(usage(format!("--set {k}={v}: info takes only trace options")));
     }
-    let trace = load_trace(path, &s)?;
+    let trace = read_trace(path, &s)?;
     match a.format.as_deref().unwrap_or("table") {
         "json" => out!(
             "{}",
