@@ -53,6 +53,7 @@ const METRICS = [
   ['makespan_s', 's', 'last end − first start'],
   ['jobs_backfilled', 'jobs', 'jobs started while a job submitted before them was waiting'],
   ['jobs', 'jobs', 'jobs simulated'],
+  ['jobs_unfinished', 'jobs', 'jobs not finished when the run stopped at its time budget (0: it ran to the end; the other figures cover the finished jobs)'],
   // Runtime predictions (Tsafrir, Etsion & Feitelson 2007).
   ['accuracy_pct', '%', 'mean accuracy of the runtime planned with, min(P, T) / max(P, T), each job weighted over the time each prediction held (section 2)'],
   ['corrections_avg', 'corrections', 'mean number of prediction corrections per job (Table 2)'],
@@ -97,7 +98,30 @@ function define(key) {
   return m ? `${m[2]}${m[1] ? ` (${m[1]})` : ''}` : key;
 }
 
-/** A fixed pool of module workers; each runs one task at a time. */
+/** Each trace's bytes get an id, so a worker that already holds them is sent the id alone. */
+const traceIds = new WeakMap();
+let lastTraceId = 0;
+function traceId(bytes) {
+  if (!traceIds.has(bytes)) traceIds.set(bytes, ++lastTraceId);
+  return traceIds.get(bytes);
+}
+
+/** Web Lock names tie each worker's life to the page; they are unique to this page. */
+const LOCK_PREFIX = `schedlab-${performance.timeOrigin}-${Math.random().toString(36).slice(2)}`;
+let lastLock = 0;
+
+/** The backstop for a run with a time budget (`budget_s=N`): N + 10 s, else none. */
+function deadline(task) {
+  const kv = (task.settings ?? []).findLast((s) => s.startsWith('budget_s='));
+  const s = kv ? Number(kv.slice('budget_s='.length)) : NaN;
+  return s > 0 ? (s + 10) * 1000 : 0;
+}
+
+/**
+ * A fixed pool of workers; each runs one task at a time. A worker that fails, crashes or closes
+ * is replaced and its task resolves with the error; one that overruns its time budget by 10 s is
+ * stopped the same way.
+ */
 class Pool {
   constructor(size) {
     this.size = size;
@@ -107,12 +131,27 @@ class Pool {
     for (let i = 0; i < size; i++) this.spawn();
   }
   spawn() {
-    const w = { worker: PLATFORM.worker(), task: null };
+    const w = { worker: PLATFORM.worker(), task: null, trace: 0, gone: false, timer: 0 };
     w.worker.onmessage = (e) => {
-      if ('progress' in e.data) w.task?.onprogress?.(e.data.progress);
+      if (w.gone) return;
+      if (e.data.held) {
+        // The lock is granted to the page only once the worker no longer holds it: it is gone.
+        navigator.locks.request(w.lock, () => w.gone || this.lost(w, 'the worker closed without answering')).catch(() => {});
+        return;
+      }
+      if (!w.task || e.data.id !== w.task.id) return;
+      if ('progress' in e.data) w.task.onprogress?.(e.data.progress);
       else this.done(w, e.data);
     };
-    w.worker.onerror = (e) => this.done(w, { ok: false, error: e.message || 'the worker crashed' });
+    w.worker.onerror = (e) => {
+      e.preventDefault?.();
+      this.lost(w, e.message || 'the worker crashed');
+    };
+    w.worker.onmessageerror = () => this.lost(w, 'a message from the worker could not be read');
+    if (globalThis.navigator?.locks) {
+      w.lock = `${LOCK_PREFIX}-${++lastLock}`;
+      w.worker.postMessage({ kind: 'hold', lock: w.lock });
+    }
     this.workers.push(w);
   }
   run(task) {
@@ -126,22 +165,54 @@ class Pool {
       if (w.task || !this.queue.length) continue;
       w.task = this.queue.shift();
       const { resolve, onprogress, tag, ...msg } = w.task;
+      if (msg.bytes) {
+        // Each worker keeps the last trace it was sent: send it once.
+        msg.trace = traceId(msg.bytes);
+        if (w.trace === msg.trace) delete msg.bytes;
+        else w.trace = msg.trace;
+      }
+      const limit = deadline(msg);
+      if (limit) w.timer = setTimeout(() => this.lost(w, 'did not stop within its budget; no statistics', { overdue: true }), limit);
       w.worker.postMessage(msg);
       this.onchange?.();
     }
   }
+  /** Sends `msg` (with the task's id) to the worker running the task with `tag`, if any. */
+  signal(tag, msg) {
+    for (const w of this.workers) if (w.task?.tag === tag) w.worker.postMessage({ ...msg, id: w.task.id });
+  }
+  /** Takes a worker out of the pool and starts a fresh one in its place. */
+  replace(w) {
+    clearTimeout(w.timer);
+    w.gone = true;
+    w.worker.terminate();
+    const i = this.workers.indexOf(w);
+    if (i >= 0) this.workers.splice(i, 1);
+    this.spawn();
+  }
+  /** A worker crashed, closed or overran its task: its task fails with `error`, a new one takes its place. */
+  lost(w, error, extra = {}) {
+    if (w.gone) return;
+    const task = w.task;
+    w.task = null;
+    this.replace(w);
+    task?.resolve({ ok: false, error, crashed: true, ...extra });
+    this.pump();
+    this.onchange?.();
+  }
   done(w, data) {
     const task = w.task;
     w.task = null;
-    if (!data.ok) {
-      // After a failure the engine instance may be unusable: replace the worker.
-      w.worker.terminate();
-      this.workers.splice(this.workers.indexOf(w), 1);
-      this.spawn();
-    }
+    clearTimeout(w.timer);
+    // After a failure the engine instance may be unusable: replace the worker.
+    if (!data.ok) this.replace(w);
     task?.resolve(data);
     this.pump();
     this.onchange?.();
+  }
+  /** Replaces the idle workers (their engine memory is returned when they end). */
+  recycle() {
+    for (const w of [...this.workers]) if (!w.task) this.replace(w);
   }
   /** Stops the running and queued tasks with `tag` (every task without one); their promises resolve as cancelled. */
   cancel(tag) {
@@ -150,10 +221,10 @@ class Pool {
     this.queue = this.queue.filter((t) => !hit(t));
     for (const w of [...this.workers]) {
       if (!w.task || !hit(w.task)) continue;
-      w.worker.terminate();
-      w.task.resolve({ ok: false, cancelled: true, error: 'cancelled' });
-      this.workers.splice(this.workers.indexOf(w), 1);
-      this.spawn();
+      const task = w.task;
+      w.task = null;
+      this.replace(w);
+      task.resolve({ ok: false, cancelled: true, error: 'cancelled' });
     }
     this.pump();
     this.onchange?.();
@@ -166,6 +237,10 @@ class Pool {
 const params = new URLSearchParams(location.search);
 const state = {
   pool: new Pool(Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8))),
+  loader: new Pool(1), // reads files: its own worker, so a load never waits for simulations, and Cancel can reach it
+  loading: false,
+  demo: null, // the demo trace's bytes, read once
+  packed: null, // {bytes, read, size, jobs, memory} of the last load
   catalogue: null,
   bytes: null,
   name: '',
@@ -203,6 +278,15 @@ function policySettings(policy) {
     .map((i) => `${i.dataset.opt}=${i.value.trim()}`);
 }
 
+/** The time budget per policy in seconds as typed (null: none). */
+function budgetValue() {
+  const v = $('#budget').value.trim();
+  return v !== '' && Number(v) > 0 ? v : null;
+}
+
+/** The engine setting for the time budget, for simulate and metrics tasks. */
+const budgetSettings = () => (budgetValue() ? [`budget_s=${budgetValue()}`] : []);
+
 /** What the engine runs for a name: a preset with its options, or the predictor panel on its base. */
 function taskFor(name) {
   if (name === CUSTOM) return { policy: predictorConfig().base, settings: [...settings(), ...predictorSettings()] };
@@ -219,6 +303,8 @@ const urlName = presetName;
 function syncUrl(names) {
   const u = new URL(location.href);
   u.searchParams.set('policies', names.join(','));
+  if (budgetValue()) u.searchParams.set('budget', budgetValue());
+  else u.searchParams.delete('budget');
   u.searchParams.delete('set');
   for (const kv of settings()) u.searchParams.append('set', kv);
   u.searchParams.delete('opt');
@@ -306,6 +392,7 @@ function renderPolicies() {
   opts.textContent = '';
   const all = [...state.catalogue.trace_options, ...state.catalogue.engine_options, ...state.catalogue.metric_options];
   for (const o of all) {
+    if (o.key === 'budget_s') continue; // its own input, by the Run buttons
     const label = document.createElement('label');
     label.title = o.doc;
     label.textContent = `${o.key} `;
@@ -412,14 +499,22 @@ function renderReport(value) {
     rows.push(['file', state.name]);
     if (value.header?.computer) rows.push(['computer', value.header.computer]);
     if (value.header?.installation) rows.push(['installation', value.header.installation]);
+    for (const note of value.header?.notes || []) rows.push(['note', note]);
     rows.push(['lines read', `${r.lines_read} (${r.job_lines} job lines)`]);
     rows.push(['jobs kept', r.jobs_kept]);
     rows.push(['machine', `${r.machine_size} processors (${r.machine_source})`]);
     rows.push(['span', `${(r.span_s / 86400).toFixed(1)} days`]);
     rows.push(['users, queues', `${r.users}, ${r.queues}`]);
-    for (const [k, v] of Object.entries(r.dropped || {})) rows.push(['dropped', `${v} ${k.replaceAll('_', ' ')}`]);
-    for (const [k, v] of Object.entries(r.altered || {})) rows.push(['altered', `${v} ${k.replaceAll('_', ' ')}`]);
+    // Each reason with the first line it applied to, when the engine says.
+    const first = (lines, k) => (lines?.[k] ? ` (first at line ${lines[k]})` : '');
+    for (const [k, v] of Object.entries(r.dropped || {})) rows.push(['dropped', `${v} ${k.replaceAll('_', ' ')}${first(r.dropped_lines, k)}`]);
+    for (const [k, v] of Object.entries(r.altered || {})) rows.push(['altered', `${v} ${k.replaceAll('_', ' ')}${first(r.altered_lines, k)}`]);
+    if (r.stopped_at_line) rows.push(['reading stopped', `at line ${r.stopped_at_line}`]);
+    if (state.packed) {
+      rows.push(['packed', `${bytesText(state.packed.bytes)} (${(state.packed.bytes / Math.max(1, r.jobs_kept)).toFixed(1)} bytes per job)`]);
+    }
     for (const w of r.warnings || []) rows.push(['warning', w]);
+    showLoadWarning(r);
     const table = document.createElement('table');
     for (const [k, v] of rows) {
       const tr = table.insertRow();
@@ -443,10 +538,62 @@ function renderReport(value) {
   }
 }
 
-async function loadBytes(bytes, name) {
-  state.generation++;
+/** A byte count for people: 312 MB, 1.02 GB. */
+function bytesText(n) {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} GB`;
+  if (n >= 1e6) return `${Math.round(n / 1e6)} MB`;
+  if (n >= 1e3) return `${Math.round(n / 1e3)} kB`;
+  return `${n} bytes`;
+}
+
+/** A loader worker whose engine grew past this is replaced after the load, returning the memory. */
+const LOADER_MEMORY_KEPT = 256 << 20;
+
+/**
+ * Reads a File or Blob in the loader worker, streaming it into the engine, and keeps the packed
+ * trace it gives: every later task sends those bytes. Cancel stops the reading and keeps what was
+ * read. Resolves to true when the trace can be run (and the reading was not stopped by the user).
+ */
+/**
+ * Says prominently when reading stopped before the end of the file: at the page's job limit, at a
+ * fault in the file, or at the user's Cancel, and that the jobs before it are kept.
+ */
+function showLoadWarning(r) {
+  const box = $('#load-warning');
+  box.textContent = '';
+  const fault = (r.warnings || []).find((w) => /gzip data is corrupt or truncated/.test(w));
+  box.hidden = !r.stopped_at_line && !fault;
+  delete box.dataset.line;
+  if (box.hidden) return;
+  const at = `reading stopped at line ${r.stopped_at_line?.toLocaleString('en-US')}`;
+  let text;
+  if (!r.stopped_at_line) {
+    text = `${state.name} ends early: its compressed data is damaged. The ${r.jobs_kept} jobs read before the fault are kept.`;
+  } else if (state.packed?.full && state.limit && state.packed.jobs >= state.limit) {
+    text = `The page keeps at most ${state.limit.toLocaleString('en-US')} jobs: ${at} of ${state.name}; the jobs before it are kept. Use the schedlab command-line tool for the whole trace.`;
+  } else if (state.packed?.stopped) {
+    text = `R${at.slice(1)} (${state.packed.stopped}); the jobs before it are kept.`;
+  } else {
+    text = `${at[0].toUpperCase()}${at.slice(1)} of ${state.name}; the jobs before it are kept.`;
+  }
+  box.append(text);
+  // The engine's own words (the limit, the fault) follow.
+  for (const w of r.warnings || []) {
+    const p = document.createElement('div');
+    p.className = 'detail';
+    p.textContent = w;
+    box.append(p);
+  }
+  if (r.stopped_at_line) box.dataset.line = String(r.stopped_at_line);
+}
+
+async function loadFile(file, name) {
+  const generation = ++state.generation;
   state.pool.cancel();
-  state.bytes = bytes;
+  state.loader.signal('load', { kind: 'stop-load', why: 'a newer file was chosen' });
+  state.bytes = null;
+  state.report = null;
+  state.packed = null;
   state.name = name;
   state.results.clear();
   renderResults();
@@ -455,14 +602,54 @@ async function loadBytes(bytes, name) {
   clearLawson();
   clearKettimuthu();
   clearLeung();
+  $('#load-warning').hidden = true;
+  $('#trace-report').textContent = '';
+  for (const id of ['#chart-shape-jobs', '#chart-shape-hours']) draw($(id), () => placeholder($(id), `Reading ${name}…`));
+  $('#progress').textContent = '';
+  $('#run-problems').textContent = '';
+  const bar = $('#load-progress');
+  const line = $('#load-status');
+  bar.hidden = false;
+  bar.max = Math.max(1, file.size);
+  bar.value = 0;
+  line.textContent = `Reading ${name}…`;
   setStatus(`Reading ${name}…`);
-  const generation = state.generation;
+  document.body.dataset.load = 'reading';
+  state.loading = true;
+  const onprogress = (p) => {
+    if (generation !== state.generation) return;
+    bar.value = p.read;
+    line.textContent = `Reading ${name}: ${bytesText(p.read)} of ${bytesText(p.size)}, ${p.jobs.toLocaleString('en-US')} jobs`;
+  };
+  const res = await state.loader.run({ kind: 'load', tag: 'load', file, max: 0, onprogress });
+  if (generation !== state.generation) return false;
+  state.loading = false;
+  bar.hidden = true;
+  if (res.ok && res.memory > LOADER_MEMORY_KEPT) state.loader.recycle();
+  if (!res.ok) {
+    line.textContent = '';
+    document.body.dataset.load = 'failed';
+    setStatus(res.cancelled ? 'Cancelled.' : `${name} could not be read: ${res.error}`, 'error');
+    return false;
+  }
+  state.packed = { bytes: res.value.byteLength, read: res.read, size: res.size, jobs: res.jobs, memory: res.memory, stopped: res.stopped, full: res.full };
+  const report = $('#trace-report');
+  report.dataset.packedBytes = String(res.value.byteLength);
+  report.dataset.loaderMemory = String(res.memory);
+  line.textContent = `Read ${name}: ${bytesText(res.read)} of ${bytesText(res.size)}, ${res.jobs.toLocaleString('en-US')} job lines.`;
+  return inspectTrace(res.value, name, generation);
+}
+
+/** Asks the engine for the loaded trace's report, and shows it. */
+async function inspectTrace(bytes, name, generation) {
   const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings() });
   if (generation !== state.generation) return false;
+  document.body.dataset.load = 'done';
   if (!res.ok) {
     setStatus(res.cancelled ? 'Cancelled.' : `Error: ${res.error}`, 'error');
     return false;
   }
+  state.bytes = res.value.ok ? bytes : null;
   state.report = res.value.ok ? res.value.report : null;
   state.header = res.value.ok ? res.value.header : null;
   renderReport(res.value);
@@ -471,44 +658,66 @@ async function loadBytes(bytes, name) {
     setStatus(`${name}: ${res.value.message}`, 'error');
     return false;
   }
-  setStatus(`${name}: ${res.value.report.jobs_kept} jobs. Choose policies and run.`);
+  const r = res.value.report;
+  if (state.packed) {
+    $('#load-status').textContent = `Read ${name}: ${bytesText(state.packed.read)} of ${bytesText(state.packed.size)}, ${r.job_lines.toLocaleString('en-US')} job lines, ${r.jobs_kept.toLocaleString('en-US')} jobs kept.`;
+  }
+  if (state.packed?.stopped) {
+    setStatus(`${name}: reading stopped${r.stopped_at_line ? ` at line ${r.stopped_at_line}` : ''} (${state.packed.stopped}); the ${r.jobs_kept} jobs before it are kept. Choose policies and run.`);
+    return false;
+  }
+  setStatus(`${name}: ${r.jobs_kept} jobs. Choose policies and run.`);
   return true;
 }
 
 async function runPolicies(names) {
   if (!state.bytes || !state.report) return;
   const generation = ++state.generation;
+  state.pool.cancel('run'); // a run still going is replaced by this one
   syncUrl(names);
   state.results.clear();
   renderResults();
   setStatus(`Running ${names.length} ${names.length === 1 ? 'policy' : 'policies'}…`);
+  document.body.dataset.state = 'running';
   const t0 = performance.now();
-  let failed = 0;
+  const failures = []; // [policy, message]
+  const problems = $('#run-problems');
+  problems.textContent = '';
   const bars = $('#progress');
   bars.textContent = '';
+  const budget = budgetSettings();
   const jobs = names.map(async (policy) => {
     const bar = document.createElement('progress');
     bar.max = 1;
     bar.value = 0;
     bar.title = policy;
     const label = document.createElement('label');
+    label.dataset.policy = policy;
     label.textContent = `${policy} `;
     label.append(bar);
     bars.append(label);
     const onprogress = (share) => (bar.value = share);
-    const task = { kind: 'simulate', tag: 'run', bytes: state.bytes, ...taskFor(policy), points: 400, onprogress };
+    const ran = taskFor(policy);
+    const task = { kind: 'simulate', tag: 'run', bytes: state.bytes, ...ran, settings: [...ran.settings, ...budget], points: 400, onprogress };
     const res = await state.pool.run(task);
-    bar.value = res.ok ? 1 : bar.value;
-    label.classList.add(res.ok && res.value.ok ? 'finished' : 'stopped');
+    const ok = res.ok && res.value.ok;
+    bar.value = ok ? 1 : bar.value;
+    label.classList.add(ok && !res.value.result.stopped ? 'finished' : 'stopped');
     if (generation !== state.generation) return;
-    if (res.ok && res.value.ok) {
+    if (ok) {
       // The custom configuration is shown under its own name; `base` says what it ran on.
       const result = policy === CUSTOM ? { ...res.value.result, policy, base: task.policy } : res.value.result;
-      state.results.set(policy, { ...res.value, result, ms: res.ms, task: { policy: task.policy, settings: task.settings } });
+      state.results.set(policy, { ...res.value, result, ms: res.ms, memory: res.memory, task: ran });
       renderResults();
     } else if (!res.cancelled) {
-      failed++;
-      setStatus(`${policy}: ${res.ok ? res.value.message : res.error}`, 'error');
+      // Named by policy; the other policies' results stay.
+      const message = res.ok ? res.value.message : res.error;
+      failures.push([policy, message]);
+      const li = document.createElement('li');
+      li.dataset.policy = policy;
+      li.textContent = `${policy}: ${message}`;
+      problems.append(li);
+      setStatus(`${policy}: ${message}`, 'error');
     }
   });
   await Promise.all(jobs);
@@ -519,11 +728,19 @@ async function runPolicies(names) {
   for (const name of names) if (state.results.has(name)) gp.add(new Option(name, name));
   gp.value = state.results.has(previous) ? previous : state.results.has('easy') ? 'easy' : gp.options[0]?.value ?? '';
   openGantt(gp.value);
+  const partial = [...state.results.values()].filter((r) => r.result.stopped).length;
+  const said = [];
   if (state.results.size === names.length) {
-    setStatus(`Ran ${names.length} policies on ${state.report.jobs_kept} jobs in ${((performance.now() - t0) / 1000).toFixed(2)} s.`, 'done');
-  } else if (!failed) {
-    setStatus(`Stopped: ${state.results.size} of ${names.length} policies finished.`);
+    said.push(`Ran ${names.length} ${names.length === 1 ? 'policy' : 'policies'} on ${state.report.jobs_kept} jobs in ${((performance.now() - t0) / 1000).toFixed(2)} s.`);
+  } else if (!failures.length) {
+    said.push(`Stopped: ${state.results.size} of ${names.length} policies finished.`);
+  } else {
+    said.push(`${state.results.size} of ${names.length} policies ran; ${failures.length} failed: ${failures.map(([p]) => p).join(', ')} (see below).`);
   }
+  if (partial) {
+    said.push(`${partial} ${partial === 1 ? 'policy' : 'policies'} stopped at the time budget; their statistics cover the jobs finished.`);
+  }
+  setStatus(said.join(' '), failures.length ? 'done error' : 'done');
   document.body.dataset.state = 'done';
 }
 
@@ -566,7 +783,22 @@ function renderResults() {
     const tr = body.insertRow();
     tr.dataset.policy = r.result.policy;
     tr.dataset.hash = r.result.schedule_hash;
-    tr.insertCell().textContent = r.result.policy;
+    if (r.memory) tr.dataset.wasmMemory = String(r.memory);
+    const name = tr.insertCell();
+    name.textContent = r.result.policy;
+    if (r.result.stopped) {
+      // Statistics over the jobs finished when the time budget ran out.
+      tr.classList.add('partial');
+      tr.dataset.stopped = r.result.stopped;
+      const badge = document.createElement('span');
+      badge.className = 'badge stopped';
+      badge.textContent = 'stopped';
+      badge.title = r.result.stopped;
+      const why = document.createElement('div');
+      why.className = 'why';
+      why.textContent = r.result.stopped;
+      name.append(' ', badge, why);
+    }
     const btn = document.createElement('button');
     btn.type = 'button';
     btn.textContent = 'CSV';
@@ -831,8 +1063,7 @@ function exportJson() {
 }
 
 async function readFile(file) {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  if (await loadBytes(bytes, file.name)) await runPolicies(selected());
+  if (await loadFile(file, file.name)) await runPolicies(selected());
 }
 
 async function main() {
@@ -845,6 +1076,9 @@ async function main() {
     return;
   }
   state.catalogue = cat.value;
+  const limit = await state.pool.run({ kind: 'job-limit' });
+  state.limit = limit.ok ? limit.value : 0; // the most jobs a page load keeps
+  document.body.dataset.jobLimit = String(state.limit);
   const schemes = await state.pool.run({ kind: 'kettimuthu-schemes' });
   const leung = await state.pool.run({ kind: 'leung-policies' });
   for (const res of [schemes, leung]) {
@@ -860,7 +1094,8 @@ async function main() {
     catalogue: state.catalogue,
     params,
     ready: () => !!(state.bytes && state.report),
-    run: (policy, list) => ({ bytes: state.bytes, policy, settings: list }),
+    // The time budget applies to each configuration's run.
+    run: (policy, list) => ({ bytes: state.bytes, policy, settings: [...list, ...budgetSettings()] }),
     base: taskFor,
     onurl: syncSweepUrl,
   });
@@ -869,8 +1104,8 @@ async function main() {
     params,
     ready: () => !!(state.bytes && state.report),
     bytes: () => state.bytes,
-    // The shared settings, then the relaxed policy's own options as typed under Policies.
-    settings: () => [...settings(), ...policySettings('relaxed')],
+    // The shared settings, then the relaxed policy's own options as typed under Policies, and the time budget.
+    settings: () => [...settings(), ...policySettings('relaxed'), ...budgetSettings()],
     onurl: syncWardUrl,
   });
   installLawson({
@@ -927,7 +1162,14 @@ async function main() {
   };
   $('#run-all').onclick = () => runPolicies(state.catalogue.policies.map((p) => p.name));
   $('#run-selected').onclick = () => runPolicies(selected());
-  $('#cancel').onclick = () => state.pool.cancel('run');
+  $('#cancel').onclick = () => {
+    // While reading: stop and keep what was read. While running: stop the runs, keep the finished ones.
+    if (state.loading) state.loader.signal('load', { kind: 'stop-load', why: 'stopped by the user' });
+    state.pool.cancel('run');
+  };
+  const budget = $('#budget');
+  budget.value = params.get('budget') ?? '';
+  budget.onchange = () => syncPanelUrl({ budget: budgetValue() });
   $('#demo').onclick = loadDemo;
   $('#export-csv').onclick = exportCsv;
   $('#export-json').onclick = exportJson;
@@ -953,8 +1195,8 @@ async function main() {
 
 async function loadDemo() {
   setStatus('Loading the demo trace…');
-  const bytes = await PLATFORM.demo();
-  if (await loadBytes(bytes, 'KTH-SP2 excerpt (demo)')) await runPolicies(selected());
+  state.demo ??= await PLATFORM.demo(); // read once: a second click makes no request
+  if (await loadFile(new Blob([state.demo]), 'KTH-SP2 excerpt (demo)')) await runPolicies(selected());
 }
 
 main().catch((e) => setStatus(`Error: ${e.message}`, 'error'));

@@ -1,12 +1,17 @@
 // One simulation worker: loads the engine once, then answers one task at a time.
-// Tasks: {id, kind, bytes, policy, settings, points, view, input}; kind is one of catalogue, inspect,
+// Tasks: {id, kind, bytes, trace, policy, settings, points, view, input}; kind is one of catalogue, inspect,
 // simulate, metrics (a sweep's run: the result alone), schedule, gantt-open, gantt-render,
 // gantt-hover, rank-sweep, lawson (mq-backfill against sq-backfill), kettimuthu-schemes,
 // kettimuthu (the selective-preemption schemes compared), kettimuthu-load (one load-study point:
 // input {label, factor}), kettimuthu-load-findings (input {labels, loads, utilization, avg_bsld}),
 // leung-policies, leung-policy (one fairshare policy by width class: input {policy}) and
 // leung-findings (input {policies, fst_miss_share, avg_fst_miss_s, avg_response_submitted_s,
-// loss_of_capacity}).
+// loss_of_capacity}); and load ({file, max}: streams a File or Blob into the engine's
+// TraceLoader and answers the packed trace), which a second message {kind: 'stop-load', id, why}
+// stops between chunks. A task's trace arrives once as `bytes` with its id `trace`; later tasks
+// name the id alone and use the copy kept here. Replies carry `memory`, the wasm memory's size.
+// {kind: 'hold', lock} makes the worker hold a Web Lock for its whole life, so the page learns
+// when it is gone (closed or crashed) by being granted the lock.
 import init, * as engine from './pkg/schedlab.js';
 
 const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.meta.url) });
@@ -16,14 +21,91 @@ const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.me
 // @shared
 
 let gantt = null; // the schedule drawn in the Gantt chart, kept between zooms
+let trace = { id: 0, bytes: null }; // the last trace received, so later tasks need not send it again
+const stops = new Map(); // load id -> why the page asked it to stop
+let running = 0; // the task under way, named in a report of an unhandled rejection
+const CHUNK = 8 << 20; // bytes read from the file at a time
+
+/** The engine instance's memory in bytes (init's value is the instance's exports). */
+async function memory() {
+  try {
+    return (await ready).memory.buffer.byteLength;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Streams `file` into a TraceLoader in chunks, reporting progress after each; stops early when
+ * the loader says so (job limit, corrupt gzip) or the page asks (`stop-load`), keeping what was read.
+ */
+async function load(id, file, max) {
+  const loader = new engine.TraceLoader(max || 0);
+  let read = 0;
+  let full = false;
+  try {
+    while (read < file.size) {
+      const chunk = new Uint8Array(await file.slice(read, Math.min(file.size, read + CHUNK)).arrayBuffer());
+      if (stops.has(id)) break;
+      read += chunk.length;
+      full = !loader.feed(chunk);
+      self.postMessage({ id, progress: { read, size: file.size, jobs: loader.job_lines() } });
+      if (full) break;
+    }
+    const why = stops.get(id);
+    if (why && !full && read < file.size) loader.interrupt(why);
+    const jobs = loader.job_lines();
+    const packed = loader.finish();
+    return { packed, read, size: file.size, jobs, full, stopped: why && !full && read < file.size ? why : null };
+  } catch (err) {
+    if (loader.__wbg_ptr) loader.free();
+    throw err;
+  } finally {
+    stops.delete(id);
+  }
+}
+
+self.addEventListener('unhandledrejection', (e) => {
+  self.postMessage({ id: running, ok: false, error: String(e.reason?.message ?? e.reason) });
+});
 
 self.onmessage = async (event) => {
-  const { id, kind, bytes, policy, settings = [], points = 400, view, input } = event.data;
+  const { id, kind, policy, settings = [], points = 400, view, input } = event.data;
+  if (kind === 'stop-load') {
+    stops.set(id, event.data.why || 'stopped');
+    return;
+  }
+  if (kind === 'hold') {
+    // Without Web Locks (a page opened from disk) the page cannot tell a closed worker: it waits.
+    try {
+      navigator.locks.request(event.data.lock, () => {
+        self.postMessage({ held: true });
+        return new Promise(() => {});
+      }).catch(() => {});
+    } catch {
+      // no locks here
+    }
+    return;
+  }
+  running = id;
   try {
+    let { bytes } = event.data;
+    if (event.data.trace) {
+      if (bytes) trace = { id: event.data.trace, bytes };
+      else if (trace.id === event.data.trace) bytes = trace.bytes;
+      else throw new Error('the trace was not sent to this worker');
+    }
     await ready;
     const t0 = performance.now();
     let json;
+    if (kind === 'load') {
+      const out = await load(id, event.data.file, event.data.max);
+      const { packed, ...rest } = out;
+      self.postMessage({ id, ok: true, value: packed, ...rest, ms: performance.now() - t0, memory: await memory() }, [packed.buffer]);
+      return;
+    }
     if (kind === 'catalogue') json = engine.catalogue();
+    else if (kind === 'job-limit') json = String(engine.job_limit());
     else if (kind === 'inspect') json = engine.inspect(bytes, settings);
     else if (kind === 'schedule') json = JSON.stringify(engine.schedule(bytes, policy, settings));
     else if (kind === 'gantt-open') {
@@ -58,14 +140,19 @@ self.onmessage = async (event) => {
       );
     }
     else if (kind === 'metrics') {
-      // A sweep needs only the result: the series, quantiles and categories stay here.
+      // A sweep needs only the result: the series, quantiles and categories stay here. A run
+      // stopped at its time budget has statistics of part of the trace, which a comparison
+      // across runs must not rank: it is reported as not finished.
       const out = JSON.parse(engine.simulate(bytes, policy, settings, 1, () => {}));
-      json = JSON.stringify(out.ok ? { ok: true, result: out.result } : out);
+      if (out.ok && out.result.stopped) json = JSON.stringify({ ok: false, message: `stopped at its time budget: ${out.result.stopped}` });
+      else json = JSON.stringify(out.ok ? { ok: true, result: out.result } : out);
     }
     else json = engine.simulate(bytes, policy, settings, points, (share) => self.postMessage({ id, progress: share }));
-    self.postMessage({ id, ok: true, value: JSON.parse(json), ms: performance.now() - t0 });
+    self.postMessage({ id, ok: true, value: JSON.parse(json), ms: performance.now() - t0, memory: await memory() });
   } catch (err) {
     // A Rust panic arrives here as a RuntimeError; its message is in the console too.
-    self.postMessage({ id, ok: false, error: String((err && err.message) || err) });
+    // Named when it is not a plain Error: RuntimeError (a trap), RangeError (out of memory).
+    const name = err?.name && err.name !== 'Error' ? `${err.name}: ` : '';
+    self.postMessage({ id, ok: false, error: `${name}${(err && err.message) || err}` });
   }
 };

@@ -19,8 +19,20 @@ const TYPES = {
   '.gz': 'application/gzip',
 };
 
-/** Serves `dir` on 127.0.0.1 at a free port; resolves to {server, base}. */
+/** The Content-Security-Policy of the page's meta tag in `dir`/index.html, if there is one. */
+export function pagePolicy(dir) {
+  const index = path.join(dir, 'index.html');
+  if (!fs.existsSync(index)) return null;
+  return fs.readFileSync(index, 'utf8').match(/http-equiv="Content-Security-Policy" content="([^"]*)"/)?.[1] ?? null;
+}
+
+/**
+ * Serves `dir` on 127.0.0.1 at a free port; resolves to {server, base}. The responses but the
+ * page's carry its Content-Security-Policy as a header, as scripts/serve.sh sends it: a module
+ * worker takes its policy from its own response, not from the page's meta tag.
+ */
 export function serve(dir, prefix = '') {
+  const csp = pagePolicy(dir);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     let rel = decodeURIComponent(url.pathname);
@@ -35,7 +47,11 @@ export function serve(dir, prefix = '') {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    res.writeHead(200, {
+      'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
+      // The page has it in its meta tag already (twice, a violation would be reported twice).
+      ...(csp && path.extname(file) !== '.html' ? { 'content-security-policy': csp } : {}),
+    });
     fs.createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => {
