@@ -275,7 +275,10 @@ impl Loader {
         let Mode::Gzip(dec) = std::mem::replace(&mut self.mode, Mode::Done) else { return };
         let mut dec = *dec;
         let full = dec.get_ref().full;
-        let fault = fault.or_else(|| if full { None } else { dec.try_finish().err().map(|e| e.to_string()) });
+        // Finishing hands the scan what the decoder still holds, including what it decoded in a
+        // write that then hit a fault, so the lines kept do not depend on how the input was cut.
+        let finished = if full { Ok(()) } else { dec.try_finish() };
+        let fault = fault.or_else(|| finished.err().map(|e| e.to_string()));
         let mut scan = std::mem::replace(dec.get_mut(), Scan::new(None));
         if let Some(e) = fault {
             scan.gzip_fault(&e);
@@ -491,7 +494,8 @@ impl Scan {
 
     /// Splits bytes into lines ending in LF, CRLF or a lone CR.
     fn push(&mut self, data: &[u8]) {
-        if self.full {
+        if self.full || data.is_empty() {
+            // An empty chunk must not end a CR's wait for the LF that may follow it.
             return;
         }
         let mut start = 0;
