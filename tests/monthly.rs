@@ -8,7 +8,7 @@ use schedlab::engine::{simulate, Outcome};
 use schedlab::metrics::monthly::{monthly, Month, Monthly};
 use schedlab::metrics::{summarize, MetricOptions};
 use schedlab::policy::Configured;
-use schedlab::trace::{decompress, parse, Header, Trace, TraceOptions};
+use schedlab::trace::{parse, Trace, TraceOptions};
 
 /// 2001-03-31 23:00 PST = 2001-04-01 07:00 UTC: trace time 3600 is local midnight of 1 April.
 const START: i64 = 986_108_400;
@@ -153,11 +153,7 @@ fn header_start_times_match_the_zone_rules() {
             continue;
         }
         let bytes = std::fs::read(&path).unwrap();
-        let (text, _) = decompress(&bytes).unwrap();
-        let mut h = Header::default();
-        for line in text.split(|&b| b == b'\n').take_while(|l| l.first() == Some(&b';')) {
-            h.add_line(&String::from_utf8_lossy(&line[1..]));
-        }
+        let h = parse(&bytes, &TraceOptions::default()).unwrap().header;
         let (Some(unix), Some(start)) = (h.unix_start_time, h.start_time.clone()) else { continue };
         let local = Zone::from_header(&h).to_local(unix);
         // "Fri Apr 24 18:11:04 PDT 1998"

@@ -78,8 +78,7 @@ const KTH_JOBS_1_TO_14: [&str; 14] = [
 #[test]
 fn kth_sp2_reproduces_published_figures_exactly_with_their_file() {
     let gz = common::read_shared("traces/KTH-SP2-1996-2.1-cln.swf.gz");
-    let (text, _) = schedlab::trace::decompress(&gz).expect("gzip");
-    let text = String::from_utf8(text.into_owned()).expect("utf-8");
+    let text = String::from_utf8(common::gunzip(&gz)).expect("utf-8");
     let (header, body): (Vec<&str>, Vec<&str>) = text.lines().partition(|l| l.starts_with(';'));
     let mut full: Vec<&str> = header;
     full.extend(KTH_JOBS_1_TO_14);

@@ -214,7 +214,7 @@ fn nothing_usable_fails_with_a_reason() {
     let e = parse(body.as_bytes(), &defaults()).unwrap_err();
     assert_eq!(
         e.message,
-        "no usable jobs: all 2 job lines were dropped (1 malformed_line, 1 runtime_not_positive); first error: line 2: expected 18 fields, found 1"
+        "no usable jobs: all 2 job lines were dropped (1 malformed_line from line 2, 1 runtime_not_positive from line 1); first error: line 2: expected 18 fields, found 1"
     );
 }
 

@@ -26,7 +26,7 @@ use serde::Serialize;
 
 pub use machine::Machine;
 
-use crate::keys::{parse_choice, KeyError};
+use crate::keys::{parse_choice, parse_num, KeyError};
 use crate::trace::{Job, Trace};
 
 /// How many scheduling passes the engine runs at one timestamp.
@@ -49,6 +49,9 @@ pub struct EngineOptions {
     pub placements: bool,
     /// Whether every submission's hybrid fair start time is measured ([`crate::fairstart`]).
     pub fst: Fst,
+    /// Wall-clock milliseconds a simulation may take before it stops with the jobs finished so
+    /// far (key `budget_s`, in seconds; the runner keeps the clock: [`crate::run::simulate_configured`]).
+    pub budget_ms: Option<u64>,
 }
 
 /// When the hybrid fair start time is measured.
@@ -65,7 +68,7 @@ pub enum Fst {
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { passes: Passes::Timestamp, placements: false, fst: Fst::Auto }
+        EngineOptions { passes: Passes::Timestamp, placements: false, fst: Fst::Auto, budget_ms: None }
     }
 }
 
@@ -81,6 +84,11 @@ pub const ENGINE_KEYS: &[(&str, &str, &str)] = &[
         "auto",
         "measure each submission's hybrid fair start time (Leung et al.): auto (fairshare policies) | on | off",
     ),
+    (
+        "budget_s",
+        "none",
+        "wall-clock seconds a simulation may take; past it, it stops and reports the jobs finished so far",
+    ),
 ];
 
 impl EngineOptions {
@@ -91,6 +99,17 @@ impl EngineOptions {
                 self.passes = parse_choice(key, value, &[("timestamp", Passes::Timestamp), ("event", Passes::Event)])?
             }
             "fst" => self.fst = parse_choice(key, value, &[("auto", Fst::Auto), ("on", Fst::On), ("off", Fst::Off)])?,
+            "budget_s" => {
+                self.budget_ms = if value.trim().eq_ignore_ascii_case("none") {
+                    None
+                } else {
+                    let v: f64 = parse_num(key, value)?;
+                    if !(v > 0.0 && v < 1e9) {
+                        return Err(KeyError::new(key, value, "must be a positive number of seconds, or none"));
+                    }
+                    Some((v * 1000.0).ceil() as u64)
+                }
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -645,6 +664,8 @@ pub struct Outcome {
     pub fair_starts: Vec<crate::fairstart::FairStart>,
     /// What measuring the fair start times cost.
     pub fst_cost: crate::fairstart::FstCost,
+    /// Where the simulation stopped, if it stopped before the end (a time budget ran out).
+    pub stopped: Option<Progress>,
 }
 
 impl Outcome {
@@ -655,7 +676,7 @@ impl Outcome {
 }
 
 /// How far a simulation has got, for progress bars.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Progress {
     /// Current simulated time.
     pub time: i64,
@@ -667,17 +688,18 @@ pub struct Progress {
 
 /// Runs `policy` over `trace` to the end.
 pub fn simulate(trace: &Trace, policy: &mut dyn Policy, opts: &EngineOptions) -> Outcome {
-    simulate_observed(trace, policy, opts, u64::MAX, &mut |_| {})
+    simulate_observed(trace, policy, opts, u64::MAX, &mut |_| true)
 }
 
 /// Runs `policy` over `trace` to the end, calling `observe` every `every` scheduling passes
-/// (the page's workers report progress this way while the simulation runs).
+/// (the page's workers report progress this way while the simulation runs). When `observe`
+/// returns false the simulation stops after that pass, with [`Outcome::stopped`] set.
 pub fn simulate_observed(
     trace: &Trace,
     policy: &mut dyn Policy,
     opts: &EngineOptions,
     every: u64,
-    observe: &mut dyn FnMut(Progress),
+    observe: &mut dyn FnMut(Progress) -> bool,
 ) -> Outcome {
     let jobs = &trace.jobs[..];
     let n = jobs.len();
@@ -726,6 +748,7 @@ pub fn simulate_observed(
     let mut queued: u32 = 0;
     let mut series: Vec<Sample> = Vec::new();
     let mut passes = 0u64;
+    let mut stopped: Option<Progress> = None;
     let per_event = opts.passes == Passes::Event;
     // Per-event passes: the start order of each job, and jobs ended now whose end is not yet told.
     let mut start_seq: Vec<u64> = vec![0; if per_event { n } else { 0 }];
@@ -881,8 +904,8 @@ pub fn simulate_observed(
         sys.arrived = next_arrival;
         policy.schedule(&mut sys);
         passes += 1;
-        if passes.is_multiple_of(every.max(1)) {
-            observe(Progress { time: t, arrived: next_arrival, total: n });
+        if passes.is_multiple_of(every.max(1)) && !observe(Progress { time: t, arrived: next_arrival, total: n }) {
+            stopped = Some(Progress { time: t, arrived: next_arrival, total: n });
         }
 
         // Did this pass's starts push back the oldest waiting job's earliest possible start? They
@@ -996,6 +1019,9 @@ pub fn simulate_observed(
             }
             _ => series.push(Sample { time: t, busy, queued }),
         }
+        if stopped.is_some() {
+            break;
+        }
     }
     Outcome {
         records: sys.records,
@@ -1006,5 +1032,6 @@ pub fn simulate_observed(
         segments: sys.segments,
         fair_starts: Vec::new(),
         fst_cost: Default::default(),
+        stopped,
     }
 }

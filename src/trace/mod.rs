@@ -5,14 +5,15 @@
 //! A malformed line is reported with its line number and field and skipped; parsing fails
 //! as a whole only when no usable job remains.
 
+mod loader;
 mod options;
 mod swf;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
 
 use serde::Serialize;
 
+pub use loader::{is_packed, Loader, MAX_HEADER_LINES, MAX_LINE, PAGE_JOB_LIMIT};
 pub use options::{Overrun, ProcsField, RuntimeSource, TraceOptions, Wide, TRACE_KEYS};
 pub use swf::{leading_int, parse_job_line, Header, LineError, FIELD_NAMES};
 
@@ -69,15 +70,21 @@ pub struct TraceReport {
     pub jobs_kept: u64,
     /// Jobs dropped, by reason.
     pub dropped: BTreeMap<&'static str, u64>,
+    /// The first line dropped for each reason.
+    pub dropped_lines: BTreeMap<&'static str, u64>,
     /// Jobs kept but changed, by reason (`sorted` counts jobs that came before their predecessor
     /// in the file).
     pub altered: BTreeMap<&'static str, u64>,
+    /// The first line changed for each reason (not for `load_scaled`, which changes all).
+    pub altered_lines: BTreeMap<&'static str, u64>,
     /// The first malformed lines, with line number and field.
     pub errors: Vec<LineError>,
     /// How many malformed lines there were in all.
     pub errors_total: u64,
     /// Whole-file remarks (truncated gzip, exact estimates, ...).
     pub warnings: Vec<String>,
+    /// The line where reading stopped early (a job limit or the user), if it did.
+    pub stopped_at_line: Option<u64>,
     /// Machine size in processors.
     pub machine_size: u32,
     /// Where the machine size came from.
@@ -128,38 +135,23 @@ impl std::fmt::Display for TraceError {
 
 impl std::error::Error for TraceError {}
 
-/// Decompresses gzip input if it starts with the gzip magic; plain input is returned as is.
-/// A truncated or corrupt stream keeps what decoded before the fault and says so.
-pub fn decompress(bytes: &[u8]) -> Result<(std::borrow::Cow<'_, [u8]>, Option<String>), String> {
-    if bytes.len() < 2 || bytes[0] != 0x1f || bytes[1] != 0x8b {
-        return Ok((std::borrow::Cow::Borrowed(bytes), None));
-    }
-    let mut out = Vec::with_capacity(bytes.len().saturating_mul(4));
-    let mut dec = flate2::read::MultiGzDecoder::new(bytes);
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        match dec.read(&mut buf) {
-            Ok(0) => return Ok((std::borrow::Cow::Owned(out), None)),
-            Ok(n) => out.extend_from_slice(&buf[..n]),
-            Err(e) => {
-                if out.is_empty() {
-                    return Err(format!("the gzip data is corrupt or truncated ({e}); nothing could be decoded"));
-                }
-                // The last line may be cut in the middle; drop it rather than misread it.
-                let keep = out.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                let note = format!(
-                    "the gzip data is corrupt or truncated ({e}); kept the {} complete lines decoded before the fault",
-                    out[..keep].iter().filter(|&&b| b == b'\n').count()
-                );
-                out.truncate(keep);
-                return Ok((std::borrow::Cow::Owned(out), Some(note)));
-            }
-        }
+/// Counts by reason, with the first line of each.
+#[derive(Default)]
+struct Counts {
+    n: BTreeMap<&'static str, u64>,
+    first: BTreeMap<&'static str, u64>,
+}
+
+impl Counts {
+    fn add(&mut self, reason: &'static str, line: u64) {
+        *self.n.entry(reason).or_default() += 1;
+        self.first.entry(reason).or_insert(line);
     }
 }
 
 /// A job record after field selection, before the whole-trace decisions.
 struct Raw {
+    line: u64,
     id: u64,
     submit: i64,
     runtime: i64,
@@ -179,78 +171,74 @@ fn to_i32(v: i64) -> i32 {
 
 /// Parses SWF bytes (plain or gzip) into a trace, applying `opts`.
 pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
-    let mut report = TraceReport { options: opts.clone(), ..TraceReport::default() };
+    let report = TraceReport { options: opts.clone(), ..TraceReport::default() };
     if !(0.001..=1000.0).contains(&opts.load) {
         let message = format!("load {} is outside 0.001..1000", opts.load);
         return Err(TraceError { message, report: Box::new(report) });
     }
-    let text = match decompress(bytes) {
-        Ok((text, warning)) => {
-            report.warnings.extend(warning);
-            text
-        }
-        Err(message) => return Err(TraceError { message, report: Box::new(report) }),
+    let scanned = if loader::is_packed(bytes) {
+        loader::decode(bytes).map_err(|message| TraceError { message, report: Box::new(report.clone()) })?
+    } else {
+        let mut l = Loader::new(None);
+        l.feed(bytes);
+        l.scanned()
     };
-    let mut header = Header::default();
-    let mut raws: Vec<Raw> = Vec::new();
-    let mut any_estimate = false;
-    let mut dropped: BTreeMap<&'static str, u64> = BTreeMap::new();
+    build(&scanned, report)
+}
 
-    let body: &[u8] = &text;
-    let body = body.strip_suffix(b"\n").unwrap_or(body);
-    if !body.is_empty() {
-        for (i, line) in body.split(|&b| b == b'\n').enumerate() {
-            let line_no = i as u64 + 1;
-            report.lines_read += 1;
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            let trimmed = line.trim_ascii();
-            if trimmed.is_empty() {
-                report.blank_lines += 1;
-                continue;
-            }
-            if trimmed[0] == b';' {
-                report.header_lines += 1;
-                header.add_line(&String::from_utf8_lossy(&trimmed[1..]));
-                continue;
-            }
-            report.job_lines += 1;
-            let f = match parse_job_line(trimmed, line_no) {
-                Ok(f) => f,
-                Err(e) => {
-                    report.errors_total += 1;
-                    if report.errors.len() < MAX_REPORTED_ERRORS {
-                        report.errors.push(e);
-                    }
-                    *dropped.entry("malformed_line").or_default() += 1;
-                    continue;
-                }
-            };
-            if !opts.keep_partial && (2..=4).contains(&f[10]) {
-                *dropped.entry("partial_record").or_default() += 1;
-                continue;
-            }
-            let (first, second) = match opts.procs {
-                ProcsField::Requested => (f[7], f[4]),
-                ProcsField::Allocated => (f[4], f[7]),
-            };
-            let procs = if first > 0 { first } else { second };
-            if f[8] > 0 {
-                any_estimate = true;
-            }
-            raws.push(Raw {
-                id: f[0].max(0) as u64,
-                submit: f[1],
-                runtime: f[3],
-                estimate: f[8],
-                procs,
-                user: to_i32(f[11]),
-                group: to_i32(f[12]),
-                queue: to_i32(f[14]),
-                partition: to_i32(f[15]),
-                logged_wait: if (0..=MAX_TIME).contains(&f[2]) { f[2] } else { -1 },
-                memory_kb: [f[6], f[9]].into_iter().find(|&m| m > 0).unwrap_or(-1),
-            });
+/// Applies the trace options to a scan: the jobs, the machine and the report.
+fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, TraceError> {
+    let opts = report.options.clone();
+    report.lines_read = scanned.lines_read;
+    report.header_lines = scanned.header_lines;
+    report.blank_lines = scanned.blank_lines;
+    report.job_lines = scanned.job_lines;
+    report.errors = scanned.errors.clone();
+    report.errors_total = scanned.errors_total;
+    report.warnings = scanned.warnings.clone();
+    report.stopped_at_line = scanned.stopped_at_line;
+    if let Some(message) = &scanned.fatal {
+        return Err(TraceError { message: message.clone(), report: Box::new(report) });
+    }
+    let (header, max_procs_line) = scanned.header();
+    let mut raws: Vec<Raw> = Vec::with_capacity(scanned.count.min(1 << 24) as usize);
+    let mut any_estimate = false;
+    let mut dropped = Counts::default();
+    if let Some(e) = scanned.errors.first() {
+        dropped.first.insert("malformed_line", e.line);
+    }
+    if scanned.errors_total > 0 {
+        dropped.n.insert("malformed_line", scanned.errors_total);
+    }
+    for rec in scanned.records() {
+        let rec = rec.map_err(|message| TraceError { message, report: Box::new(report.clone()) })?;
+        let f = rec.f;
+        if !opts.keep_partial && (2..=4).contains(&f[10]) {
+            dropped.add("partial_record", rec.line);
+            continue;
         }
+        let (first, second) = match opts.procs {
+            ProcsField::Requested => (f[7], f[4]),
+            ProcsField::Allocated => (f[4], f[7]),
+        };
+        let procs = if first > 0 { first } else { second };
+        if f[8] > 0 {
+            any_estimate = true;
+        }
+        raws.push(Raw {
+            line: rec.line,
+            id: f[0].max(0) as u64,
+            submit: f[1],
+            runtime: f[3],
+            estimate: f[8],
+            procs,
+            user: to_i32(f[11]),
+            group: to_i32(f[12]),
+            queue: to_i32(f[14]),
+            partition: to_i32(f[15]),
+            logged_wait: if (0..=MAX_TIME).contains(&f[2]) { f[2] } else { -1 },
+            memory_kb: [f[6], f[9]].into_iter().find(|&m| m > 0).unwrap_or(-1),
+        });
     }
     report.estimates_exact = !any_estimate;
     if !any_estimate && !raws.is_empty() {
@@ -264,13 +252,25 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
     let widest = raws
         .iter()
         .filter(|r| r.procs > 0 && r.runtime > 0 && (!any_estimate || r.estimate > 0))
-        .map(|r| r.procs)
-        .max()
-        .unwrap_or(0);
+        .max_by_key(|r| (r.procs, std::cmp::Reverse(r.line)))
+        .map_or((0, 0), |r| (r.procs, r.line));
+    let at = |line: Option<u64>| line.map_or(String::new(), |l| format!(" (line {l})"));
     let (machine, source): (i64, &'static str) = match (opts.machine, header.max_procs) {
         (Some(m), _) => (m as i64, "option"),
         (None, Some(m)) if m > 0 => (m, "header MaxProcs"),
-        _ => (widest, "widest job"),
+        (None, max_procs) => {
+            if widest.0 > 0 {
+                let why = match max_procs {
+                    Some(m) => format!("the header's MaxProcs is {m}{}, not a machine size", at(max_procs_line)),
+                    None => "the header has no MaxProcs".to_string(),
+                };
+                report.warnings.push(format!(
+                    "{why}: the widest job ({} processors, line {}) sizes the machine; set machine=N to choose",
+                    widest.0, widest.1
+                ));
+            }
+            (widest.0, "widest job")
+        }
     };
     if machine > MAX_MACHINE as i64 {
         let message = format!(
@@ -291,8 +291,9 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
         let next = crate::calendar::civil_from_days(crate::calendar::days_from_civil(y, m, d) + 1);
         local(next)
     });
-    let mut altered: BTreeMap<&'static str, u64> = BTreeMap::new();
+    let mut altered = Counts::default();
     let mut jobs: Vec<Job> = Vec::with_capacity(raws.len());
+    let mut last_kept = (i64::MIN, 0u64);
     for r in raws {
         let reason = if r.submit < from {
             Some("before_from")
@@ -314,13 +315,17 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
             None
         };
         if let Some(reason) = reason {
-            *dropped.entry(reason).or_default() += 1;
+            dropped.add(reason, r.line);
             continue;
         }
+        if (r.submit, r.id) < last_kept {
+            altered.first.entry("sorted").or_insert(r.line);
+        }
+        last_kept = (r.submit, r.id);
         let mut procs = r.procs;
         if procs > machine as i64 {
             procs = machine as i64;
-            *altered.entry("clamped_to_machine").or_default() += 1;
+            altered.add("clamped_to_machine", r.line);
         }
         let estimate = if any_estimate { r.estimate } else { r.runtime };
         let mut runtime = r.runtime;
@@ -328,9 +333,9 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
             match opts.overrun {
                 Overrun::Kill => {
                     runtime = estimate;
-                    *altered.entry("killed_at_estimate").or_default() += 1;
+                    altered.add("killed_at_estimate", r.line);
                 }
-                Overrun::Run => *altered.entry("ran_past_estimate").or_default() += 1,
+                Overrun::Run => altered.add("ran_past_estimate", r.line),
             }
         }
         let sched_runtime = match opts.runtime {
@@ -360,16 +365,19 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
             for j in &mut jobs {
                 j.submit = first + ((j.submit - first) as f64 / opts.load).round() as i64;
             }
-            *altered.entry("load_scaled").or_default() += jobs.len() as u64;
+            *altered.n.entry("load_scaled").or_default() += jobs.len() as u64;
         }
     }
     let out_of_order = jobs.windows(2).filter(|w| (w[1].submit, w[1].id) < (w[0].submit, w[0].id)).count();
     if out_of_order > 0 {
         jobs.sort_by_key(|j| (j.submit, j.id));
-        *altered.entry("sorted").or_default() += out_of_order as u64;
+        *altered.n.entry("sorted").or_default() += out_of_order as u64;
     }
-    report.dropped = dropped;
-    report.altered = altered;
+    altered.first.retain(|k, _| altered.n.contains_key(k));
+    report.dropped = dropped.n;
+    report.dropped_lines = dropped.first;
+    report.altered = altered.n;
+    report.altered_lines = altered.first;
     report.jobs_kept = jobs.len() as u64;
     if let (Some(a), Some(b)) = (jobs.first(), jobs.last()) {
         report.first_submit = a.submit;
@@ -380,25 +388,39 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
     report.queues = jobs.iter().map(|j| j.queue).collect::<BTreeSet<_>>().len() as u64;
 
     if jobs.is_empty() {
-        let message = no_jobs_message(&report);
+        let message = no_jobs_message(&report, scanned.binary_line);
         return Err(TraceError { message, report: Box::new(report) });
     }
     if machine == 0 {
-        let message = "the machine size is 0: set it with machine=N".to_string();
+        let message = format!("the machine size is 0 ({source}): set machine=N to the number of processors");
         return Err(TraceError { message, report: Box::new(report) });
     }
     Ok(Trace { jobs, machine, header, report })
 }
 
 /// Explains why no job is usable, naming the reasons and the first bad line.
-fn no_jobs_message(r: &TraceReport) -> String {
+fn no_jobs_message(r: &TraceReport, binary_line: Option<u64>) -> String {
     if r.lines_read == 0 {
         return "the file is empty".into();
+    }
+    if let (Some(line), true) = (binary_line, r.errors_total == r.job_lines) {
+        let mut msg = format!("this looks like binary data, not SWF text (control bytes from line {line})");
+        if let Some(e) = r.errors.first() {
+            msg.push_str(&format!("; first error: {e}"));
+        }
+        return msg;
     }
     if r.job_lines == 0 {
         return format!("no job lines: the {} lines read are header or blank lines", r.lines_read);
     }
-    let reasons: Vec<String> = r.dropped.iter().map(|(k, v)| format!("{v} {k}")).collect();
+    let reasons: Vec<String> = r
+        .dropped
+        .iter()
+        .map(|(k, v)| match r.dropped_lines.get(k) {
+            Some(line) => format!("{v} {k} from line {line}"),
+            None => format!("{v} {k}"),
+        })
+        .collect();
     let mut msg = format!("no usable jobs: all {} job lines were dropped ({})", r.job_lines, reasons.join(", "));
     if let Some(e) = r.errors.first() {
         msg.push_str(&format!("; first error: {e}"));

@@ -356,3 +356,47 @@ pub fn rank_sweep(input: &str) -> String {
     })
     .to_string()
 }
+
+/// Reads a dropped file in chunks into a packed trace, which every other call takes in place of
+/// the file's bytes: the page never holds a large file whole.
+#[wasm_bindgen]
+pub struct TraceLoader(Option<crate::trace::Loader>);
+
+#[wasm_bindgen]
+impl TraceLoader {
+    /// A loader keeping at most `max_jobs` job lines (0: the page's default limit).
+    #[wasm_bindgen(constructor)]
+    pub fn new(max_jobs: f64) -> TraceLoader {
+        let limit = if max_jobs >= 1.0 { max_jobs as u64 } else { crate::trace::PAGE_JOB_LIMIT };
+        TraceLoader(Some(crate::trace::Loader::new(Some(limit))))
+    }
+
+    /// Feeds the next chunk (plain or gzip, told from the first bytes); false: stop reading,
+    /// as the job limit was reached or the data cannot be read further.
+    pub fn feed(&mut self, chunk: &[u8]) -> bool {
+        self.0.as_mut().is_some_and(|l| l.feed(chunk))
+    }
+
+    /// Stops reading early for `why`: the jobs read so far are kept and the report says where.
+    pub fn interrupt(&mut self, why: &str) {
+        if let Some(l) = self.0.as_mut() {
+            l.interrupt(why);
+        }
+    }
+
+    /// Job lines kept so far.
+    pub fn job_lines(&self) -> f64 {
+        self.0.as_ref().map_or(0.0, |l| l.jobs() as f64)
+    }
+
+    /// Ends the input and returns the packed trace; the loader is empty afterwards.
+    pub fn finish(&mut self) -> Vec<u8> {
+        self.0.take().map(|l| l.finish()).unwrap_or_default()
+    }
+}
+
+/// The page's default limit on job lines read.
+#[wasm_bindgen]
+pub fn job_limit() -> f64 {
+    crate::trace::PAGE_JOB_LIMIT as f64
+}

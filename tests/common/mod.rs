@@ -51,3 +51,11 @@ pub fn starts(recs: &[Record]) -> Vec<i64> {
     r.sort();
     r.into_iter().map(|(_, s)| s).collect()
 }
+
+/// Decompresses a gzip file read with [`read_shared`].
+pub fn gunzip(gz: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(gz).read_to_end(&mut out).expect("gzip decodes");
+    out
+}

@@ -131,7 +131,30 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
 
 fn load_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
     let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read {path}: {e}")))?;
-    parse(&bytes, &settings.trace).map_err(|e| fail(format!("{path}: {e}")))
+    let trace = parse(&bytes, &settings.trace).map_err(|e| fail(format!("{path}: {e}")))?;
+    // What was skipped or doubtful goes to stderr, so a table or JSON on stdout stays clean.
+    let r = &trace.report;
+    for w in &r.warnings {
+        eprintln!("schedlab: {path}: warning: {w}");
+    }
+    if r.errors_total > 0 {
+        eprintln!(
+            "schedlab: {path}: {} malformed line(s) skipped (`schedlab info` lists them), the first:",
+            r.errors_total
+        );
+        for e in r.errors.iter().take(3) {
+            eprintln!("  {e}");
+        }
+    }
+    Ok(trace)
+}
+
+/// A count by reason with the first line it applies to, as `info` prints it.
+fn with_line(count: u64, reason: &str, line: Option<&u64>) -> String {
+    match line {
+        Some(l) => format!("{count:>8}  {reason} (first at line {l})"),
+        None => format!("{count:>8}  {reason}"),
+    }
 }
 
 fn settings(a: &Args) -> Result<Settings, Fail> {
@@ -171,10 +194,10 @@ fn print_report_table(path: &str, trace: &Trace) {
     );
     out!("jobs kept        {}", r.jobs_kept);
     for (k, v) in &r.dropped {
-        out!("dropped          {v:>8}  {k}");
+        out!("dropped          {}", with_line(*v, k, r.dropped_lines.get(k)));
     }
     for (k, v) in &r.altered {
-        out!("altered          {v:>8}  {k}");
+        out!("altered          {}", with_line(*v, k, r.altered_lines.get(k)));
     }
     out!("machine          {} processors ({})", r.machine_size, r.machine_source);
     out!(
@@ -334,6 +357,11 @@ fn print_table(path: &str, tr: &TraceReport, report: &RunReport, cut: Cut) {
             line.push_str(&format!("{:>12}", vals.get(*key).map_or(String::new(), fmt_num)));
         }
         out!("{line}");
+    }
+    for r in &report.results {
+        if let Some(why) = &r.stopped {
+            out!("{}: {why}", r.policy);
+        }
     }
 }
 
