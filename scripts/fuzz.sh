@@ -4,7 +4,8 @@
 # executions per second and whether it crashed. Exits non-zero if any target crashed or hung.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     targets: swf_parse simulate swf_chunks (default all)
-#   FUZZ_MINIMIZE=1 scripts/fuzz.sh ...       afterwards, cmin each target's corpus into fuzz/corpus/
+#   FUZZ_MINIMIZE=1 scripts/fuzz.sh ...       afterwards, cmin each target's inputs of up to 1 KB
+#                                             into fuzz/corpus/TARGET (by coverage edges)
 #
 # Installs the nightly toolchain and cargo-fuzz only if missing. The committed corpus
 # (fuzz/corpus/TARGET) is read, never written: new inputs go to fuzz/work/TARGET (ignored by
@@ -70,12 +71,13 @@ for t in "${TARGETS[@]}"; do
   if [ "${FUZZ_MINIMIZE:-0}" = 1 ] && [ "$rc" -eq 0 ]; then
     tmp="fuzz/work/$t.cmin"
     rm -rf "$tmp" && mkdir -p "$tmp"
-    cp "fuzz/corpus/$t/"* "fuzz/work/$t/"* "$tmp/" 2>/dev/null || true
+    # Inputs up to 1 KB: the committed corpus stays small; the trace seeds come back every run.
+    find "fuzz/corpus/$t" "fuzz/work/$t" -type f -size -1025c -exec cp {} "$tmp/" \;
     # Edges only, not hit counts: a corpus of a few hundred small files instead of thousands.
     cargo +nightly fuzz cmin -a "$t" "$tmp" -- -max_len="$(max_len "$t")" -use_counters=0 \
       >"fuzz/work/$t.cmin.log" 2>&1
     rm -rf "fuzz/corpus/$t" && mv "$tmp" "fuzz/corpus/$t"
-    echo "$t: corpus minimized to $(find "fuzz/corpus/$t" -type f | wc -l) files, $(du -sh "fuzz/corpus/$t" | cut -f1)"
+    echo "$t: corpus minimized to $(find "fuzz/corpus/$t" -type f | wc -l) files, $(du -sb "fuzz/corpus/$t" | cut -f1) bytes"
   fi
 done
 
