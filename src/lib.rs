@@ -31,6 +31,8 @@
 //! - [`lawson`]: multiple-queue backfilling against its single-queue baseline: slowdown
 //!   ratios, transient batches, missed reservations (Lawson & Smirni).
 //! - [`sweep`]: grids of option values ranked by average degradation (Tsafrir et al. section 7).
+//! - [`check`]: the invariants every completed simulation keeps, checked on its outcome (tests,
+//!   property tests and fuzz targets share it).
 //! - [`run`]: `KEY=VALUE` settings and the whole flow in one call, as the CLI uses it.
 //! - [`keys`]: how names and keys are matched (case-insensitive, `-` = `_`).
 //!
@@ -51,6 +53,7 @@
 #![warn(missing_docs)]
 
 pub mod calendar;
+pub mod check;
 pub mod engine;
 pub mod fairstart;
 pub mod findings;

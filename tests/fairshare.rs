@@ -257,7 +257,7 @@ fn the_nine_policies_finish_every_job_of_sandia_ross() {
         o.placements = true;
         let out = schedlab::run::simulate_configured(&t, &cfg, &o, &mut |_| {});
         assert!(out.records.iter().all(|r| r.end >= 0), "{name}: every job ends");
-        common::check_pieces(&t, &out).unwrap_or_else(|e| panic!("{name}: {e}"));
+        schedlab::check::schedule(&t, &out).unwrap_or_else(|e| panic!("{name}: {e}"));
         // One fair start per submission, each start at or after its submission.
         let subs = schedlab::metrics::submissions(&t, &out);
         assert_eq!(out.fair_starts.len(), subs.len(), "{name}");

@@ -54,7 +54,7 @@ fn two_identical_full_machine_jobs_follow_section_3_1() {
     assert_eq!(summary(&t, &out), vec![(0, 1000, 0), (1000, 2000, 0)]);
     let out = run(&t, "ss", &["sf=1.41421356"]);
     assert_eq!(summary(&t, &out), vec![(0, 2000, 1), (420, 1420, 0)]);
-    common::check_pieces(&t, &out).unwrap();
+    schedlab::check::schedule(&t, &out).unwrap();
     let p: Vec<(u32, i64, i64, i64)> = out.pieces.iter().map(|p| (p.job, p.start, p.end, p.work)).collect();
     assert_eq!(p, vec![(0, 0, 420, 420), (1, 420, 1420, 1000), (0, 1420, 2000, 580)]);
 }
@@ -72,7 +72,7 @@ fn candidates_need_sf_times_lower_thresholds_and_at_most_twice_the_width() {
     let t = swf(8, &rows);
     let out = run(&t, "ss", &[]);
     assert_eq!(summary(&t, &out), vec![(0, 10_100, 1), (120, 220, 0), (120, 220, 0)]);
-    common::check_pieces(&t, &out).unwrap();
+    schedlab::check::schedule(&t, &out).unwrap();
     let out = run(&t, "ss", &["sf=5"]);
     assert_eq!(summary(&t, &out), vec![(0, 10_100, 1), (420, 520, 0), (420, 520, 0)]);
     // B alone never suspends A: width.
@@ -104,7 +104,7 @@ fn the_suspended_set_is_minimal() {
     assert_eq!(s[2], (100, 300, 0));
     assert_eq!(s[4], (180, 190, 0));
     assert_eq!(s[3], (100, 1110, 1), "J3 suspended 180-190, resumed on its own processors");
-    common::check_pieces(&t, &out).unwrap();
+    schedlab::check::schedule(&t, &out).unwrap();
 }
 
 /// TSS: A waits behind J0 until 1000 and starts with threshold (1000 + 10000) / 10000 = 1.1. Its
@@ -157,7 +157,7 @@ fn is_gives_each_arrival_a_slice() {
     let t = swf(4, &[(0, 5000, 4, 5000, -1), (100, 300, 2, 300, -1), (1000, 100, 1, 100, -1)]);
     let out = run(&t, "is", &[]);
     assert_eq!(summary(&t, &out), vec![(0, 5400, 2), (600, 900, 0), (1000, 1100, 0)]);
-    common::check_pieces(&t, &out).unwrap();
+    schedlab::check::schedule(&t, &out).unwrap();
 }
 
 /// Overhead: memory 200 MB per processor for A, 100 MB for B, at 2 MB/s: 100 s per suspension
@@ -170,7 +170,7 @@ fn overhead_costs_memory_over_two_mb_per_second() {
     let out = run(&t, "ss", &["overhead=on"]);
     assert_eq!(summary(&t, &out), vec![(0, 2300, 1), (120, 320, 0)]);
     assert_eq!((out.records[0].overhead_s, out.records[1].overhead_s), (200, 0));
-    common::check_pieces(&t, &out).unwrap();
+    schedlab::check::schedule(&t, &out).unwrap();
     let m = summarize(&t, &out, &Default::default());
     assert!((m.overhead_proc_h - 4.0 * 200.0 / 3600.0).abs() < 1e-12);
     assert_eq!((m.suspensions, m.suspended_jobs), (1, 1));
@@ -192,7 +192,7 @@ fn the_estimate_limits_work_across_suspensions() {
     let t = swf(4, &[(0, 3000, 4, 2000, -1), (0, 100, 4, 100, -1)]);
     let out = run(&t, "ss", &[]);
     assert_eq!(summary(&t, &out), vec![(0, 2100, 1), (120, 220, 0)]);
-    common::check_pieces(&t, &out).unwrap();
+    schedlab::check::schedule(&t, &out).unwrap();
 }
 
 /// NS is EASY.
@@ -233,7 +233,7 @@ fn invariants_on_real_traces() {
         let t = parse(&bytes, &TraceOptions::default()).expect("parses");
         for (p, s) in [("ss", "sf=1.5"), ("tss", "sf=2"), ("is", "sf=2"), ("ss", "overhead=on")] {
             let out = run(&t, p, &[s]);
-            common::check_pieces(&t, &out).unwrap();
+            schedlab::check::schedule(&t, &out).unwrap();
             let m = summarize(&t, &out, &Default::default());
             assert_eq!(m.jobs_unfinished, 0, "{p} {s} on {name}");
             assert!(m.suspensions > 100, "{p} {s} on {name}: {} suspensions", m.suspensions);

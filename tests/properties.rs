@@ -1,15 +1,15 @@
-//! Properties of every backfilling and prediction configuration on random traces: the machine
-//! is never over-subscribed, no job starts before its submission, every job runs exactly its
-//! runtime, runs are deterministic, and with exact plans (perfect predictions) and FCFS
-//! reservations no job starts after its first reservation.
-
-mod common;
+//! Properties of every policy on random traces: the invariants of [`schedlab::check`] (the
+//! machine is never over-subscribed, no job starts before its submission, every job gets exactly
+//! its runtime of work, suspended jobs resume on their own processors, no processor serves two
+//! jobs at once), runs are deterministic to the byte, and with exact plans (perfect
+//! predictions) and FCFS reservations no job starts after its first reservation.
 
 use proptest::prelude::*;
 
 use schedlab::engine::{simulate, Outcome};
-use schedlab::policy::Configured;
-use schedlab::run::Settings;
+use schedlab::metrics::schedule_hash;
+use schedlab::policy::{Configured, POLICIES};
+use schedlab::run::{configure, run_one, Settings};
 use schedlab::trace::{parse, Overrun, Trace, TraceOptions};
 
 /// A random trace: up to 50 jobs of up to 6 users on up to 16 processors.
@@ -17,14 +17,72 @@ fn random_trace() -> impl Strategy<Value = String> {
     (1u32..=16, prop::collection::vec((0i64..4000, 1i64..3000, 1u32..=16, 1i64..3000, 0i32..6), 1..50)).prop_map(
         |(machine, mut jobs)| {
             jobs.sort_by_key(|j| j.0);
-            let mut s = format!("; MaxProcs: {machine}\n");
-            for (i, (submit, run, procs, est, user)) in jobs.iter().enumerate() {
-                let p = (*procs).min(machine);
-                s.push_str(&format!("{} {submit} -1 {run} {p} -1 -1 {p} {est} -1 1 {user} 1 -1 1 -1 -1 -1\n", i + 1));
-            }
-            s
+            let rows: Vec<Row> = jobs
+                .into_iter()
+                .map(|(submit, run, procs, est, user)| Row { submit, run, procs, est, user, ..Row::default() })
+                .collect();
+            swf(machine, &rows)
         },
     )
+}
+
+/// One job line of a random trace.
+#[derive(Debug, Clone, Default)]
+struct Row {
+    submit: i64,
+    run: i64,
+    procs: u32,
+    est: i64,
+    user: i32,
+    queue: i32,
+    memory_kb: i64,
+}
+
+/// SWF text of `rows` on `machine` processors (widths cut to the machine), jobs numbered from 1.
+fn swf(machine: u32, rows: &[Row]) -> String {
+    let mut s = format!("; MaxProcs: {machine}\n");
+    for (i, r) in rows.iter().enumerate() {
+        let p = r.procs.min(machine);
+        let mem = if r.memory_kb > 0 { r.memory_kb } else { -1 };
+        s.push_str(&format!(
+            "{} {} -1 {} {p} -1 {mem} {p} {} -1 1 {} 1 -1 {} -1 -1 -1\n",
+            i + 1,
+            r.submit,
+            r.run,
+            r.est,
+            r.user,
+            r.queue
+        ));
+    }
+    s
+}
+
+/// A random trace for every policy: 1 to 30 jobs on 1 to 64 processors, bursts of arrivals
+/// (gaps of 0), widths up to the machine, runtimes from a second to two hours with a few of
+/// a day, estimates below and above the runtime, several users and queues, memory or none.
+fn varied_trace() -> impl Strategy<Value = String> {
+    let row = (
+        prop_oneof![Just(0i64), 0i64..600, 0i64..20_000],
+        prop_oneof![1i64..100, 1i64..7200, 80_000i64..90_000],
+        1u32..=64,
+        prop_oneof![Just(None), Just(Some(1.0)), (0.1f64..4.0).prop_map(Some)],
+        0i32..5,
+        0i32..3,
+        prop_oneof![Just(-1i64), 1i64..4_000_000],
+    );
+    (1u32..=64, prop::collection::vec(row, 1..30)).prop_map(|(machine, rows)| {
+        let mut t = 0;
+        let rows: Vec<Row> = rows
+            .into_iter()
+            .map(|(gap, run, procs, est, user, queue, memory_kb)| {
+                t += gap;
+                // None: an estimate of its own, unrelated to the runtime.
+                let est = est.map_or(run.max(1) * 3 / 2 + 7, |f| ((run as f64 * f) as i64).max(1));
+                Row { submit: t, run, procs: 1 + (procs - 1) % machine, est, user, queue, memory_kb }
+            })
+            .collect();
+        swf(machine, &rows)
+    })
 }
 
 /// The options the property tests choose from, one value per row.
@@ -105,6 +163,53 @@ fn random_preempt() -> impl Strategy<Value = Vec<String>> {
     pick(PREEMPT)
 }
 
+/// Random options of the fairshare family (Leung et al.); short maximum runtimes and starvation
+/// times so that random traces of a few hours meet them.
+const FAIRSHARE: &[&[&str]] = &[
+    &["reservations=none", "reservations=conservative", "reservations=dynamic"],
+    &["starve_h=0.1", "starve_h=1", "starve_h=24", "starve_h=off"],
+    &["starvation=all", "starvation=fair"],
+    &["heavy_share=0.1", "heavy_share=0.5", "heavy_share=1"],
+    &["max_runtime_h=none", "max_runtime_h=0.01", "max_runtime_h=0.5", "max_runtime_h=72"],
+    &["decay=0.5", "decay=1"],
+    &["decay_period_h=0.5", "decay_period_h=24"],
+];
+
+/// Trace and engine settings every policy takes.
+const COMMON: &[&[&str]] = &[
+    &["passes=timestamp", "passes=event"],
+    &["overrun=kill", "overrun=run"],
+    &["runtime=estimate", "runtime=exact", "runtime=x2"],
+];
+
+/// The option rows of `family`, as the property tests vary them.
+fn family_rows(family: &str) -> &'static [&'static [&'static str]] {
+    match family {
+        "backfill" => OPTIONS,
+        "relaxed" => RELAXED,
+        "multiqueue" => MULTIQUEUE,
+        "preempt" => PREEMPT,
+        "fairshare" => FAIRSHARE,
+        other => panic!("no option rows for family {other}"),
+    }
+}
+
+/// A random policy of [`POLICIES`] and random settings: each of its family's rows (and the
+/// common rows) either left at the preset's value or set to one of the row's values, so the
+/// presets are run as named as well as far from them.
+fn random_policy() -> impl Strategy<Value = (&'static str, Vec<String>)> {
+    let names: Vec<&'static str> = POLICIES.iter().map(|p| p.name).collect();
+    (prop::sample::select(names), prop::collection::vec(any::<Option<prop::sample::Index>>(), 24)).prop_map(
+        |(name, picks)| {
+            let family = schedlab::policy::find(name).map_or("", |p| p.family);
+            let rows = COMMON.iter().chain(family_rows(family));
+            let settings =
+                rows.zip(picks).filter_map(|(row, pick)| pick.map(|i| row[i.index(row.len())].to_string())).collect();
+            (name, settings)
+        },
+    )
+}
+
 fn run(trace: &Trace, settings: &[String]) -> Outcome {
     run_policy(trace, "easy", settings)
 }
@@ -116,31 +221,46 @@ fn run_policy(trace: &Trace, policy: &str, settings: &[String]) -> Outcome {
     simulate(trace, p.as_mut(), &s.engine)
 }
 
-/// The invariants every schedule keeps.
+/// The invariants every schedule keeps ([`schedlab::check::schedule`]); speculative runs are
+/// tried once per job.
 fn check(trace: &Trace, out: &Outcome) -> Result<(), TestCaseError> {
-    let mut events: Vec<(i64, i64)> = Vec::new();
-    for (j, r) in trace.jobs.iter().zip(&out.records) {
-        prop_assert!(r.start >= j.submit, "job {} starts at {} before its submit {}", j.id, r.start, j.submit);
-        prop_assert_eq!(r.end, r.last_start + j.runtime, "job {} does not run its runtime", j.id);
-        prop_assert!((0.0..=1.0).contains(&r.accuracy), "job {} accuracy {}", j.id, r.accuracy);
-        prop_assert!(r.killed_runs <= 1, "job {} killed {} times", j.id, r.killed_runs);
-        if r.killed_runs == 1 {
-            prop_assert!(r.last_start >= r.start + r.killed_s, "job {} restarted before its kill", j.id);
-            events.push((r.start, j.procs as i64));
-            events.push((r.start + r.killed_s, -(j.procs as i64)));
-        } else {
-            prop_assert_eq!(r.last_start, r.start, "job {} restarted without a kill", j.id);
-        }
-        events.push((r.last_start, j.procs as i64));
-        events.push((r.end, -(j.procs as i64)));
-    }
-    events.sort();
-    let mut busy = 0;
-    for (t, d) in events {
-        busy += d;
-        prop_assert!(busy <= trace.machine as i64, "{} processors busy at {} on {}", busy, t, trace.machine);
+    schedlab::check::schedule(trace, out).map_err(TestCaseError::fail)?;
+    if let Some((j, r)) = trace.jobs.iter().zip(&out.records).find(|(_, r)| r.killed_runs > 1) {
+        prop_assert!(false, "job {} killed {} times", j.id, r.killed_runs);
     }
     Ok(())
+}
+
+/// Runs `name` with `settings` (placements recorded) through [`run_one`], as the CLI does.
+fn run_all_the_way(name: &str, settings: &[String], text: &str) -> Result<(Trace, Outcome, String), TestCaseError> {
+    let mut s = Settings::parse(settings).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+    s.engine.placements = true;
+    let t = parse(text.as_bytes(), &s.trace).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+    let cfg = configure(name, &s).map_err(|e| TestCaseError::fail(format!("{name} {settings:?}: {e}")))?;
+    prop_assert_eq!(cfg.len(), 1);
+    let (out, result) = run_one(&t, &cfg[0], &s);
+    let json = serde_json::to_string(&result).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+    Ok((t, out, json))
+}
+
+proptest! {
+    // About 540 cases per policy; each is two runs of up to 30 jobs, about a millisecond.
+    #![proptest_config(ProptestConfig { cases: 20000, ..ProptestConfig::default() })]
+
+    /// Every named policy, with random options of its family, on varied traces: the invariants
+    /// with placements (so processor identities are checked), and a second run that gives the
+    /// same outcome, the same schedule hash and the same result JSON to the byte.
+    #[test]
+    fn every_policy_keeps_the_invariants_and_is_deterministic(text in varied_trace(), (name, settings) in random_policy()) {
+        let (t, a, json_a) = run_all_the_way(name, &settings, &text)?;
+        if let Err(e) = schedlab::check::schedule(&t, &a) {
+            prop_assert!(false, "{} {:?}: {}", name, &settings, e);
+        }
+        let (_, b, json_b) = run_all_the_way(name, &settings, &text)?;
+        prop_assert_eq!(&a, &b, "{} {:?}: outcomes differ", name, &settings);
+        prop_assert_eq!(schedule_hash(&t, &a), schedule_hash(&t, &b));
+        prop_assert_eq!(json_a, json_b, "{} {:?}: results differ", name, &settings);
+    }
 }
 
 proptest! {
@@ -166,8 +286,8 @@ proptest! {
         s.extend(["predict=perfect".to_string(), "reserve=fcfs".to_string(), "factor=1".to_string()]);
         let out = run(&t, &s);
         check(&t, &out)?;
-        for (j, r) in t.jobs.iter().zip(&out.records) {
-            prop_assert!(r.reserved < 0 || r.start <= r.reserved, "job {} reserved {} started {} ({:?})", j.id, r.reserved, r.start, s);
+        if let Err(e) = schedlab::check::reservations(&t, &out) {
+            prop_assert!(false, "{} ({:?})", e, s);
         }
     }
 
@@ -215,7 +335,7 @@ proptest! {
             let cfg = Configured::new(policy, &s.policy).expect("policy configures");
             let engine = schedlab::engine::EngineOptions { placements: true, ..s.engine };
             let out = simulate(&t, cfg.build(&t).as_mut(), &engine);
-            if let Err(e) = common::check_pieces(&t, &out) {
+            if let Err(e) = schedlab::check::schedule(&t, &out) {
                 prop_assert!(false, "{} {:?}: {}", policy, &settings, e);
             }
             prop_assert_eq!(&out, &simulate(&t, cfg.build(&t).as_mut(), &engine), "not deterministic");
