@@ -52,12 +52,10 @@ fn swf_chunks_inputs_pass() {
     assert!(replay("swf_chunks", checks::swf_chunks) > 10, "the swf_chunks corpus is committed");
 }
 
-/// Found by `swf_chunks`: a CRLF split by an empty chunk (`"...\r"`, `""`, `"\n..."`) reads as
-/// two line ends, so the loader's report counts one line and one blank line more than parsing
-/// the whole file. `Scan::push` in src/trace/loader.rs clears `pending_cr` on an empty chunk.
-/// The fuzz target skips this one chunking until it is fixed (fuzz/checks.rs, load_in_chunks).
+/// Found by `swf_chunks`: a CRLF split by an empty chunk (`"...\r"`, `""`, `"\n..."`) read as
+/// two line ends, so the loader's report counted one line and one blank line more than parsing
+/// the whole file (an empty chunk cleared the CR's wait for its LF).
 #[test]
-#[ignore = "open bug in src/trace/loader.rs: an empty chunk after a CR forgets the CR"]
 fn a_crlf_split_by_an_empty_chunk_is_one_line_end() {
     use schedlab::trace::{parse, Loader, TraceOptions};
     let text = b"; MaxProcs: 4\r\n1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\r\n";
@@ -73,13 +71,11 @@ fn a_crlf_split_by_an_empty_chunk_is_one_line_end() {
 }
 
 /// Found by `swf_chunks` (fuzz/regressions/swf_chunks/corrupt-gzip-kept-lines, a gzip stream
-/// whose deflate data turns corrupt after four lines): fed byte by byte, the loader keeps the
-/// four lines and warns; fed in one piece, as the whole-file `parse` does, it loses them and
-/// reports that nothing could be decoded. The gzip decoder in `Loader::pass`
-/// (src/trace/loader.rs) drops the output of the `write_all` that hit the fault. The fuzz
-/// target does not compare corrupt streams until it is fixed.
+/// whose deflate data turns corrupt after four lines): fed byte by byte, the loader kept the
+/// four lines and warned; fed in one piece, as the whole-file `parse` does, it lost them and
+/// reported that nothing could be decoded (what the failing write had decoded stayed in the
+/// decoder; finishing it now hands that on).
 #[test]
-#[ignore = "open bug in src/trace/loader.rs: one write of a corrupt gzip stream loses the lines decoded before the fault"]
 fn a_corrupt_gzip_stream_keeps_the_same_lines_in_any_chunks() {
     use schedlab::trace::{parse, Loader, TraceOptions};
     let path = inputs("regressions", "swf_chunks").into_iter().find(|p| p.ends_with("corrupt-gzip-kept-lines"));

@@ -408,6 +408,11 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
     }
     let len = usize::try_from(varint(bytes, at).ok_or_else(|| damaged(*at))?).map_err(|_| damaged(*at))?;
     let records = bytes.get(*at..at.checked_add(len).ok_or_else(|| damaged(*at))?).ok_or_else(|| damaged(*at))?;
+    // Every record takes at least 15 bytes (15 varints), so a count the bytes cannot hold is a
+    // forgery, refused before anything is sized by it.
+    if count > records.len() as u64 / 15 {
+        return Err(damaged(*at));
+    }
     Ok(Scanned {
         lines_read,
         header_lines,
