@@ -735,7 +735,9 @@ async function runPolicies(names) {
   } else if (!failures.length) {
     said.push(`Stopped: ${state.results.size} of ${names.length} policies finished.`);
   } else {
-    said.push(`${state.results.size} of ${names.length} policies ran; ${failures.length} failed: ${failures.map(([p]) => p).join(', ')} (see below).`);
+    // In the order asked, not the order they failed in, so the sentence does not depend on timing.
+    const failed = names.filter((n) => failures.some(([p]) => p === n));
+    said.push(`${state.results.size} of ${names.length} policies ran; ${failures.length} failed: ${failed.join(', ')} (see below).`);
   }
   if (partial) {
     said.push(`${partial} ${partial === 1 ? 'policy' : 'policies'} stopped at the time budget; their statistics cover the jobs finished.`);
