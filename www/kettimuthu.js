@@ -167,7 +167,6 @@ export async function runKettimuthu() {
       })),
     ),
   ];
-  document.body.dataset.kettimuthu = 'running';
   const batch = await runTasks(ctx.pool, tasks, {
     group: 'kettimuthu',
     bar: kmEl('km-progress'),
@@ -175,12 +174,7 @@ export async function runKettimuthu() {
     current: () => generation === km.generation,
   });
   if (!batch) return;
-  const { values, done, t0 } = batch;
-  let { failure } = batch;
-  const stopped = () => {
-    kmStatus(failure ? `Stopped: ${failure}` : `Cancelled after ${done} of ${tasks.length} tasks.`, failure ? 'error' : '');
-    document.body.dataset.kettimuthu = 'stopped';
-  };
+  const { values, done, t0, stopped } = batch;
   if (done < tasks.length) return stopped();
   const comparison = values[0].comparison;
   const points = values.slice(1).map((v) => v.point);
@@ -198,8 +192,7 @@ export async function runKettimuthu() {
     });
     if (generation !== km.generation) return;
     if (!res.ok) {
-      if (!res.cancelled) failure = `the load findings: ${res.error}`;
-      return stopped();
+      return stopped(res.cancelled ? null : `the load findings: ${res.error}`);
     }
     loadFindings = res.value;
   }

@@ -206,7 +206,6 @@ export async function runLeung() {
     { what: 'the period’s tables', task: { kind: 'inspect', tag: 'leung', bytes, settings } },
     ...lg.policies.map((policy) => ({ what: policy, task: { kind: 'leung-policy', tag: 'leung', bytes, settings, input: { policy } } })),
   ];
-  document.body.dataset.leung = 'running';
   const batch = await runTasks(ctx.pool, tasks, {
     group: 'leung',
     bar: lgEl('lg-progress'),
@@ -214,12 +213,7 @@ export async function runLeung() {
     current: () => generation === lg.generation,
   });
   if (!batch) return;
-  const { values, done, t0 } = batch;
-  let { failure } = batch;
-  const stopped = () => {
-    lgStatus(failure ? `Stopped: ${failure}` : `Cancelled after ${done} of ${tasks.length} tasks.`, failure ? 'error' : '');
-    document.body.dataset.leung = 'stopped';
-  };
+  const { values, done, t0, stopped } = batch;
   if (done < tasks.length) return stopped();
   const shape = values[0].shape;
   const jobs = values[0].report.jobs_kept;
@@ -238,8 +232,7 @@ export async function runLeung() {
   });
   if (generation !== lg.generation) return;
   if (!res.ok) {
-    if (!res.cancelled) failure = `the findings: ${res.error}`;
-    return stopped();
+    return stopped(res.cancelled ? null : `the findings: ${res.error}`);
   }
   lg.last = { form, shape, jobs, runs, findings: res.value, seconds: (performance.now() - t0) / 1000 };
   lgRender(lg.last);

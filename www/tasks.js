@@ -3,11 +3,14 @@
 
 /**
  * Runs `tasks` ({what, task}) in `pool`; `current()` says whether the panel still wants the
- * results (a newer run or a new trace makes them stale). Returns null if stale, else
- * {values, done, failure, t0}: the task values in order (null where one failed or was
- * cancelled), how many succeeded, the first failure's message, and when the run began.
+ * results (a newer run or a new trace makes them stale). The body's `data-GROUP` says
+ * `running`, then `stopped` once `stopped` is called. Returns null if stale, else
+ * {values, done, failure, t0, stopped}: the task values in order (null where one failed or was
+ * cancelled), how many succeeded, the first failure's message, when the run began, and
+ * `stopped(why = failure)`, which tells the panel's status why it stopped (cancelled if no why).
  */
 export async function runTasks(pool, tasks, { group, bar, status, current }) {
+  document.body.dataset[group] = 'running';
   bar.max = tasks.length;
   bar.value = 0;
   status(`Running ${tasks.length} task${tasks.length === 1 ? '' : 's'}…`);
@@ -30,5 +33,9 @@ export async function runTasks(pool, tasks, { group, bar, status, current }) {
       return res.value;
     }),
   );
-  return current() ? { values, done, failure, t0 } : null;
+  const stopped = (why = failure) => {
+    status(why ? `Stopped: ${why}` : `Cancelled after ${done} of ${tasks.length} tasks.`, why ? 'error' : '');
+    document.body.dataset[group] = 'stopped';
+  };
+  return current() ? { values, done, failure, t0, stopped } : null;
 }
