@@ -6,13 +6,13 @@
 //! Leung et al.'s classes are half-open on the length axis (a job of exactly one hour is in
 //! "1-8 h"); Kettimuthu et al.'s are closed above (a job of exactly ten minutes is very short).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Record;
 use crate::trace::Trace;
 
 /// A table of values by length class (rows) and width class (columns).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Grid {
     /// What the cells hold.
     pub title: String,

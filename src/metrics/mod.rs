@@ -412,7 +412,7 @@ fn pct(part: usize, whole: usize) -> f64 {
 }
 
 /// Accuracy histograms in 5% bins, like Tsafrir et al. Fig. 2.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct AccuracyHistogram {
     /// Jobs per bin, bin i covering [5i, 5i + 5) percent (the last bin includes 100).
     pub all: Vec<u64>,

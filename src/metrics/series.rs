@@ -1,6 +1,6 @@
 //! Time series for charts: the machine's step functions reduced to a fixed number of buckets.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::engine::Sample;
 
@@ -8,7 +8,7 @@ use crate::engine::Sample;
 pub const MAX_POINTS: i64 = 100_000;
 
 /// One bucket of a compressed series: time-weighted mean and maximum over `[time, time + width)`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SeriesPoint {
     /// Bucket start.
     pub time: i64,
