@@ -4,6 +4,8 @@
 //! pixel buffer does, because jobs never overlap on (processor, time), so the work is bounded by
 //! the pixels plus one cheap test per job.
 
+use super::axis::{linear_ticks, time_axis_name, time_ticks, Tick};
+use super::chart::{cartesian, nothing_below, AxisSpec, Chart, ChartOptions, Frame, Sizes};
 use crate::engine::Outcome;
 use crate::trace::Trace;
 
@@ -11,6 +13,8 @@ use crate::trace::Trace;
 const COLOURS: [u32; 8] =
     [0xffb27200, 0xff009fe6, 0xff739e00, 0xffa779cc, 0xffe9b456, 0xff005ed5, 0xff42e4f0, 0xff555555];
 const BACKGROUND: u32 = 0xffffffff;
+/// The outline of a highlighted job.
+const OUTLINE: u32 = 0xff000000;
 
 /// One schedule ready to draw: each piece of each job's run (one per job unless jobs were
 /// suspended or killed), its user and its processor runs.
@@ -60,32 +64,63 @@ impl Gantt {
         }
     }
 
+    /// The pixel blocks (x0, x1, y0, y1), ends exclusive, of piece `i` in a `w` x `h` raster of
+    /// `[t0, t1)`; none if it lies outside.
+    fn blocks(&self, i: usize, t0: f64, t1: f64, w: usize, h: usize) -> Vec<(usize, usize, usize, usize)> {
+        let (s, e) = (self.start[i] as f64, self.end[i] as f64);
+        if self.start[i] < 0 || e <= t0 || s >= t1 {
+            return Vec::new();
+        }
+        let xs = w as f64 / (t1 - t0).max(1e-9);
+        let ys = h as f64 / self.machine.max(1) as f64;
+        let x0 = (((s - t0) * xs).floor().max(0.0)) as usize;
+        let x1 = (((e - t0) * xs).ceil().min(w as f64)) as usize;
+        let x1 = x1.max(x0 + 1).min(w);
+        let x0 = x0.min(x1.saturating_sub(1));
+        self.job_runs(i)
+            .iter()
+            .map(|&(first, count)| {
+                let y0 = ((first as f64 * ys).floor() as usize).min(h.saturating_sub(1));
+                let y1 = (((first + count) as f64 * ys).ceil() as usize).max(y0 + 1).min(h);
+                (x0, x1, y0, y1)
+            })
+            .collect()
+    }
+
     /// Draws the window `[t0, t1)` x all processors into `width` x `height` RGBA pixels
     /// (processor 0 at the top).
     pub fn render(&self, t0: f64, t1: f64, width: u32, height: u32) -> Vec<u8> {
+        self.render_highlighted(t0, t1, width, height, None)
+    }
+
+    /// [`Gantt::render`] with the job at trace index `job` (if any) outlined in black, so the
+    /// job picked under the pointer stands out.
+    pub fn render_highlighted(&self, t0: f64, t1: f64, width: u32, height: u32, job: Option<usize>) -> Vec<u8> {
         let (w, h) = (width.max(1) as usize, height.max(1) as usize);
         let mut px = vec![BACKGROUND; w * h];
-        let xs = w as f64 / (t1 - t0).max(1e-9);
-        let ys = h as f64 / self.machine.max(1) as f64;
         for i in 0..self.start.len() {
-            let (s, e) = (self.start[i] as f64, self.end[i] as f64);
-            if self.start[i] < 0 || e <= t0 || s >= t1 {
-                continue;
-            }
-            let x0 = (((s - t0) * xs).floor().max(0.0)) as usize;
-            let x1 = (((e - t0) * xs).ceil().min(w as f64)) as usize;
-            let x1 = x1.max(x0 + 1).min(w);
             let colour = COLOURS[self.user[i].unsigned_abs() as usize % COLOURS.len()];
-            // A darker right edge separates neighbouring jobs once they are wide enough to see.
-            let edge = if x1 - x0 >= 4 { Some(x1 - 1) } else { None };
-            for &(first, count) in self.job_runs(i) {
-                let y0 = (first as f64 * ys).floor() as usize;
-                let y1 = (((first + count) as f64 * ys).ceil() as usize).max(y0 + 1).min(h);
+            for (x0, x1, y0, y1) in self.blocks(i, t0, t1, w, h) {
+                // A darker right edge separates neighbouring jobs once they are wide enough to see.
+                let edge = if x1 - x0 >= 4 { Some(x1 - 1) } else { None };
                 for y in y0..y1 {
                     let row = &mut px[y * w..(y + 1) * w];
                     row[x0..x1].fill(colour);
                     if let Some(x) = edge {
                         row[x] = darker(colour);
+                    }
+                }
+            }
+        }
+        if let Some(j) = job {
+            for i in (0..self.start.len()).filter(|&i| self.job[i] as usize == j) {
+                for (x0, x1, y0, y1) in self.blocks(i, t0, t1, w, h) {
+                    for y in y0..y1 {
+                        for x in x0..x1 {
+                            if x < x0 + 2 || x + 2 >= x1 || y < y0 + 2 || y + 2 >= y1 {
+                                px[y * w + x] = OUTLINE;
+                            }
+                        }
                     }
                 }
             }
@@ -104,6 +139,104 @@ impl Gantt {
             })
             .map(|i| self.job[i] as usize)
     }
+}
+
+/// The window a Gantt chart shows: `opts.x_range` if set and not empty, else the whole schedule.
+pub fn gantt_window(g: &Gantt, opts: &ChartOptions) -> (f64, f64) {
+    match opts.x_range {
+        Some((a, b)) if b > a => (a, b),
+        _ => {
+            let (a, b) = g.span();
+            (a as f64, b as f64)
+        }
+    }
+}
+
+/// The Gantt chart's frame: time axis (labelled like the busy and queue charts), processor axis
+/// (processor 0 at the top, as the raster draws it) and title. The raster of
+/// [`Gantt::render`]`(t0, t1, x1 - x0, y1 - y0)` goes into `chart.plot` afterwards: the page
+/// puts the pixels there itself, [`gantt_svg`] and [`gantt_png`] do it natively.
+pub fn gantt_frame(g: &Gantt, title: &str, opts: &ChartOptions) -> Chart {
+    let window = gantt_window(g, opts);
+    frame(g.machine(), title, &ChartOptions { x_range: Some(window), ..opts.clone() })
+}
+
+/// [`gantt_frame`] for a machine of `machine` processors over `opts.x_range` (`[0, 1)` if
+/// unset), for the page's main thread, which draws the frame while a worker holds the schedule.
+pub fn frame(machine: u32, title: &str, opts: &ChartOptions) -> Chart {
+    let (t0, t1) = match opts.x_range {
+        Some((a, b)) if b > a => (a, b),
+        _ => (0.0, 1.0),
+    };
+    let s = Sizes::of(opts);
+    let (w, h) = opts.size();
+    let m = machine.max(1) as f64;
+    let x_ticks = time_ticks(t0, t1, s.ticks(w as i32 - 90).min(12), opts.unix_start);
+    // Processor p is drawn at height m - p, so processor 0 sits at the top.
+    let y_ticks: Vec<Tick> = linear_ticks(0.0, m, s.ticks_y(s.plot_height(h)))
+        .into_iter()
+        .filter(|t| t.0 <= m)
+        .map(|(v, l)| (m - v, l))
+        .collect();
+    let frame = Frame {
+        title: title.to_string(),
+        subtitle: "each job a block on the processors it held, coloured by user".to_string(),
+        x: AxisSpec { ticks: x_ticks, desc: time_axis_name(opts.unix_start).to_string(), grid: true },
+        y: AxisSpec { ticks: y_ticks, desc: "processor".to_string(), grid: true },
+        ..Default::default()
+    };
+    cartesian(opts, &frame, t0..t1, 0.0..m, |_, _, _, _| {}, nothing_below)
+        .unwrap_or_else(|e| Chart::message(opts, title, &e))
+}
+
+/// The raster of the frame's plot area, as RGBA pixels, `scale` times the frame's density.
+#[cfg(not(target_arch = "wasm32"))]
+fn raster_for(g: &Gantt, chart: &Chart, opts: &ChartOptions, scale: u32) -> (Vec<u8>, u32, u32) {
+    let (t0, t1) = gantt_window(g, opts);
+    let (x0, y0, x1, y1) = chart.plot;
+    let (w, h) = (((x1 - x0).max(1) as u32) * scale, ((y1 - y0).max(1) as u32) * scale);
+    (g.render(t0, t1, w, h), w, h)
+}
+
+/// The whole Gantt chart as SVG: the frame with the raster embedded as a PNG image over its
+/// plot area (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn gantt_svg(g: &Gantt, title: &str, opts: &ChartOptions) -> String {
+    let chart = gantt_frame(g, title, opts);
+    // Twice the density, so the picture stays sharp when the SVG is scaled up.
+    let (px, w, h) = raster_for(g, &chart, opts, 2);
+    let png = super::native::encode_png(&px, w, h, true);
+    let (x0, y0, x1, y1) = chart.plot;
+    let image = format!(
+        "<image x=\"{x0}\" y=\"{y0}\" width=\"{}\" height=\"{}\" preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64,{}\"/>\n",
+        x1 - x0,
+        y1 - y0,
+        super::native::base64(&png)
+    );
+    let svg = chart.svg();
+    match svg.rfind("</svg>") {
+        Some(i) => format!("{}{image}{}", &svg[..i], &svg[i..]),
+        None => svg,
+    }
+}
+
+/// The whole Gantt chart as a PNG file at `scale` times its size (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn gantt_png(g: &Gantt, title: &str, opts: &ChartOptions, scale: u32) -> Vec<u8> {
+    let k = scale.max(1);
+    let chart = gantt_frame(g, title, opts);
+    let (w, h) = (chart.width * k, chart.height * k);
+    let mut rgb = super::native::rasterize(&chart.list.scaled(k), w, h);
+    let (px, rw, rh) = raster_for(g, &chart, opts, k);
+    let (x0, y0) = (chart.plot.0.max(0) as u32 * k, chart.plot.1.max(0) as u32 * k);
+    for y in 0..rh.min(h.saturating_sub(y0)) {
+        for x in 0..rw.min(w.saturating_sub(x0)) {
+            let s = ((y * rw + x) * 4) as usize;
+            let d = (((y0 + y) * w + x0 + x) * 3) as usize;
+            rgb[d..d + 3].copy_from_slice(&px[s..s + 3]);
+        }
+    }
+    super::native::encode_png(&rgb, w, h, false)
 }
 
 fn darker(c: u32) -> u32 {

@@ -1,3 +1,18 @@
-//! Chart geometry computed in Rust so it can be tested natively: the Gantt chart's raster.
+//! Charts, drawn by plotters into a display list of pixel primitives that the page paints on
+//! a canvas and the command line writes as SVG or PNG, so both show the same picture.
+//!
+//! - [`display`]: the display list, the recording backend (a fixed text measure, so layout
+//!   never depends on a font) and replay onto any plotters backend.
+//! - [`axis`]: ticks and the number, duration and time formats.
+//! - [`chart`]: a finished chart (hit regions, its numbers as a table), options, the palette
+//!   and the frame cartesian charts share.
+//! - [`compare`]: the charts comparing policies' runs.
+//! - [`gantt`]: the Gantt chart's raster and its frame.
 
+pub mod axis;
+pub mod chart;
+pub mod compare;
+pub mod display;
 pub mod gantt;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;

@@ -1,0 +1,635 @@
+//! A finished chart (its display list, hit regions and numbers) and the frame every
+//! cartesian chart shares: title, axes through plotters' mesh, and a legend below the plot.
+
+use plotters::chart::{ChartBuilder, ChartContext};
+use plotters::coord::cartesian::Cartesian2d;
+use plotters::coord::ranged1d::{AsRangedCoord, DefaultFormatting, KeyPointHint, Ranged};
+use plotters::coord::Shift;
+use plotters::drawing::{DrawingArea, IntoDrawingArea};
+use plotters::element::{Rectangle, Text};
+use plotters::style::{Color, FontStyle, IntoFont, RGBAColor, RGBColor, ShapeStyle, TextStyle};
+use serde::{Deserialize, Serialize};
+
+use super::axis::Tick;
+use super::display::{text_size, Colour, DisplayList, Recorder, TextPen, FONT_FAMILY};
+
+/// A chart ready to paint: its drawing operations, where the pointer finds things, and the
+/// numbers it shows.
+#[derive(Debug, Clone)]
+pub struct Chart {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// What to draw.
+    pub list: DisplayList,
+    /// The regions the pointer can find.
+    pub hits: Vec<Hit>,
+    /// The numbers drawn, for a table view.
+    pub table: Table,
+    /// The plotting area (x0, y0, x1, y1), end exclusive: where the Gantt raster goes and
+    /// what pointer positions map to data through.
+    pub plot: (i32, i32, i32, i32),
+    /// How far from a hit region the pointer still finds it: 0 for bars and cells, some
+    /// pixels for the points of a line.
+    pub(crate) reach: f64,
+}
+
+/// Something under the pointer: a bar, a heatmap cell or a point of a line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hit {
+    /// Its region (x0, y0, x1, y1) in chart pixels, end exclusive.
+    pub rect: (i32, i32, i32, i32),
+    /// The series: the run's index in the runs charted.
+    pub series: usize,
+    /// The item within the series (bar, cell, bin or point).
+    pub index: usize,
+    /// What to say about it.
+    pub text: String,
+}
+
+/// A chart's numbers as a table, for readers who want the values or use a screen reader.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Table {
+    /// What the table holds.
+    pub title: String,
+    /// Column headings.
+    pub columns: Vec<String>,
+    /// Rows of cells, as many as columns.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// How to draw a chart; every field may be left out of the JSON.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ChartOptions {
+    /// Width in CSS pixels (0: 640).
+    pub width: u32,
+    /// Height in CSS pixels (0: 360).
+    pub height: u32,
+    /// The series (run) under the pointer: drawn on top and thicker, the others faded.
+    pub highlight: Option<usize>,
+    /// Time charts: the window `[t0, t1)` shown, in trace seconds (kept in step with the Gantt
+    /// chart's zoom).
+    pub x_range: Option<(f64, f64)>,
+    /// The trace's `UnixStartTime`, so time axes show UTC dates instead of "day N".
+    pub unix_start: Option<i64>,
+    /// Small multiples and phones: smaller fonts, fewer ticks.
+    pub compact: bool,
+}
+
+impl ChartOptions {
+    /// The size in pixels, defaults filled in and no smaller than a chart can be laid out in.
+    pub fn size(&self) -> (u32, u32) {
+        let w = if self.width == 0 { 640 } else { self.width };
+        let h = if self.height == 0 { 360 } else { self.height };
+        (w.max(160), h.max(120))
+    }
+}
+
+impl Chart {
+    /// [`DisplayList::hash`] of the chart's drawing.
+    pub fn hash(&self) -> String {
+        self.list.hash()
+    }
+
+    /// The chart as an SVG document, through plotters' SVG backend.
+    pub fn svg(&self) -> String {
+        let mut out = String::new();
+        {
+            let mut svg = plotters::backend::SVGBackend::with_string(&mut out, (self.width, self.height));
+            // SVGBackend writes font-size as the size over 1.24; the list's sizes are CSS pixels.
+            self.list.replay(&mut svg, |p| {
+                let mut pen = TextPen::of(p);
+                pen.size *= 1.24;
+                pen
+            });
+            let _ = plotters_backend::DrawingBackend::present(&mut svg);
+        }
+        out
+    }
+
+    /// Paints the chart onto any plotters backend (the page's canvas).
+    pub fn paint<DB: plotters_backend::DrawingBackend>(&self, db: &mut DB) {
+        self.list.paint(db);
+    }
+
+    /// What is under the pointer at (x, y) in chart pixels: the region containing it, else the
+    /// nearest point within reach (about 8 px on line charts).
+    pub fn hit(&self, x: f64, y: f64) -> Option<&Hit> {
+        let mut best: Option<(&Hit, f64)> = None;
+        for h in &self.hits {
+            let (x0, y0, x1, y1) = h.rect;
+            let dx = if x < x0 as f64 {
+                x0 as f64 - x
+            } else if x >= x1 as f64 {
+                x - (x1 - 1).max(x0) as f64
+            } else {
+                0.0
+            };
+            let dy = if y < y0 as f64 {
+                y0 as f64 - y
+            } else if y >= y1 as f64 {
+                y - (y1 - 1).max(y0) as f64
+            } else {
+                0.0
+            };
+            let d = (dx * dx + dy * dy).sqrt();
+            if best.is_none_or(|(_, b)| d < b) {
+                best = Some((h, d));
+            }
+        }
+        best.filter(|&(_, d)| d <= self.reach).map(|(h, _)| h)
+    }
+
+    /// A chart holding only a message (no data to draw).
+    pub(crate) fn message(opts: &ChartOptions, title: &str, text: &str) -> Chart {
+        let (w, h) = opts.size();
+        let s = Sizes::of(opts);
+        let mut list = DisplayList::default();
+        {
+            let root = Recorder::new(&mut list, w, h).into_drawing_area();
+            let _ = root.fill(&RGBColor(255, 255, 255));
+            let top = header(&root, title, "", &s, w);
+            let _ = root.draw(&Text::new(
+                fit(text, s.label, w as i32 - 2 * s.margin),
+                (w as i32 / 2, top + (h as i32 - top) / 2),
+                label_style(s.label, MUTED).pos(plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Center,
+                    plotters::style::text_anchor::VPos::Center,
+                )),
+            ));
+        }
+        Chart {
+            width: w,
+            height: h,
+            list,
+            hits: Vec::new(),
+            table: Table { title: title.to_string(), ..Default::default() },
+            plot: (0, 0, 0, 0),
+            reach: 0.0,
+        }
+    }
+}
+
+/// The colour of series `i` everywhere (page and pictures): Okabe and Ito's colour-blind-safe
+/// set without its yellow and black (too faint, and taken by text), then Paul Tol's muted and
+/// light sets without their pale yellows and greys; past those it repeats.
+pub fn palette(i: usize) -> (u8, u8, u8) {
+    const COLOURS: [(u8, u8, u8); 21] = [
+        (0x00, 0x72, 0xB2), // blue
+        (0xD5, 0x5E, 0x00), // vermillion
+        (0x00, 0x9E, 0x73), // bluish green
+        (0xE6, 0x9F, 0x00), // orange
+        (0xCC, 0x79, 0xA7), // reddish purple
+        (0x56, 0xB4, 0xE9), // sky blue
+        (0x33, 0x22, 0x88), // Tol muted: indigo
+        (0xCC, 0x66, 0x77), // rose
+        (0x11, 0x77, 0x33), // green
+        (0x88, 0x22, 0x55), // wine
+        (0x44, 0xAA, 0x99), // teal
+        (0x99, 0x99, 0x33), // olive
+        (0xAA, 0x44, 0x99), // purple
+        (0x88, 0xCC, 0xEE), // cyan
+        (0x77, 0xAA, 0xDD), // Tol light: light blue
+        (0xEE, 0x88, 0x66), // orange
+        (0xFF, 0xAA, 0xBB), // pink
+        (0x99, 0xDD, 0xFF), // light cyan
+        (0x44, 0xBB, 0x99), // mint
+        (0xBB, 0xCC, 0x33), // pear
+        (0xAA, 0xAA, 0x00), // olive
+    ];
+    COLOURS[i % COLOURS.len()]
+}
+
+/// [`palette`] as a display-list colour.
+pub fn series_colour(i: usize) -> Colour {
+    let (r, g, b) = palette(i);
+    Colour::rgb(r, g, b)
+}
+
+/// Text colour.
+pub(crate) const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
+/// Secondary text (subtitles, notes).
+pub(crate) const MUTED: RGBColor = RGBColor(0x59, 0x59, 0x59);
+/// Axis lines and tick marks.
+const AXIS: RGBColor = RGBColor(0x80, 0x80, 0x80);
+/// Grid lines.
+const GRID: RGBColor = RGBColor(0xe6, 0xe6, 0xe6);
+
+/// Font sizes and spacing, smaller when compact.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Sizes {
+    /// Title.
+    pub title: f64,
+    /// Tick labels, legend and notes.
+    pub label: f64,
+    /// Subtitle.
+    pub small: f64,
+    /// Space around the chart.
+    pub margin: i32,
+    /// Tick mark length.
+    pub tick: i32,
+    /// Most ticks per 100 px of axis.
+    pub density: f64,
+}
+
+impl Sizes {
+    pub(crate) fn of(opts: &ChartOptions) -> Sizes {
+        if opts.compact {
+            Sizes { title: 12.0, label: 10.0, small: 10.0, margin: 5, tick: 3, density: 0.9 }
+        } else {
+            Sizes { title: 15.0, label: 12.0, small: 12.0, margin: 10, tick: 4, density: 1.25 }
+        }
+    }
+
+    /// How many ticks fit along `pixels` of a horizontal axis (labels side by side).
+    pub(crate) fn ticks(&self, pixels: i32) -> usize {
+        ((pixels.max(0) as f64 / 100.0 * self.density).floor() as usize).max(2)
+    }
+
+    /// How many ticks fit along `pixels` of a vertical axis (labels one above the other).
+    pub(crate) fn ticks_y(&self, pixels: i32) -> usize {
+        ((pixels.max(0) as f64 / (self.label * 4.0)).floor() as usize).max(2)
+    }
+
+    /// About the height of the plot in a chart of height `h` with a one-row legend.
+    pub(crate) fn plot_height(&self, h: u32) -> i32 {
+        h as i32 - (self.title * 1.35 + self.small * 1.4 + self.label * 5.5) as i32 - 3 * self.margin
+    }
+}
+
+/// A text style in the charts' font.
+pub(crate) fn label_style(size: f64, colour: RGBColor) -> TextStyle<'static> {
+    (FONT_FAMILY, size).into_font().color(&colour)
+}
+
+/// `text` cut with an ellipsis to fit `width` pixels at `size` (by the layout's measure).
+pub(crate) fn fit(text: &str, size: f64, width: i32) -> String {
+    if text_size(text, size).0 as i32 <= width {
+        return text.to_string();
+    }
+    let mut out: String = String::new();
+    for c in text.chars() {
+        let next = format!("{out}{c}…");
+        if text_size(&next, size).0 as i32 > width {
+            break;
+        }
+        out.push(c);
+    }
+    format!("{}…", out.trim_end())
+}
+
+/// Draws the title (bold) and subtitle at the top left; returns the height they take.
+pub(crate) fn header(root: &DrawingArea<Recorder<'_>, Shift>, title: &str, subtitle: &str, s: &Sizes, w: u32) -> i32 {
+    let width = w as i32 - 2 * s.margin;
+    let mut y = s.margin;
+    if !title.is_empty() {
+        let style = (FONT_FAMILY, s.title, FontStyle::Bold).into_font().color(&INK);
+        let _ = root.draw(&Text::new(fit(title, s.title, width), (s.margin, y), style));
+        y += (s.title * 1.35).round() as i32;
+    }
+    if !subtitle.is_empty() {
+        let _ = root.draw(&Text::new(fit(subtitle, s.small, width), (s.margin, y), label_style(s.small, MUTED)));
+        y += (s.small * 1.4).round() as i32;
+    }
+    y
+}
+
+/// One entry of a legend.
+#[derive(Debug, Clone)]
+pub(crate) struct LegendEntry {
+    /// Its text.
+    pub label: String,
+    /// Its swatch colour.
+    pub colour: Colour,
+    /// The series it names.
+    pub series: usize,
+}
+
+/// Where each shown legend entry goes, below the plot, wrapping: at most a third of the
+/// chart's height, the rest summed up as "+N more".
+struct LegendLayout {
+    height: i32,
+    items: Vec<(usize, i32, i32)>,
+    more: Option<(String, i32, i32)>,
+}
+
+fn legend_layout(entries: &[LegendEntry], highlight: Option<usize>, w: u32, h: u32, s: &Sizes) -> LegendLayout {
+    if entries.is_empty() {
+        return LegendLayout { height: 0, items: Vec::new(), more: None };
+    }
+    let row_h = (s.label * 1.6).round() as i32;
+    let max_rows = ((h as i32 / 3) / row_h).max(1);
+    let width = w as i32 - 2 * s.margin;
+    let swatch = s.label as i32;
+    let entry_w = |e: &LegendEntry| swatch + 5 + text_size(&e.label, s.label).0 as i32 + 14;
+    // The highlighted series is always listed, even when the legend must leave others out.
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    if let Some(hl) = highlight.and_then(|hl| entries.iter().position(|e| e.series == hl)) {
+        order.sort_by_key(|&i| if i == hl { 0 } else { 1 + i });
+    }
+    let place = |take: usize, more: Option<&str>| -> Option<LegendLayout> {
+        let (mut x, mut row) = (0, 0);
+        let mut items = Vec::new();
+        let mut chosen: Vec<usize> = order[..take].to_vec();
+        chosen.sort_unstable();
+        for &i in &chosen {
+            let ew = entry_w(&entries[i]).min(width);
+            if x > 0 && x + ew > width {
+                row += 1;
+                x = 0;
+            }
+            items.push((i, x, row));
+            x += ew;
+        }
+        let more = more.map(|m| {
+            let mw = text_size(m, s.label).0 as i32;
+            if x > 0 && x + mw > width {
+                row += 1;
+                x = 0;
+            }
+            (m.to_string(), x, row)
+        });
+        if row >= max_rows {
+            return None;
+        }
+        let rows = row + 1;
+        Some(LegendLayout {
+            height: rows * row_h,
+            items: items.into_iter().map(|(i, x, r)| (i, x, r * row_h)).collect(),
+            more: more.map(|(m, x, r)| (m, x, r * row_h)),
+        })
+    };
+    if let Some(l) = place(entries.len(), None) {
+        return l;
+    }
+    for take in (1..entries.len()).rev() {
+        let more = format!("+{} more", entries.len() - take);
+        if let Some(l) = place(take, Some(&more)) {
+            return l;
+        }
+    }
+    place(0, Some(&format!("{} series", entries.len()))).unwrap_or(LegendLayout {
+        height: row_h,
+        items: Vec::new(),
+        more: None,
+    })
+}
+
+fn draw_legend(
+    root: &DrawingArea<Recorder<'_>, Shift>,
+    entries: &[LegendEntry],
+    layout: &LegendLayout,
+    top: i32,
+    highlight: Option<usize>,
+    s: &Sizes,
+) {
+    let swatch = s.label as i32;
+    let row_h = (s.label * 1.6).round() as i32;
+    let dy = (row_h - swatch) / 2;
+    for &(i, x, y) in &layout.items {
+        let e = &entries[i];
+        let (x, y) = (x + s.margin, y + top);
+        let c = e.colour;
+        let fill = RGBAColor(c.r, c.g, c.b, c.a as f64 / 255.0);
+        let _ = root.draw(&Rectangle::new([(x, y + dy), (x + swatch, y + dy + swatch)], fill.filled()));
+        let bold = highlight == Some(e.series);
+        let style = if bold {
+            (FONT_FAMILY, s.label, FontStyle::Bold).into_font().color(&INK)
+        } else {
+            label_style(s.label, INK)
+        };
+        let style = style.pos(plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Left,
+            plotters::style::text_anchor::VPos::Center,
+        ));
+        let max_w = root.dim_in_pixel().0 as i32 - x - swatch - 5 - s.margin;
+        let _ = root.draw(&Text::new(fit(&e.label, s.label, max_w), (x + swatch + 5, y + row_h / 2), style));
+    }
+    if let Some((m, x, y)) = &layout.more {
+        let style = label_style(s.label, MUTED).pos(plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Left,
+            plotters::style::text_anchor::VPos::Center,
+        ));
+        let _ = root.draw(&Text::new(m.clone(), (x + s.margin, top + y + row_h / 2), style));
+    }
+}
+
+/// One axis of a cartesian frame: its ticks (plotters draws exactly these), its description,
+/// and whether grid lines cross the plot at its ticks.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AxisSpec {
+    pub ticks: Vec<Tick>,
+    pub desc: String,
+    pub grid: bool,
+}
+
+/// What a cartesian chart draws around its data.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Frame {
+    pub title: String,
+    pub subtitle: String,
+    pub x: AxisSpec,
+    pub y: AxisSpec,
+    pub legend: Vec<LegendEntry>,
+    /// Extra room to the right of the plot (a colour scale, value labels).
+    pub right: i32,
+    /// Height kept below the legend for a drawing of the caller's (a colour scale).
+    pub below: i32,
+    /// Font size of the y tick labels (0: the usual), smaller when many bars share the height.
+    pub y_label: f64,
+}
+
+/// A plotters coordinate with exactly the given ticks. (plotters' own `WithKeyPoints` loses
+/// the value formatter of `f64` ranges, without which the mesh cannot be drawn.)
+pub(crate) struct Ticked<R> {
+    inner: R,
+    ticks: Vec<f64>,
+}
+
+impl<R: Ranged<ValueType = f64>> Ranged for Ticked<R> {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.inner.map(value, limit)
+    }
+
+    fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        // Bold grid lines and labels at the ticks; no light lines between them.
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.inner.range()
+    }
+
+    fn axis_pixel_range(&self, limit: (i32, i32)) -> std::ops::Range<i32> {
+        self.inner.axis_pixel_range(limit)
+    }
+}
+
+/// The chart context every cartesian chart draws its data into.
+pub(crate) type Ctx<'a, 'b, X, Y> = ChartContext<'a, Recorder<'b>, Cartesian2d<Ticked<X>, Ticked<Y>>>;
+
+/// Room the y tick labels take: the widest label and the tick marks.
+pub(crate) fn y_label_width(ticks: &[Tick], s: &Sizes) -> i32 {
+    ticks.iter().map(|t| text_size(&t.1, s.label).0 as i32).max().unwrap_or(0) + 2 * s.tick + 4
+}
+
+/// Lays out and draws a cartesian chart with plotters: header, mesh with the frame's ticks,
+/// then `draw` puts the data in (returning its hit regions), then the legend goes below.
+/// `below` draws into the strip of `frame.below` pixels at the bottom, given its top.
+pub(crate) fn cartesian<X, Y, F, B>(
+    opts: &ChartOptions,
+    frame: &Frame,
+    xs: X,
+    ys: Y,
+    draw: F,
+    below: B,
+) -> Result<Chart, String>
+where
+    X: AsRangedCoord<Value = f64>,
+    Y: AsRangedCoord<Value = f64>,
+    F: FnOnce(
+        &mut Ctx<'_, '_, X::CoordDescType, Y::CoordDescType>,
+        &DrawingArea<Recorder<'_>, Shift>,
+        &Sizes,
+        &mut Vec<Hit>,
+    ),
+    B: FnOnce(&DrawingArea<Recorder<'_>, Shift>, i32, (i32, i32, i32, i32), &Sizes),
+{
+    let (w, h) = opts.size();
+    let s = Sizes::of(opts);
+    let mut list = DisplayList::default();
+    let mut hits = Vec::new();
+    let plot;
+    {
+        let err = |e: plotters::drawing::DrawingAreaErrorKind<std::convert::Infallible>| e.to_string();
+        let root = Recorder::new(&mut list, w, h).into_drawing_area();
+        root.fill(&RGBColor(255, 255, 255)).map_err(err)?;
+        let top = header(&root, &frame.title, &frame.subtitle, &s, w);
+        let legend = legend_layout(&frame.legend, opts.highlight, w, h, &s);
+        let legend_gap = if legend.height > 0 { s.margin / 2 } else { 0 };
+        let bottom = legend.height + legend_gap + frame.below + s.margin;
+        let area = root.clone().shrink((0, top), (w, (h as i32 - top - bottom).max(40) as u32));
+
+        let label_h = s.label.round() as i32;
+        let desc_h = label_h + 6;
+        let y_size = if frame.y_label > 0.0 { frame.y_label } else { s.label };
+        let y_area = y_label_width(&frame.y.ticks, &Sizes { label: y_size, ..s })
+            + if frame.y.desc.is_empty() { 0 } else { desc_h };
+        let x_area = 2 * s.tick + label_h + 4 + if frame.x.desc.is_empty() { 0 } else { desc_h };
+        let last_x = frame.x.ticks.iter().map(|t| text_size(&t.1, s.label).0 as i32).max().unwrap_or(0);
+        let right = (last_x / 2 + 2).max(s.margin) + frame.right;
+
+        let xt: Vec<f64> = frame.x.ticks.iter().map(|t| t.0).collect();
+        let yt: Vec<f64> = frame.y.ticks.iter().map(|t| t.0).collect();
+        let mut chart = ChartBuilder::on(&area)
+            .margin_left(s.margin)
+            .margin_right(right)
+            .margin_top(label_h / 2 + 2)
+            .x_label_area_size(x_area)
+            .y_label_area_size(y_area)
+            .build_cartesian_2d(Ticked { inner: xs.into(), ticks: xt }, Ticked { inner: ys.into(), ticks: yt })
+            .map_err(err)?;
+        let label = |ticks: &[Tick], v: f64| ticks.iter().find(|t| t.0 == v).map(|t| t.1.clone()).unwrap_or_default();
+        let xf = |v: &f64| label(&frame.x.ticks, *v);
+        let yf = |v: &f64| label(&frame.y.ticks, *v);
+        {
+            let mut mesh = chart.configure_mesh();
+            mesh.bold_line_style(ShapeStyle::from(&GRID))
+                .axis_style(ShapeStyle::from(&AXIS))
+                .x_label_style(label_style(s.label, INK))
+                .y_label_style(label_style(y_size, INK))
+                .axis_desc_style(label_style(s.label, MUTED))
+                .x_label_formatter(&xf)
+                .y_label_formatter(&yf)
+                .set_all_tick_mark_size(s.tick);
+            if !frame.x.grid {
+                mesh.disable_x_mesh();
+            }
+            if !frame.y.grid {
+                mesh.disable_y_mesh();
+            }
+            if !frame.x.desc.is_empty() {
+                mesh.x_desc(frame.x.desc.clone());
+            }
+            if !frame.y.desc.is_empty() {
+                mesh.y_desc(frame.y.desc.clone());
+            }
+            mesh.draw().map_err(err)?;
+        }
+        let (xr, yr) = chart.plotting_area().get_pixel_range();
+        plot = (xr.start, yr.start, xr.end, yr.end);
+        draw(&mut chart, &root, &s, &mut hits);
+        let legend_top = h as i32 - bottom + legend_gap;
+        draw_legend(&root, &frame.legend, &legend, legend_top, opts.highlight, &s);
+        if frame.below > 0 {
+            below(&root, legend_top + legend.height, plot, &s);
+        }
+    }
+    Ok(Chart { width: w, height: h, list, hits, table: Table::default(), plot, reach: 0.0 })
+}
+
+/// A drawing that does nothing, for frames without a strip below.
+pub(crate) fn nothing_below(_: &DrawingArea<Recorder<'_>, Shift>, _: i32, _: (i32, i32, i32, i32), _: &Sizes) {}
+
+/// An RGBA plotters colour from a display-list colour, with `alpha` (0-1) applied.
+pub(crate) fn rgba(c: Colour, alpha: f64) -> RGBAColor {
+    RGBAColor(c.r, c.g, c.b, alpha)
+}
+
+/// The pixel x range of a chart context's plotting area.
+pub(crate) fn plot_rect<X: Ranged, Y: Ranged>(
+    chart: &ChartContext<'_, Recorder<'_>, Cartesian2d<X, Y>>,
+) -> (i32, i32, i32, i32) {
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    (xr.start, yr.start, xr.end, yr.end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn palette_starts_with_okabe_ito_and_is_stable() {
+        assert_eq!(palette(0), (0x00, 0x72, 0xB2));
+        assert_eq!(palette(1), (0xD5, 0x5E, 0x00));
+        assert_eq!(palette(21), palette(0));
+        let distinct: std::collections::BTreeSet<_> = (0..21).map(palette).collect();
+        assert_eq!(distinct.len(), 21);
+    }
+
+    #[test]
+    fn fit_cuts_long_text_with_an_ellipsis() {
+        assert_eq!(fit("short", 10.0, 100), "short");
+        let cut = fit("a rather long title that does not fit", 10.0, 60);
+        assert!(cut.ends_with('…'));
+        assert!(text_size(&cut, 10.0).0 <= 60);
+    }
+
+    #[test]
+    fn legend_wraps_and_summarises_what_does_not_fit() {
+        let s = Sizes::of(&ChartOptions::default());
+        let entries: Vec<LegendEntry> = (0..37)
+            .map(|i| LegendEntry { label: format!("conservative-{i}"), colour: series_colour(i), series: i })
+            .collect();
+        let l = legend_layout(&entries, None, 640, 360, &s);
+        assert!(l.height <= 120, "a third of the height at most: {}", l.height);
+        let more = l.more.as_ref().expect("not all 37 fit");
+        assert_eq!(more.0, format!("+{} more", 37 - l.items.len()));
+        // The highlighted series is listed even when it would have been left out.
+        let l = legend_layout(&entries, Some(36), 640, 360, &s);
+        assert!(l.items.iter().any(|&(i, _, _)| i == 36));
+        let few = legend_layout(&entries[..3], None, 640, 360, &s);
+        assert_eq!(few.items.len(), 3);
+        assert!(few.more.is_none());
+        assert_eq!(few.items[0].2, few.items[2].2, "three short entries share a row");
+    }
+}

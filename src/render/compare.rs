@@ -1,0 +1,1009 @@
+//! The charts that compare policies' runs of one trace: a metric per run, the distribution of
+//! waits, busy processors and queue length over time, and one run's bounded slowdown by job
+//! category and prediction accuracy.
+//!
+//! Run `i` is drawn in [`palette`](super::chart::palette)`(i)` in every chart, so a policy keeps its colour across
+//! the page and the CLI's pictures.
+
+use std::collections::BTreeMap;
+
+use plotters::coord::combinators::IntoLogRange;
+use plotters::coord::Shift;
+use plotters::drawing::DrawingArea;
+use plotters::element::{PathElement, Rectangle, Text};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{Color, FontStyle, IntoFont, RGBColor};
+use serde::{Deserialize, Serialize};
+
+use super::axis::{
+    duration_unit, fmt_duration, fmt_number, fmt_tick, fmt_time, linear_ticks, nice_max, time_axis_name, time_ticks,
+    wait_ticks, Tick,
+};
+use super::chart::{
+    cartesian, fit, label_style, nothing_below, rgba, series_colour, y_label_width, AxisSpec, Chart, ChartOptions,
+    Frame, Hit, LegendEntry, Sizes, Table, INK,
+};
+use super::display::{text_size, Colour, Recorder, FONT_FAMILY};
+use crate::engine::Outcome;
+use crate::metrics::categories::{bsld_by_category, Grid};
+use crate::metrics::SeriesPoint;
+use crate::metrics::{compress, records, AccuracyHistogram};
+use crate::run::PolicyResult;
+use crate::trace::Trace;
+
+/// What the charts need of one policy's run (built natively by the CLI, in wasm by the page's
+/// worker; crosses the wasm boundary through serde).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunView {
+    /// The policy's name.
+    pub policy: String,
+    /// Every numeric field of [`crate::metrics::Metrics`] by its serde name (null or NaN: None).
+    pub metrics: BTreeMap<String, Option<f64>>,
+    /// Why the run stopped early, if it did.
+    pub stopped: Option<String>,
+    /// Busy processors and queue length, compressed ([`crate::metrics::compress`]).
+    pub series: Vec<SeriesPoint>,
+    /// 201 quantiles of the wait (every half percent, nearest rank) over started jobs; empty
+    /// if no job started.
+    pub wait_quantiles: Vec<i64>,
+    /// Mean bounded slowdown by Kettimuthu et al.'s 16 categories.
+    pub categories: Grid,
+    /// Prediction accuracy histogram (Tsafrir et al. Fig. 2).
+    pub accuracy: AccuracyHistogram,
+}
+
+impl RunView {
+    /// The view of one run: `points` series buckets (e.g. 400), `tau` the bounded slowdown's
+    /// threshold (`settings.metrics.tau`).
+    pub fn new(trace: &Trace, outcome: &Outcome, result: &PolicyResult, tau: i64, points: usize) -> RunView {
+        let metrics = match serde_json::to_value(&result.metrics) {
+            Ok(serde_json::Value::Object(m)) => m
+                .into_iter()
+                .filter_map(|(k, v)| match v {
+                    serde_json::Value::Number(n) => Some((k, n.as_f64().filter(|x| x.is_finite()))),
+                    serde_json::Value::Null => Some((k, None)),
+                    _ => None,
+                })
+                .collect(),
+            _ => BTreeMap::new(),
+        };
+        let recs = records(trace, outcome);
+        let mut waits: Vec<i64> = recs.iter().filter(|r| r.start >= 0).map(|r| r.wait()).collect();
+        waits.sort_unstable();
+        RunView {
+            policy: result.policy.clone(),
+            metrics,
+            stopped: result.stopped.clone(),
+            series: compress(&outcome.series, points),
+            wait_quantiles: quantiles(&waits, 200),
+            categories: bsld_by_category(&recs, tau),
+            accuracy: result.accuracy_histogram.clone(),
+        }
+    }
+
+    /// The metric's value, if known and finite.
+    pub fn metric(&self, key: &str) -> Option<f64> {
+        self.metrics.get(key).copied().flatten().filter(|v| v.is_finite())
+    }
+
+    /// The name the charts show: the policy, marked when the run stopped early.
+    fn label(&self) -> String {
+        if self.stopped.is_some() {
+            format!("{} (stopped)", self.policy)
+        } else {
+            self.policy.clone()
+        }
+    }
+}
+
+/// `steps + 1` nearest-rank quantiles of sorted `v` at 0, 1/steps, ..., 1 (empty if `v` is).
+fn quantiles(v: &[i64], steps: usize) -> Vec<i64> {
+    if v.is_empty() {
+        return Vec::new();
+    }
+    let n = v.len();
+    (0..=steps)
+        .map(|k| {
+            // Integer nearest rank: ceil(k n / steps), at least 1.
+            let rank = (k * n).div_ceil(steps).clamp(1, n);
+            v[rank - 1]
+        })
+        .collect()
+}
+
+/// Which comparison chart to draw.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum CompareChart {
+    /// One horizontal bar per run for a metric (a key of [`RunView::metrics`]).
+    MetricBars {
+        /// The metric's serde name, e.g. `avg_wait_s`.
+        metric: String,
+    },
+    /// Share of jobs waiting at most x, x on a log axis, one line per run.
+    WaitCdf,
+    /// Busy processors over time (mean per bucket), one line per run.
+    Busy,
+    /// Waiting jobs over time (mean per bucket), one line per run.
+    Queue,
+    /// One run's mean bounded slowdown by Kettimuthu et al.'s 16 job categories.
+    Categories {
+        /// The run's index.
+        run: usize,
+    },
+    /// One run's prediction accuracy histogram (Tsafrir et al. Fig. 2).
+    Accuracy {
+        /// The run's index.
+        run: usize,
+    },
+}
+
+/// The metrics of the small multiples on the compare view.
+pub const MAIN_METRICS: [&str; 4] = ["avg_wait_s", "avg_bsld", "p95_wait_s", "utilization"];
+
+/// How a metric's values read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unit {
+    /// A duration in seconds (shown in minutes, hours or days as the values need).
+    Seconds,
+    /// A share from 0 to 1 (shown in percent).
+    Fraction,
+    /// Already a percentage.
+    Percent,
+    /// A ratio such as a slowdown.
+    Ratio,
+    /// A count.
+    Count,
+}
+
+/// A metric's name for people, its unit and definition.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricInfo {
+    /// Short name, e.g. "Mean wait".
+    pub label: String,
+    /// Its unit.
+    pub unit: Unit,
+    /// What it is, in one line.
+    pub definition: String,
+    /// Whether lower values are better (None: neither).
+    pub lower_is_better: Option<bool>,
+}
+
+/// What the charts say about a metric key of [`crate::metrics::Metrics`].
+pub fn metric_info(key: &str) -> MetricInfo {
+    use Unit::*;
+    let wait = "wait = start − submit";
+    let resp = "response = end − submit";
+    let bsld = "bounded slowdown = max(1, (wait + run) / max(τ, run))";
+    let (label, unit, def, lower): (&str, Unit, &str, Option<bool>) = match key {
+        "avg_wait_s" => ("Mean wait", Seconds, wait, Some(true)),
+        "median_wait_s" => ("Median wait", Seconds, wait, Some(true)),
+        "p95_wait_s" => ("95th percentile wait", Seconds, wait, Some(true)),
+        "max_wait_s" => ("Longest wait", Seconds, wait, Some(true)),
+        "avg_response_s" => ("Mean response time", Seconds, resp, Some(true)),
+        "median_response_s" => ("Median response time", Seconds, resp, Some(true)),
+        "p95_response_s" => ("95th percentile response time", Seconds, resp, Some(true)),
+        "max_response_s" => ("Longest response time", Seconds, resp, Some(true)),
+        "avg_bsld" => ("Mean bounded slowdown", Ratio, bsld, Some(true)),
+        "median_bsld" => ("Median bounded slowdown", Ratio, bsld, Some(true)),
+        "p95_bsld" => ("95th percentile bounded slowdown", Ratio, bsld, Some(true)),
+        "max_bsld" => ("Largest bounded slowdown", Ratio, bsld, Some(true)),
+        "avg_slowdown" => ("Mean slowdown", Ratio, "slowdown = 1 + delay / runtime (Lawson & Smirni)", Some(true)),
+        "utilization" => ("Utilization", Fraction, "used processor-seconds / (makespan × processors)", Some(false)),
+        "loss_of_capacity" => {
+            ("Loss of capacity", Fraction, "share of capacity idle while jobs waited (Leung et al.)", Some(true))
+        }
+        "makespan_s" => ("Makespan", Seconds, "last end − first start", Some(true)),
+        "jobs_backfilled" => ("Jobs backfilled", Count, "jobs started ahead of an older waiting job", None),
+        "accuracy_pct" => {
+            ("Prediction accuracy", Percent, "mean runtime / predicted runtime, time-weighted", Some(false))
+        }
+        "fst_miss_share" => {
+            ("Fair starts missed", Fraction, "share of jobs starting after their fair start time", Some(true))
+        }
+        "avg_fst_miss_s" => ("Mean fair-start miss", Seconds, "mean of max(0, start − fair start time)", Some(true)),
+        _ => {
+            let unit = if key.ends_with("_s") {
+                Seconds
+            } else if key.ends_with("_pct") {
+                Percent
+            } else if key.ends_with("_share") {
+                Fraction
+            } else if key.starts_with("jobs") || key.ends_with("_jobs") || key.ends_with("_runs") {
+                Count
+            } else {
+                Ratio
+            };
+            return MetricInfo { label: key.replace('_', " "), unit, definition: String::new(), lower_is_better: None };
+        }
+    };
+    MetricInfo { label: label.to_string(), unit, definition: def.to_string(), lower_is_better: lower }
+}
+
+/// Draws one of the comparison charts of `runs`; run `i` in [`palette`](super::chart::palette)`(i)`.
+pub fn compare_chart(runs: &[RunView], which: &CompareChart, opts: &ChartOptions) -> Result<Chart, String> {
+    if runs.is_empty() {
+        return Err("no runs to chart".to_string());
+    }
+    let one = |run: usize| runs.get(run).ok_or_else(|| format!("run {run} out of range (there are {})", runs.len()));
+    match which {
+        CompareChart::MetricBars { metric } => metric_bars(runs, metric, opts),
+        CompareChart::WaitCdf => wait_cdf(runs, opts),
+        CompareChart::Busy => over_time(runs, opts, Quantity::Busy),
+        CompareChart::Queue => over_time(runs, opts, Quantity::Queue),
+        CompareChart::Categories { run } => categories(one(*run)?, *run, opts),
+        CompareChart::Accuracy { run } => accuracy(one(*run)?, *run, opts),
+    }
+}
+
+/// A bar's or line's opacity: full, or faded when another series is highlighted.
+fn alpha_of(i: usize, highlight: Option<usize>, n: usize) -> f64 {
+    match highlight {
+        Some(h) if h < n && h != i => 0.3,
+        _ => 1.0,
+    }
+}
+
+fn legend(runs: &[RunView]) -> Vec<LegendEntry> {
+    runs.iter()
+        .enumerate()
+        .map(|(i, r)| LegendEntry { label: r.label(), colour: series_colour(i), series: i })
+        .collect()
+}
+
+/// How values of a unit are scaled and labelled on an axis whose largest value is `max`.
+fn axis_unit(unit: Unit, max: f64) -> (f64, String, Box<dyn Fn(f64) -> String>) {
+    match unit {
+        Unit::Seconds => {
+            let (name, scale) = duration_unit(max);
+            (scale, name.to_string(), Box::new(fmt_duration))
+        }
+        Unit::Fraction => (0.01, "percent".to_string(), Box::new(|v| format!("{}%", fmt_number(v * 100.0)))),
+        Unit::Percent => (1.0, "percent".to_string(), Box::new(|v| format!("{}%", fmt_number(v)))),
+        Unit::Ratio => (1.0, String::new(), Box::new(fmt_number)),
+        Unit::Count => (1.0, "jobs".to_string(), Box::new(|v| fmt_number(v.round()))),
+    }
+}
+
+fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Chart, String> {
+    let info = metric_info(metric);
+    let (w, h) = opts.size();
+    let s = Sizes::of(opts);
+    let n = runs.len();
+    let values: Vec<Option<f64>> = runs.iter().map(|r| r.metric(metric)).collect();
+    let max = values.iter().flatten().fold(0.0f64, |a, &b| a.max(b));
+    let (scale, unit_name, fmt) = axis_unit(info.unit, max);
+    let scaled: Vec<Option<f64>> = values.iter().map(|v| v.map(|v| v / scale)).collect();
+    let smax = max / scale;
+
+    // Policy names on the y axis, first run at the top; smaller type when many runs share the height.
+    let approx_plot_h = h as i32 - 2 * s.margin - (s.title * 1.35) as i32 - (s.small * 1.4) as i32 - 3 * s.label as i32;
+    let pitch = approx_plot_h as f64 / n as f64;
+    let name_size = s.label.min((pitch / 1.15).floor()).max(7.0);
+    let names: Vec<String> = runs.iter().map(|r| fit(&r.label(), name_size, w as i32 * 2 / 5)).collect();
+    let y_ticks: Vec<Tick> = names.iter().enumerate().map(|(i, l)| ((n - i) as f64 - 0.5, l.clone())).collect();
+    let name_sizes = Sizes { label: name_size, ..s };
+    let y_area = y_label_width(&y_ticks, &name_sizes);
+
+    // Room at the end of the longest bar for its value.
+    let value_labels: Vec<String> = values.iter().map(|v| v.map_or("n/a".to_string(), &fmt)).collect();
+    let label_w = value_labels.iter().map(|l| text_size(l, name_size).0 as i32).max().unwrap_or(0) + 6;
+    let plot_w = (w as i32 - y_area - 3 * s.margin - 12).max(40);
+    let room = (plot_w - label_w).max(plot_w / 2) as f64;
+    let xmax = if smax > 0.0 { nice_max(smax * plot_w as f64 / room, s.ticks(plot_w)) } else { 1.0 };
+    let x_ticks: Vec<Tick> = linear_ticks(0.0, xmax, s.ticks(plot_w))
+        .into_iter()
+        .filter(|t| t.0 <= xmax * (1.0 + 1e-9))
+        .map(|(v, _)| (v, tick_label(info.unit, v, xmax, s.ticks(plot_w))))
+        .collect();
+
+    let stopped = runs.iter().any(|r| r.stopped.is_some());
+    let mut subtitle = info.definition.clone();
+    if let Some(lower) = info.lower_is_better {
+        if !subtitle.is_empty() {
+            subtitle.push_str("; ");
+        }
+        subtitle.push_str(if lower { "lower is better" } else { "higher is better" });
+    }
+    if stopped {
+        subtitle.push_str("; faded bars: runs stopped early (finished jobs only)");
+    }
+    let title = if unit_name.is_empty() || info.unit == Unit::Count {
+        info.label.clone()
+    } else {
+        format!("{} ({unit_name})", info.label)
+    };
+    let frame = Frame {
+        title: title.clone(),
+        subtitle,
+        x: AxisSpec { ticks: x_ticks, desc: String::new(), grid: true },
+        y: AxisSpec { ticks: y_ticks, desc: String::new(), grid: false },
+        legend: Vec::new(),
+        y_label: name_size,
+        ..Default::default()
+    };
+    // Bars fill 72% of their row, but no more than 32 px however few the runs.
+    let half = 0.36f64.min(16.0 / pitch.max(1.0));
+    let highlight = opts.highlight;
+    let mut chart = cartesian(
+        opts,
+        &frame,
+        0.0..xmax,
+        0.0..n as f64,
+        |chart, root, _s, hits| {
+            let plot = super::chart::plot_rect(chart);
+            for (i, v) in scaled.iter().enumerate() {
+                let yc = (n - i) as f64 - 0.5;
+                let c = series_colour(i);
+                let faded = runs[i].stopped.is_some();
+                let alpha = alpha_of(i, highlight, n) * if faded { 0.4 } else { 1.0 };
+                let Some(v) = v else {
+                    let (x, y) = chart.backend_coord(&(0.0, yc));
+                    draw_text(root, "n/a", (x + 4, y), name_size, RGBColor(0x59, 0x59, 0x59), false, HPos::Left);
+                    continue;
+                };
+                let (a, b) = ((0.0, yc + half), (*v, yc - half));
+                let _ = chart.draw_series(std::iter::once(Rectangle::new([a, b], rgba(c, alpha).filled())));
+                if faded {
+                    let _ = chart.draw_series(std::iter::once(Rectangle::new([a, b], rgba(c, 1.0).stroke_width(1))));
+                }
+                let (x0, y0) = chart.backend_coord(&a);
+                let (x1, y1) = chart.backend_coord(&b);
+                let rect = (x0.min(x1), y0.min(y1), x0.max(x1).max(x0.min(x1) + 3), y0.max(y1));
+                // The value after the bar, or inside its end when the bar is too long for that.
+                let label = &value_labels[i];
+                let lw = text_size(label, name_size).0 as i32;
+                let yc_px = (rect.1 + rect.3) / 2;
+                if rect.2 + 4 + lw <= plot.2 {
+                    draw_text(root, label, (rect.2 + 4, yc_px), name_size, INK, highlight == Some(i), HPos::Left);
+                } else {
+                    draw_text(root, label, (rect.2 - 4, yc_px), name_size, RGBColor(255, 255, 255), true, HPos::Right);
+                }
+                let mut text = format!("{}: {} {}", runs[i].policy, info.label.to_lowercase(), label);
+                if let Some(why) = &runs[i].stopped {
+                    text.push_str(&format!(" ({why})"));
+                }
+                hits.push(Hit { rect, series: i, index: 0, text });
+            }
+        },
+        nothing_below,
+    )?;
+    let mut columns = vec![
+        "policy".to_string(),
+        if unit_name.is_empty() { info.label.clone() } else { format!("{} ({unit_name})", info.label) },
+    ];
+    if stopped {
+        columns.push("note".to_string());
+    }
+    let rows = runs
+        .iter()
+        .zip(&scaled)
+        .map(|(r, v)| {
+            let mut row = vec![r.policy.clone(), v.map_or("n/a".to_string(), fmt_table)];
+            if stopped {
+                row.push(r.stopped.clone().unwrap_or_default());
+            }
+            row
+        })
+        .collect();
+    chart.table = Table { title, columns, rows };
+    Ok(chart)
+}
+
+/// A table cell: four significant digits, no grouping, so it copies into a spreadsheet.
+fn fmt_table(v: f64) -> String {
+    if !v.is_finite() {
+        return "n/a".to_string();
+    }
+    let a = v.abs();
+    if a >= 1000.0 || a == 0.0 {
+        format!("{v:.0}")
+    } else {
+        let decimals = (3 - a.log10().floor() as i32).clamp(0, 6) as usize;
+        format!("{v:.decimals$}")
+    }
+}
+
+/// A tick label on a bar chart's value axis (values already in the axis unit).
+fn tick_label(unit: Unit, v: f64, xmax: f64, max_ticks: usize) -> String {
+    let step = linear_ticks(0.0, xmax, max_ticks).windows(2).map(|p| p[1].0 - p[0].0).next().unwrap_or(xmax);
+    match unit {
+        Unit::Fraction | Unit::Percent => format!("{}%", fmt_tick(v, step)),
+        _ => fmt_tick(v, step),
+    }
+}
+
+/// Text at absolute pixel `pos`, vertically centred.
+fn draw_text(
+    root: &DrawingArea<Recorder<'_>, Shift>,
+    text: &str,
+    pos: (i32, i32),
+    size: f64,
+    colour: RGBColor,
+    bold: bool,
+    h: HPos,
+) {
+    let style =
+        if bold { (FONT_FAMILY, size, FontStyle::Bold).into_font().color(&colour) } else { label_style(size, colour) };
+    let _ = root.draw(&Text::new(text.to_string(), pos, style.pos(Pos::new(h, VPos::Center))));
+}
+
+/// Line widths: thin when many lines share the plot, thick for the highlighted one.
+fn line_width(i: usize, highlight: Option<usize>, n: usize) -> u32 {
+    match highlight {
+        Some(h) if h == i => 3,
+        _ if n <= 6 => 2,
+        _ => 1,
+    }
+}
+
+/// The drawing order of lines: the highlighted one last, on top.
+fn draw_order(n: usize, highlight: Option<usize>) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).filter(|&i| Some(i) != highlight).collect();
+    if let Some(h) = highlight.filter(|&h| h < n) {
+        order.push(h);
+    }
+    order
+}
+
+/// Labels the highlighted line by its name next to `at` (its last visible point), inside the plot.
+fn label_line(
+    root: &DrawingArea<Recorder<'_>, Shift>,
+    name: &str,
+    at: (i32, i32),
+    plot: (i32, i32, i32, i32),
+    colour: Colour,
+    s: &Sizes,
+) {
+    let w = text_size(name, s.label).0 as i32;
+    let (x, h) = if at.0 - 6 - w >= plot.0 { (at.0 - 6, HPos::Right) } else { (at.0 + 6, HPos::Left) };
+    let y =
+        if at.1 - s.label as i32 - 4 >= plot.1 { at.1 - s.label as i32 / 2 - 4 } else { at.1 + s.label as i32 / 2 + 4 };
+    draw_text(root, name, (x, y), s.label, RGBColor(colour.r, colour.g, colour.b), true, h);
+}
+
+/// Pixels of a line's points, one per pixel column it passes (the first point kept), each a
+/// hit region of one pixel.
+fn point_hits(points: &[(i32, i32, usize, String)], series: usize, hits: &mut Vec<Hit>) {
+    let mut last: Option<(i32, i32)> = None;
+    for (x, y, index, text) in points {
+        if last == Some((*x, *y)) {
+            continue;
+        }
+        last = Some((*x, *y));
+        hits.push(Hit { rect: (*x, *y, x + 1, y + 1), series, index: *index, text: text.clone() });
+    }
+}
+
+fn wait_cdf(runs: &[RunView], opts: &ChartOptions) -> Result<Chart, String> {
+    let n = runs.len();
+    let s = Sizes::of(opts);
+    let (w, _) = opts.size();
+    let top = runs.iter().filter_map(|r| r.wait_quantiles.last()).copied().max().unwrap_or(0) as f64;
+    // The axis ends on the first round duration at or above the longest wait.
+    let ends = [60.0, 600.0, 3600.0, 86_400.0, 604_800.0, 2_592_000.0, 31_536_000.0];
+    let hi = ends.iter().copied().find(|&e| e >= top).unwrap_or(top.max(1.0) * 1.5);
+    let lo = 1.0;
+    let x_ticks = wait_ticks(lo, hi, opts.compact || w < 420);
+    let y_ticks: Vec<Tick> =
+        [0.0, 0.25, 0.5, 0.75, 1.0].iter().map(|&v| (v, format!("{}%", (v * 100.0) as i32))).collect();
+    let frame = Frame {
+        title: "Share of jobs that waited at most x".to_string(),
+        subtitle:
+            "wait = start − submit, over started jobs; waits under 1 s drawn at 1 s; higher and further left is better"
+                .to_string(),
+        x: AxisSpec { ticks: x_ticks, desc: "wait (log scale)".to_string(), grid: true },
+        y: AxisSpec { ticks: y_ticks, desc: "share of jobs".to_string(), grid: true },
+        legend: legend(runs),
+        ..Default::default()
+    };
+    let highlight = opts.highlight;
+    let mut chart = cartesian(
+        opts,
+        &frame,
+        (lo..hi).log_scale(),
+        0.0..1.0,
+        |chart, root, s, hits| {
+            let plot = super::chart::plot_rect(chart);
+            for i in draw_order(n, highlight) {
+                let q = &runs[i].wait_quantiles;
+                if q.is_empty() {
+                    continue;
+                }
+                let steps = q.len() - 1;
+                let x = |k: usize| (q[k] as f64).clamp(lo, hi);
+                // Through the quantiles: the share reaches k/steps at the k-th.
+                let mut path = vec![(x(0), 0.0)];
+                let mut pts = Vec::new();
+                for (k, &wait) in q.iter().enumerate().skip(1) {
+                    let p = k as f64 / steps as f64;
+                    path.push((x(k), p));
+                    let (px, py) = chart.backend_coord(&(x(k), p));
+                    let text = format!(
+                        "{}: {}% of jobs waited ≤ {}",
+                        runs[i].policy,
+                        fmt_number(p * 100.0),
+                        fmt_duration(wait as f64)
+                    );
+                    pts.push((px, py, k, text));
+                }
+                let c = series_colour(i);
+                let style = rgba(c, alpha_of(i, highlight, n)).stroke_width(line_width(i, highlight, n));
+                let _ = chart.draw_series(std::iter::once(PathElement::new(path, style)));
+                // The top of each vertical step, furthest right first, so a pixel keeps its highest share.
+                pts.reverse();
+                point_hits(&pts, i, hits);
+                if highlight == Some(i) {
+                    let mid = chart.backend_coord(&(x(steps / 2), 0.5));
+                    label_line(root, &runs[i].policy, mid, plot, c, s);
+                }
+            }
+        },
+        nothing_below,
+    )?;
+    chart.reach = 8.0;
+    let _ = s;
+    // Every 1%: 101 rows, a column of waits per run.
+    let mut columns = vec!["jobs (share)".to_string()];
+    columns.extend(runs.iter().map(|r| format!("{} wait (s)", r.policy)));
+    let rows = (0..=100)
+        .map(|pct| {
+            let mut row = vec![format!("{pct}%")];
+            for r in runs {
+                let q = &r.wait_quantiles;
+                row.push(if q.is_empty() {
+                    String::new()
+                } else {
+                    q[(pct * (q.len() - 1) / 100).min(q.len() - 1)].to_string()
+                });
+            }
+            row
+        })
+        .collect();
+    chart.table = Table { title: "Wait at each share of jobs".to_string(), columns, rows };
+    Ok(chart)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Quantity {
+    Busy,
+    Queue,
+}
+
+/// A run's series as (bucket middle, value) points.
+fn series_points(series: &[SeriesPoint], q: Quantity) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(series.len());
+    let mut width = 1.0;
+    for (k, p) in series.iter().enumerate() {
+        if let Some(next) = series.get(k + 1) {
+            width = (next.time - p.time) as f64;
+        }
+        let v = match q {
+            Quantity::Busy => p.busy_avg,
+            Quantity::Queue => p.queued_avg,
+        };
+        out.push((p.time as f64 + width / 2.0, v));
+    }
+    out
+}
+
+/// The points within `[t0, t1]`, with the line cut at the window's edges, each with its index.
+fn clip(points: &[(f64, f64)], t0: f64, t1: f64) -> Vec<(f64, f64, usize)> {
+    let mut out = Vec::new();
+    for k in 0..points.len() {
+        let (t, v) = points[k];
+        if t < t0 {
+            if let Some(&(tn, vn)) = points.get(k + 1) {
+                if tn > t0 {
+                    out.push((t0, v + (vn - v) * (t0 - t) / (tn - t), k));
+                }
+            }
+            continue;
+        }
+        if t > t1 {
+            if let Some(&(tp, vp)) = k.checked_sub(1).and_then(|j| points.get(j)) {
+                if tp < t1 {
+                    out.push((t1, vp + (v - vp) * (t1 - tp) / (t - tp), k));
+                }
+            }
+            break;
+        }
+        out.push((t, v, k));
+    }
+    out
+}
+
+/// At most `max` points: runs of neighbours replaced by their mean time and value (the index
+/// of the run's first point kept).
+fn thin(points: Vec<(f64, f64, usize)>, max: usize) -> Vec<(f64, f64, usize)> {
+    if points.len() <= max {
+        return points;
+    }
+    let k = points.len().div_ceil(max);
+    points
+        .chunks(k)
+        .map(|c| {
+            let n = c.len() as f64;
+            (c.iter().map(|p| p.0).sum::<f64>() / n, c.iter().map(|p| p.1).sum::<f64>() / n, c[0].2)
+        })
+        .collect()
+}
+
+fn over_time(runs: &[RunView], opts: &ChartOptions, q: Quantity) -> Result<Chart, String> {
+    let n = runs.len();
+    let s = Sizes::of(opts);
+    let (w, _) = opts.size();
+    let all: Vec<Vec<(f64, f64)>> = runs.iter().map(|r| series_points(&r.series, q)).collect();
+    let (what, unit) = match q {
+        Quantity::Busy => ("Busy processors", "busy processors"),
+        Quantity::Queue => ("Waiting jobs", "waiting jobs"),
+    };
+    let span = runs
+        .iter()
+        .filter_map(|r| Some((r.series.first()?.time as f64, r.series.last()?.time as f64)))
+        .fold(None, |acc: Option<(f64, f64)>, (a, b)| Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b)))));
+    let (t0, t1) = match (opts.x_range, span) {
+        (Some((a, b)), _) if b > a => (a, b),
+        (_, Some((a, b))) => (a, b.max(a + 1.0)),
+        _ => return Ok(Chart::message(opts, what, "no run has a time series")),
+    };
+    let visible: Vec<Vec<(f64, f64, usize)>> = all.iter().map(|p| clip(p, t0, t1)).collect();
+    let top = visible.iter().flatten().fold(0.0f64, |a, p| a.max(p.1));
+    let approx_plot_w = w as i32 - 90;
+    let approx_plot_h = s.plot_height(opts.size().1);
+    let ymax = nice_max(top.max(1.0), s.ticks_y(approx_plot_h));
+    let y_ticks = linear_ticks(0.0, ymax, s.ticks_y(approx_plot_h));
+    // More points than one per 3 pixels only draws noise: average runs of neighbours.
+    let visible: Vec<Vec<(f64, f64, usize)>> =
+        visible.into_iter().map(|v| thin(v, (approx_plot_w / 3).max(10) as usize)).collect();
+    let x_ticks = time_ticks(t0, t1, s.ticks(approx_plot_w).min(12), opts.unix_start);
+    let frame = Frame {
+        title: format!("{what} over time"),
+        subtitle: format!("mean {unit} per time bucket, one line per policy"),
+        x: AxisSpec { ticks: x_ticks, desc: time_axis_name(opts.unix_start).to_string(), grid: true },
+        y: AxisSpec { ticks: y_ticks, desc: unit.to_string(), grid: true },
+        legend: legend(runs),
+        ..Default::default()
+    };
+    let highlight = opts.highlight;
+    let unix = opts.unix_start;
+    let mut chart = cartesian(
+        opts,
+        &frame,
+        t0..t1,
+        0.0..ymax,
+        |chart, root, s, hits| {
+            let plot = super::chart::plot_rect(chart);
+            for i in draw_order(n, highlight) {
+                let pts = &visible[i];
+                if pts.is_empty() {
+                    continue;
+                }
+                let c = series_colour(i);
+                let style = rgba(c, alpha_of(i, highlight, n)).stroke_width(line_width(i, highlight, n));
+                let path: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
+                let _ = chart.draw_series(std::iter::once(PathElement::new(path, style)));
+                let marks: Vec<(i32, i32, usize, String)> = pts
+                    .iter()
+                    .map(|&(t, v, k)| {
+                        let (x, y) = chart.backend_coord(&(t, v));
+                        (x, y, k, format!("{}: {} {unit} at {}", runs[i].policy, fmt_number(v), fmt_time(t, unix)))
+                    })
+                    .collect();
+                point_hits(&marks, i, hits);
+                if highlight == Some(i) {
+                    let last = pts[pts.len() - 1];
+                    label_line(root, &runs[i].policy, chart.backend_coord(&(last.0, last.1)), plot, c, s);
+                }
+            }
+        },
+        nothing_below,
+    )?;
+    chart.reach = 8.0;
+    // A common time grid of at most 200 rows; each run's value is its bucket's at that time.
+    let rows_n = all.iter().map(|p| p.len()).max().unwrap_or(0).clamp(1, 200);
+    let mut columns = vec!["time".to_string()];
+    columns.extend(runs.iter().map(|r| r.policy.clone()));
+    let rows = (0..rows_n)
+        .map(|j| {
+            let t = t0 + (j as f64 + 0.5) * (t1 - t0) / rows_n as f64;
+            let mut row = vec![fmt_time(t, unix)];
+            for r in runs {
+                let b = r.series.iter().rposition(|p| (p.time as f64) <= t);
+                let inside = b.is_some_and(|b| {
+                    b + 1 < r.series.len() || t - (r.series[b].time as f64) < 1.0 + (t1 - t0) / rows_n as f64
+                });
+                row.push(match (b, inside) {
+                    (Some(b), true) => fmt_table(match q {
+                        Quantity::Busy => r.series[b].busy_avg,
+                        Quantity::Queue => r.series[b].queued_avg,
+                    }),
+                    _ => String::new(),
+                });
+            }
+            row
+        })
+        .collect();
+    chart.table = Table { title: format!("{what} over time (mean per bucket)"), columns, rows };
+    Ok(chart)
+}
+
+/// A sequential colour-blind-safe ramp (viridis, light to dark) at `t` in [0, 1].
+fn ramp(t: f64) -> Colour {
+    const STOPS: [(u8, u8, u8); 6] = [
+        (0xfd, 0xe7, 0x25),
+        (0x7a, 0xd1, 0x51),
+        (0x22, 0xa8, 0x84),
+        (0x2a, 0x78, 0x8e),
+        (0x41, 0x44, 0x87),
+        (0x44, 0x01, 0x54),
+    ];
+    let t = t.clamp(0.0, 1.0) * (STOPS.len() - 1) as f64;
+    let i = (t.floor() as usize).min(STOPS.len() - 2);
+    let f = t - i as f64;
+    let mix = |a: u8, b: u8| (a as f64 + (b as f64 - a as f64) * f).round() as u8;
+    let (a, b) = (STOPS[i], STOPS[i + 1]);
+    Colour::rgb(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// Where a mean bounded slowdown `v` sits on the log colour scale from 1 to `top`.
+fn scale_pos(v: f64, top: f64) -> f64 {
+    if top <= 1.0 {
+        0.0
+    } else {
+        (v.max(1.0).ln() / top.ln()).clamp(0.0, 1.0)
+    }
+}
+
+fn categories(run: &RunView, index: usize, opts: &ChartOptions) -> Result<Chart, String> {
+    let g = &run.categories;
+    let (nr, nc) = (g.rows.len(), g.cols.len());
+    if nr == 0 || nc == 0 {
+        return Ok(Chart::message(opts, &run.policy, "no categories"));
+    }
+    let s = Sizes::of(opts);
+    let top = g.value.iter().flatten().fold(1.0f64, |a, &b| a.max(b));
+    // The colour scale ends on a power of ten at or above the largest mean (at least 10).
+    let top_scale = 10f64.powi(top.log10().ceil().max(1.0) as i32);
+    let x_ticks: Vec<Tick> = g.cols.iter().enumerate().map(|(c, l)| (c as f64 + 0.5, l.clone())).collect();
+    let y_ticks: Vec<Tick> = g.rows.iter().enumerate().map(|(r, l)| ((nr - r) as f64 - 0.5, l.clone())).collect();
+    let scale_h = (s.label * 3.2).round() as i32;
+    let frame = Frame {
+        title: format!("{}: mean bounded slowdown by job category", run.label()),
+        subtitle: "rows: runtime, columns: processors (Kettimuthu et al.'s 16 categories); darker is slower"
+            .to_string(),
+        x: AxisSpec { ticks: x_ticks, desc: "processors".to_string(), grid: false },
+        y: AxisSpec { ticks: y_ticks, desc: "runtime".to_string(), grid: false },
+        below: scale_h,
+        ..Default::default()
+    };
+    let policy = run.policy.clone();
+    let mut chart = cartesian(
+        opts,
+        &frame,
+        0.0..nc as f64,
+        0.0..nr as f64,
+        |chart, root, s, hits| {
+            for r in 0..nr {
+                for c in 0..nc {
+                    let (count, v) = (g.count[r][c], g.value[r][c]);
+                    let (a, b) = ((c as f64, (nr - r) as f64), (c as f64 + 1.0, (nr - r - 1) as f64));
+                    let colour = if count == 0 { Colour::rgb(0xf2, 0xf2, 0xf2) } else { ramp(scale_pos(v, top_scale)) };
+                    let _ = chart.draw_series(std::iter::once(Rectangle::new([a, b], rgba(colour, 1.0).filled())));
+                    let _ = chart
+                        .draw_series(std::iter::once(Rectangle::new([a, b], RGBColor(255, 255, 255).stroke_width(2))));
+                    let (x0, y0) = chart.backend_coord(&a);
+                    let (x1, y1) = chart.backend_coord(&b);
+                    let rect = (x0.min(x1), y0.min(y1), x0.max(x1), y0.max(y1));
+                    let (cx, cy) = ((rect.0 + rect.2) / 2, (rect.1 + rect.3) / 2);
+                    let dark = count > 0 && scale_pos(v, top_scale) > 0.45;
+                    let ink = if dark { RGBColor(255, 255, 255) } else { INK };
+                    let cell_w = rect.2 - rect.0 - 4;
+                    let big = (s.label * 1.15).min((rect.3 - rect.1) as f64 / 2.6).max(7.0);
+                    let small = (s.label * 0.9).min(big);
+                    if count == 0 {
+                        draw_text(
+                            root,
+                            &fit("no jobs", small, cell_w),
+                            (cx, cy),
+                            small,
+                            RGBColor(0x80, 0x80, 0x80),
+                            false,
+                            HPos::Center,
+                        );
+                    } else {
+                        draw_text(
+                            root,
+                            &fit(&fmt_number(v), big, cell_w),
+                            (cx, cy - (small * 0.6) as i32),
+                            big,
+                            ink,
+                            true,
+                            HPos::Center,
+                        );
+                        let jobs = format!("{} jobs", fmt_tick(count as f64, 1.0));
+                        draw_text(
+                            root,
+                            &fit(&jobs, small, cell_w),
+                            (cx, cy + (big * 0.7) as i32),
+                            small,
+                            ink,
+                            false,
+                            HPos::Center,
+                        );
+                    }
+                    let text = if count == 0 {
+                        format!("{policy}: {} × {}: no jobs", g.rows[r], g.cols[c])
+                    } else {
+                        format!(
+                            "{policy}: {} × {}: mean bounded slowdown {} over {} jobs",
+                            g.rows[r],
+                            g.cols[c],
+                            fmt_number(v),
+                            fmt_tick(count as f64, 1.0)
+                        )
+                    };
+                    hits.push(Hit { rect, series: index, index: r * nc + c, text });
+                }
+            }
+        },
+        |root, y, plot, s| colour_scale(root, y, plot, top_scale, s),
+    )?;
+    let columns = ["runtime", "processors", "jobs", "mean bounded slowdown"].map(String::from).to_vec();
+    let rows = (0..nr)
+        .flat_map(|r| (0..nc).map(move |c| (r, c)))
+        .map(|(r, c)| {
+            vec![
+                g.rows[r].clone(),
+                g.cols[c].clone(),
+                g.count[r][c].to_string(),
+                if g.count[r][c] == 0 { String::new() } else { fmt_table(g.value[r][c]) },
+            ]
+        })
+        .collect();
+    chart.table = Table { title: format!("{}: mean bounded slowdown by category", run.policy), columns, rows };
+    Ok(chart)
+}
+
+/// The heatmap's colour key: a ramp under the plot with log ticks 1, 10, 100, ... `top`.
+fn colour_scale(root: &DrawingArea<Recorder<'_>, Shift>, y: i32, plot: (i32, i32, i32, i32), top: f64, s: &Sizes) {
+    let width = ((plot.2 - plot.0) as f64 * 0.6).round() as i32;
+    let x0 = plot.0;
+    let bar_h = (s.label * 0.9).round() as i32;
+    let title = "mean bounded slowdown (log scale):";
+    let tw = text_size(title, s.label).0 as i32;
+    let (bx, by) = if tw + 8 + width <= plot.2 - x0 { (x0 + tw + 8, y + 2) } else { (x0, y + s.label as i32 + 4) };
+    draw_text(root, title, (x0, y + 2 + bar_h / 2), s.label, super::chart::MUTED, false, HPos::Left);
+    let steps = 40;
+    for k in 0..steps {
+        let a = bx + width * k / steps;
+        let b = bx + width * (k + 1) / steps;
+        let c = ramp((k as f64 + 0.5) / steps as f64);
+        let _ = root.draw(&Rectangle::new([(a, by), (b, by + bar_h)], rgba(c, 1.0).filled()));
+    }
+    let decades = top.log10().round() as i32;
+    for d in 0..=decades {
+        let x = bx + (width as f64 * d as f64 / decades.max(1) as f64).round() as i32;
+        let _ = root.draw(&PathElement::new(vec![(x, by + bar_h), (x, by + bar_h + 3)], RGBColor(0x80, 0x80, 0x80)));
+        let label = fmt_tick(10f64.powi(d), 1.0);
+        let style = label_style(s.label * 0.9, INK).pos(Pos::new(HPos::Center, VPos::Top));
+        let _ = root.draw(&Text::new(label, (x, by + bar_h + 4), style));
+    }
+}
+
+fn accuracy(run: &RunView, index: usize, opts: &ChartOptions) -> Result<Chart, String> {
+    let h = &run.accuracy;
+    let bins = h.all.len().max(h.without_killed.len());
+    if bins == 0 {
+        return Ok(Chart::message(opts, &run.policy, "no accuracy histogram"));
+    }
+    let s = Sizes::of(opts);
+    let get = |v: &Vec<u64>, i: usize| v.get(i).copied().unwrap_or(0);
+    let top = (0..bins).map(|i| get(&h.all, i).max(get(&h.without_killed, i))).max().unwrap_or(0) as f64;
+    let approx_plot_h = s.plot_height(opts.size().1);
+    let ymax = nice_max(top.max(1.0), s.ticks_y(approx_plot_h));
+    let y_ticks: Vec<Tick> =
+        linear_ticks(0.0, ymax, s.ticks_y(approx_plot_h)).into_iter().filter(|t| t.0 <= ymax * (1.0 + 1e-9)).collect();
+    let width = 100.0 / bins as f64;
+    let x_ticks: Vec<Tick> = (0..=bins)
+        .filter(|i| i % (bins / 5).max(1) == 0 || *i == bins)
+        .map(|i| (i as f64 * width, format!("{}%", fmt_number(i as f64 * width))))
+        .collect();
+    let c = series_colour(index);
+    let light = Colour { a: 110, ..c };
+    let frame = Frame {
+        title: format!("{}: accuracy of runtime predictions", run.label()),
+        subtitle: "per job: runtime / predicted runtime, time-weighted (Tsafrir et al. Fig. 2); jobs killed at their estimate are at 100%".to_string(),
+        x: AxisSpec { ticks: x_ticks, desc: "accuracy".to_string(), grid: false },
+        y: AxisSpec { ticks: y_ticks, desc: "jobs".to_string(), grid: true },
+        legend: vec![
+            LegendEntry { label: "all jobs".to_string(), colour: light, series: index },
+            LegendEntry { label: "without jobs killed at their estimate".to_string(), colour: c, series: index },
+        ],
+        ..Default::default()
+    };
+    let all_n: u64 = h.all.iter().sum();
+    let wk_n: u64 = h.without_killed.iter().sum();
+    let policy = run.policy.clone();
+    let mut chart = cartesian(
+        opts,
+        &frame,
+        0.0..100.0,
+        0.0..ymax,
+        |chart, _root, _s, hits| {
+            for i in 0..bins {
+                let x = i as f64 * width;
+                let range = format!("{}-{}%", fmt_number(x), fmt_number(x + width));
+                for (k, (count, total, colour, what)) in [
+                    (get(&h.all, i), all_n, light, "jobs"),
+                    (get(&h.without_killed, i), wk_n, c, "jobs not killed at their estimate"),
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    let a = (x + width * (0.08 + 0.42 * k as f64), count as f64);
+                    let b = (x + width * (0.5 + 0.42 * k as f64), 0.0);
+                    let _ = chart.draw_series(std::iter::once(Rectangle::new(
+                        [a, b],
+                        rgba(colour, colour.a as f64 / 255.0).filled(),
+                    )));
+                    let (x0, y0) = chart.backend_coord(&a);
+                    let (x1, y1) = chart.backend_coord(&b);
+                    let rect = (x0.min(x1), y0.min(y1).min(y1 - 3), x0.max(x1), y0.max(y1));
+                    let share = if total > 0 { 100.0 * count as f64 / total as f64 } else { 0.0 };
+                    let text = format!(
+                        "{policy}: {} {what} ({}%) with accuracy {range}",
+                        fmt_tick(count as f64, 1.0),
+                        fmt_number(share)
+                    );
+                    hits.push(Hit { rect, series: index, index: 2 * i + k, text });
+                }
+            }
+        },
+        nothing_below,
+    )?;
+    let columns = ["accuracy", "all jobs", "without killed"].map(String::from).to_vec();
+    let rows = (0..bins)
+        .map(|i| {
+            let x = i as f64 * width;
+            vec![
+                format!("{}-{}%", fmt_number(x), fmt_number(x + width)),
+                get(&h.all, i).to_string(),
+                get(&h.without_killed, i).to_string(),
+            ]
+        })
+        .collect();
+    chart.table = Table { title: format!("{}: jobs by prediction accuracy", run.policy), columns, rows };
+    Ok(chart)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_are_nearest_rank() {
+        let v: Vec<i64> = (1..=10).collect();
+        let q = quantiles(&v, 200);
+        assert_eq!(q.len(), 201);
+        assert_eq!(q[0], 1);
+        assert_eq!(q[100], 5); // median of 1..10 by nearest rank
+        assert_eq!(q[190], 10); // 95%: rank ceil(9.5) = 10
+        assert_eq!(q[200], 10);
+        assert!(quantiles(&[], 200).is_empty());
+    }
+
+    #[test]
+    fn clipping_cuts_lines_at_the_window() {
+        let p = [(0.0, 0.0), (10.0, 10.0), (20.0, 20.0)];
+        let c = clip(&p, 5.0, 15.0);
+        assert_eq!(c, vec![(5.0, 5.0, 0), (10.0, 10.0, 1), (15.0, 15.0, 2)]);
+    }
+
+    #[test]
+    fn ramp_runs_light_to_dark() {
+        assert_eq!(ramp(0.0), Colour::rgb(0xfd, 0xe7, 0x25));
+        assert_eq!(ramp(1.0), Colour::rgb(0x44, 0x01, 0x54));
+    }
+}
