@@ -8,6 +8,8 @@ use serde_json::{json, Value};
 
 use schedlab::metrics::{compress, records, schedule_csv, Cut, Record};
 use schedlab::policy::{family_options, Configured, POLICIES};
+use schedlab::render::compare::RunView;
+use schedlab::render::gantt::Gantt;
 use schedlab::run::{configure, run_one, simulate_configured, PolicyResult, RunReport, RunSettings, Settings};
 use schedlab::trace::{parse, Trace, TraceReport, TRACE_KEYS};
 
@@ -17,7 +19,7 @@ schedlab: simulate parallel job schedulers on Standard Workload Format traces
 USAGE:
   schedlab info TRACE [--set KEY=VALUE ...] [--format table|json]
   schedlab run TRACE --policy NAME[,NAME...]|all [--set KEY=VALUE ...]
-                [--format table|json|csv] [--schedule-out FILE.csv] [--series N]
+                [--format table|json|csv] [--schedule-out FILE.csv] [--series N] [--plot DIR]
   schedlab policies
   schedlab bench [TRACE ...] [--policy NAME[,NAME...]|all] [--set KEY=VALUE ...] [--repeat N]
   schedlab findings [TRACE ...] [--set KEY=VALUE ...]
@@ -30,6 +32,10 @@ USAGE:
 TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_' alike.
 Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
 With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each.
+'run --plot DIR' writes the page's charts into DIR as SVG and PNG (800x450): compare-<metric>
+for avg_wait_s, avg_bsld, p95_wait_s and utilization, wait-cdf, busy, queue, and per policy
+categories-<policy> and gantt-<policy> (in file names, characters other than letters, digits,
+'.', '_', '+' and '-' become '_').
 'findings' checks the claims of Tsafrir et al. (2007) on each trace (default: ../shared/traces);
 'sweep' ranks predictor configurations by average degradation as in their section 7
 (default policy easy++, default grid window=1-8 metric=avg,med propagation=off,on);
@@ -59,6 +65,7 @@ macro_rules! out {
 mod kettimuthu;
 mod lawson;
 mod leung;
+mod plot;
 mod study;
 
 /// A command-line failure: the message and the exit code.
@@ -86,6 +93,7 @@ struct Args {
     top: Option<usize>,
     months: bool,
     loads: Option<String>,
+    plot: Option<String>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
@@ -117,6 +125,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
             "--vary" => a.vary.push(value("--vary")?),
             "--months" => a.months = true,
             "--loads" => a.loads = Some(value("--loads")?),
+            "--plot" => a.plot = Some(value("--plot")?),
             "--top" => {
                 let v = value("--top")?;
                 a.top = Some(v.parse().map_err(|_| usage(format!("--top: not a count: {v}")))?);
@@ -289,7 +298,9 @@ fn schedule_path(base: &str, policy: &str, many: bool) -> String {
 
 fn cmd_run(a: &Args) -> Result<(), Fail> {
     let path = one_trace(a)?;
-    let s = settings(a)?;
+    let mut s = settings(a)?;
+    // The Gantt charts need each job's processors; recording them changes no schedule.
+    s.engine.placements |= a.plot.is_some();
     let names = a.policy.as_deref().ok_or_else(|| usage("run needs --policy NAME[,NAME...] or --policy all"))?;
     let configs = configure(names, &s).map_err(|e| usage(e.to_string()))?;
     let format = a.format.as_deref().unwrap_or("table");
@@ -299,11 +310,18 @@ fn cmd_run(a: &Args) -> Result<(), Fail> {
     if a.series.is_some() && format != "json" {
         return Err(usage("--series goes with --format json"));
     }
+    let out = a.plot.as_deref().map(plot::Out::new).transpose()?;
     let trace = load_trace(path, &s)?;
     let mut results: Vec<PolicyResult> = Vec::new();
     let mut series: Vec<Value> = Vec::new();
+    let mut views = Vec::new();
+    let mut gantts = Vec::new();
     for cfg in &configs {
         let (outcome, result) = run_one(&trace, cfg, &s);
+        if out.is_some() {
+            views.push(RunView::new(&trace, &outcome, &result, s.metrics.tau, 400));
+            gantts.push((cfg.policy.to_string(), Gantt::new(&trace, &outcome)));
+        }
         if let Some(base) = &a.schedule_out {
             write_schedule(&schedule_path(base, cfg.policy, configs.len() > 1), &records(&trace, &outcome))?;
         }
@@ -317,6 +335,9 @@ fn cmd_run(a: &Args) -> Result<(), Fail> {
         settings: RunSettings { engine: s.engine, metrics: s.metrics },
         results,
     };
+    if let Some(out) = &out {
+        plot::run_plots(out, &views, &gantts, trace.header.unix_start_time)?;
+    }
     match format {
         "json" => {
             let mut v = serde_json::to_value(&report).map_err(|e| fail(e.to_string()))?;

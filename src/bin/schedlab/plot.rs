@@ -1,0 +1,98 @@
+//! `--plot DIR`: the page's charts written as SVG and PNG files, from the same chart code.
+
+use std::path::PathBuf;
+
+use schedlab::render::chart::{Chart, ChartOptions};
+use schedlab::render::compare::{compare_chart, CompareChart, RunView, MAIN_METRICS};
+use schedlab::render::gantt::{gantt_png, gantt_svg, Gantt};
+
+use crate::{fail, Fail};
+
+/// Size of the native pictures, in pixels.
+pub const WIDTH: u32 = 800;
+/// Height of the native pictures.
+pub const HEIGHT: u32 = 450;
+
+/// A policy name as a file name: letters, digits, `.`, `_`, `+` and `-` are kept, anything
+/// else (a `/`, a space) becomes `_`, so `easy++` stays `easy++`.
+pub fn file_name(policy: &str) -> String {
+    let s: String = policy
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '+' | '-') { c } else { '_' })
+        .collect();
+    if s.is_empty() || s.starts_with('.') {
+        format!("_{s}")
+    } else {
+        s
+    }
+}
+
+/// Options of the native pictures: the default size, date labels when the trace has a start time.
+pub fn options(unix_start: Option<i64>) -> ChartOptions {
+    ChartOptions { width: WIDTH, height: HEIGHT, unix_start, ..Default::default() }
+}
+
+/// Where pictures go: creates the directory and writes files, telling each path on stderr.
+pub struct Out {
+    dir: PathBuf,
+}
+
+impl Out {
+    /// Creates `dir` (and its parents) if needed.
+    pub fn new(dir: &str) -> Result<Out, Fail> {
+        std::fs::create_dir_all(dir).map_err(|e| fail(format!("--plot: cannot create {dir}: {e}")))?;
+        Ok(Out { dir: PathBuf::from(dir) })
+    }
+
+    fn write(&self, name: &str, bytes: &[u8]) -> Result<(), Fail> {
+        let path = self.dir.join(name);
+        std::fs::write(&path, bytes).map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?;
+        eprintln!("schedlab: wrote {}", path.display());
+        Ok(())
+    }
+
+    /// Writes `stem.svg` and `stem.png`.
+    pub fn chart(&self, stem: &str, chart: &Chart) -> Result<(), Fail> {
+        self.write(&format!("{stem}.svg"), chart.svg().as_bytes())?;
+        self.write(&format!("{stem}.png"), &chart.png(1))
+    }
+}
+
+/// Writes the compare charts of `views`, and each run's categories and Gantt chart.
+pub fn run_plots(
+    out: &Out,
+    views: &[RunView],
+    gantts: &[(String, Gantt)],
+    unix_start: Option<i64>,
+) -> Result<(), Fail> {
+    let opts = options(unix_start);
+    let chart = |which: CompareChart| compare_chart(views, &which, &opts).map_err(fail);
+    for m in MAIN_METRICS {
+        out.chart(&format!("compare-{m}"), &chart(CompareChart::MetricBars { metric: m.to_string() })?)?;
+    }
+    out.chart("wait-cdf", &chart(CompareChart::WaitCdf)?)?;
+    out.chart("busy", &chart(CompareChart::Busy)?)?;
+    out.chart("queue", &chart(CompareChart::Queue)?)?;
+    for (i, v) in views.iter().enumerate() {
+        out.chart(&format!("categories-{}", file_name(&v.policy)), &chart(CompareChart::Categories { run: i })?)?;
+    }
+    for (policy, g) in gantts {
+        let title = format!("{policy}: schedule");
+        let stem = format!("gantt-{}", file_name(policy));
+        out.write(&format!("{stem}.svg"), gantt_svg(g, &title, &opts).as_bytes())?;
+        out.write(&format!("{stem}.png"), &gantt_png(g, &title, &opts, 1))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_keep_policy_names_readable() {
+        assert_eq!(file_name("easy++"), "easy++");
+        assert_eq!(file_name("sjbf/x y"), "sjbf_x_y");
+        assert_eq!(file_name(".."), "_..");
+    }
+}
