@@ -106,7 +106,7 @@ impl Chart {
             });
             let _ = plotters_backend::DrawingBackend::present(&mut svg);
         }
-        out
+        round_font_sizes(&out)
     }
 
     /// Paints the chart onto any plotters backend (the page's canvas).
@@ -170,6 +170,29 @@ impl Chart {
             reach: 0.0,
         }
     }
+}
+
+/// The SVG with each `font-size` rounded to 1/100 px: undoing SVGBackend's division by 1.24
+/// leaves float noise such as `15.000000000000002`.
+fn round_font_sizes(svg: &str) -> String {
+    const KEY: &str = "font-size=\"";
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(i) = rest.find(KEY) {
+        out.push_str(&rest[..i + KEY.len()]);
+        rest = &rest[i + KEY.len()..];
+        let end = rest.find('"').unwrap_or(rest.len());
+        match rest[..end].parse::<f64>() {
+            Ok(v) => {
+                let r = format!("{:.2}", v);
+                out.push_str(r.trim_end_matches('0').trim_end_matches('.'));
+            }
+            Err(_) => out.push_str(&rest[..end]),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The colour of series `i` everywhere (page and pictures): Okabe and Ito's colour-blind-safe
@@ -237,7 +260,7 @@ pub(crate) struct Sizes {
 impl Sizes {
     pub(crate) fn of(opts: &ChartOptions) -> Sizes {
         if opts.compact {
-            Sizes { title: 12.0, label: 10.0, small: 10.0, margin: 5, tick: 3, density: 0.9 }
+            Sizes { title: 12.0, label: 10.0, small: 10.0, margin: 5, tick: 3, density: 1.5 }
         } else {
             Sizes { title: 15.0, label: 12.0, small: 12.0, margin: 10, tick: 4, density: 1.25 }
         }
@@ -246,6 +269,11 @@ impl Sizes {
     /// How many ticks fit along `pixels` of a horizontal axis (labels side by side).
     pub(crate) fn ticks(&self, pixels: i32) -> usize {
         ((pixels.max(0) as f64 / 100.0 * self.density).floor() as usize).max(2)
+    }
+
+    /// How many time ticks (labels such as `Nov 1996` or `06:00`) fit along `pixels`.
+    pub(crate) fn time_ticks(&self, pixels: i32) -> usize {
+        ((pixels.max(0) as f64 / (self.label * 4.4 + 20.0)).floor() as usize).clamp(2, 12)
     }
 
     /// How many ticks fit along `pixels` of a vertical axis (labels one above the other).

@@ -232,7 +232,11 @@ pub fn compare_chart(runs: &[RunView], which: &CompareChart, opts: &ChartOptions
         CompareChart::WaitCdf => wait_cdf(runs, opts),
         CompareChart::Busy => over_time(runs, opts, Quantity::Busy),
         CompareChart::Queue => over_time(runs, opts, Quantity::Queue),
-        CompareChart::Categories { run } => categories(one(*run)?, *run, opts),
+        CompareChart::Categories { run } => {
+            // One colour scale for every run, so two policies' heatmaps compare at a glance.
+            let top = runs.iter().flat_map(|r| r.categories.value.iter().flatten()).fold(1.0f64, |a, &b| a.max(b));
+            categories(one(*run)?, *run, top, opts)
+        }
         CompareChart::Accuracy { run } => accuracy(one(*run)?, *run, opts),
     }
 }
@@ -291,7 +295,15 @@ fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Ch
     let label_w = value_labels.iter().map(|l| text_size(l, name_size).0 as i32).max().unwrap_or(0) + 6;
     let plot_w = (w as i32 - y_area - 3 * s.margin - 12).max(40);
     let room = (plot_w - label_w).max(plot_w / 2) as f64;
-    let xmax = if smax > 0.0 { nice_max(smax * plot_w as f64 / room, s.ticks(plot_w)) } else { 1.0 };
+    let percent = matches!(info.unit, Unit::Fraction | Unit::Percent) && smax <= 100.0;
+    let xmax = if percent {
+        // Shares run to 100%; a long bar's value goes inside its end.
+        100.0
+    } else if smax > 0.0 {
+        nice_max(smax * plot_w as f64 / room, s.ticks(plot_w))
+    } else {
+        1.0
+    };
     let x_ticks: Vec<Tick> = linear_ticks(0.0, xmax, s.ticks(plot_w))
         .into_iter()
         .filter(|t| t.0 <= xmax * (1.0 + 1e-9))
@@ -369,10 +381,7 @@ fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Ch
         },
         nothing_below,
     )?;
-    let mut columns = vec![
-        "policy".to_string(),
-        if unit_name.is_empty() { info.label.clone() } else { format!("{} ({unit_name})", info.label) },
-    ];
+    let mut columns = vec!["policy".to_string(), title.clone()];
     if stopped {
         columns.push("note".to_string());
     }
@@ -447,7 +456,8 @@ fn draw_order(n: usize, highlight: Option<usize>) -> Vec<usize> {
     order
 }
 
-/// Labels the highlighted line by its name next to `at` (its last visible point), inside the plot.
+/// Labels the highlighted line by its name next to `at` (a point of it), inside the plot: dark
+/// text on a white box edged in the line's colour, so it reads over any line.
 fn label_line(
     root: &DrawingArea<Recorder<'_>, Shift>,
     name: &str,
@@ -456,11 +466,14 @@ fn label_line(
     colour: Colour,
     s: &Sizes,
 ) {
-    let w = text_size(name, s.label).0 as i32;
-    let (x, h) = if at.0 - 6 - w >= plot.0 { (at.0 - 6, HPos::Right) } else { (at.0 + 6, HPos::Left) };
-    let y =
-        if at.1 - s.label as i32 - 4 >= plot.1 { at.1 - s.label as i32 / 2 - 4 } else { at.1 + s.label as i32 / 2 + 4 };
-    draw_text(root, name, (x, y), s.label, RGBColor(colour.r, colour.g, colour.b), true, h);
+    // Bold type runs wider than the layout's measure: a fifth more room.
+    let (w, h) = text_size(name, s.label);
+    let (w, h) = (w as i32 * 6 / 5 + 8, h as i32 + 6);
+    let x0 = if at.0 - 8 - w >= plot.0 { at.0 - 8 - w } else { (at.0 + 8).min(plot.2 - w) };
+    let y0 = if at.1 - 8 - h >= plot.1 { at.1 - 8 - h } else { (at.1 + 8).min(plot.3 - h) };
+    let _ = root.draw(&Rectangle::new([(x0, y0), (x0 + w, y0 + h)], RGBColor(255, 255, 255).mix(0.92).filled()));
+    let _ = root.draw(&Rectangle::new([(x0, y0), (x0 + w, y0 + h)], rgba(colour, 1.0).stroke_width(2)));
+    draw_text(root, name, (x0 + 4, y0 + h / 2), s.label, INK, true, HPos::Left);
 }
 
 /// Pixels of a line's points, one per pixel column it passes (the first point kept), each a
@@ -513,11 +526,15 @@ fn wait_cdf(runs: &[RunView], opts: &ChartOptions) -> Result<Chart, String> {
                 }
                 let steps = q.len() - 1;
                 let x = |k: usize| (q[k] as f64).clamp(lo, hi);
-                // Through the quantiles: the share reaches k/steps at the k-th.
-                let mut path = vec![(x(0), 0.0)];
+                // Through the quantiles: the share reaches k/steps at the k-th. The jobs that
+                // waited at most 1 s are one point on the left edge, not a climb up the axis.
+                let mut path = if q[0] as f64 > lo { vec![(x(0), 0.0)] } else { Vec::new() };
                 let mut pts = Vec::new();
                 for (k, &wait) in q.iter().enumerate().skip(1) {
                     let p = k as f64 / steps as f64;
+                    if (wait as f64) <= lo && q.get(k + 1).is_some_and(|&n| n as f64 <= lo) {
+                        continue;
+                    }
                     path.push((x(k), p));
                     let (px, py) = chart.backend_coord(&(x(k), p));
                     let text = format!(
@@ -535,8 +552,9 @@ fn wait_cdf(runs: &[RunView], opts: &ChartOptions) -> Result<Chart, String> {
                 pts.reverse();
                 point_hits(&pts, i, hits);
                 if highlight == Some(i) {
-                    let mid = chart.backend_coord(&(x(steps / 2), 0.5));
-                    label_line(root, &runs[i].policy, mid, plot, c, s);
+                    let k = steps * 9 / 10;
+                    let at = chart.backend_coord(&(x(k), k as f64 / steps as f64));
+                    label_line(root, &runs[i].policy, at, plot, c, s);
                 }
             }
         },
@@ -657,7 +675,7 @@ fn over_time(runs: &[RunView], opts: &ChartOptions, q: Quantity) -> Result<Chart
     // More points than one per 3 pixels only draws noise: average runs of neighbours.
     let visible: Vec<Vec<(f64, f64, usize)>> =
         visible.into_iter().map(|v| thin(v, (approx_plot_w / 3).max(10) as usize)).collect();
-    let x_ticks = time_ticks(t0, t1, s.ticks(approx_plot_w).min(12), opts.unix_start);
+    let x_ticks = time_ticks(t0, t1, s.time_ticks(approx_plot_w), opts.unix_start);
     let frame = Frame {
         title: format!("{what} over time"),
         subtitle: format!("mean {unit} per time bucket, one line per policy"),
@@ -756,23 +774,23 @@ fn scale_pos(v: f64, top: f64) -> f64 {
     }
 }
 
-fn categories(run: &RunView, index: usize, opts: &ChartOptions) -> Result<Chart, String> {
+fn categories(run: &RunView, index: usize, top: f64, opts: &ChartOptions) -> Result<Chart, String> {
     let g = &run.categories;
     let (nr, nc) = (g.rows.len(), g.cols.len());
     if nr == 0 || nc == 0 {
         return Ok(Chart::message(opts, &run.policy, "no categories"));
     }
     let s = Sizes::of(opts);
-    let top = g.value.iter().flatten().fold(1.0f64, |a, &b| a.max(b));
     // The colour scale ends on a power of ten at or above the largest mean (at least 10).
     let top_scale = 10f64.powi(top.log10().ceil().max(1.0) as i32);
     let x_ticks: Vec<Tick> = g.cols.iter().enumerate().map(|(c, l)| (c as f64 + 0.5, l.clone())).collect();
     let y_ticks: Vec<Tick> = g.rows.iter().enumerate().map(|(r, l)| ((nr - r) as f64 - 0.5, l.clone())).collect();
-    let scale_h = (s.label * 3.2).round() as i32;
+    let scale_h = (s.label * 3.6).round() as i32;
     let frame = Frame {
         title: format!("{}: mean bounded slowdown by job category", run.label()),
-        subtitle: "rows: runtime, columns: processors (Kettimuthu et al.'s 16 categories); darker is slower"
-            .to_string(),
+        subtitle:
+            "rows: runtime, columns: processors (Kettimuthu et al.); darker is slower; one scale for all policies"
+                .to_string(),
         x: AxisSpec { ticks: x_ticks, desc: "processors".to_string(), grid: false },
         y: AxisSpec { ticks: y_ticks, desc: "runtime".to_string(), grid: false },
         below: scale_h,
@@ -873,6 +891,7 @@ fn colour_scale(root: &DrawingArea<Recorder<'_>, Shift>, y: i32, plot: (i32, i32
     let bar_h = (s.label * 0.9).round() as i32;
     let title = "mean bounded slowdown (log scale):";
     let tw = text_size(title, s.label).0 as i32;
+    let y = y + (s.label * 0.4) as i32;
     let (bx, by) = if tw + 8 + width <= plot.2 - x0 { (x0 + tw + 8, y + 2) } else { (x0, y + s.label as i32 + 4) };
     draw_text(root, title, (x0, y + 2 + bar_h / 2), s.label, super::chart::MUTED, false, HPos::Left);
     let steps = 40;
@@ -883,9 +902,15 @@ fn colour_scale(root: &DrawingArea<Recorder<'_>, Shift>, y: i32, plot: (i32, i32
         let _ = root.draw(&Rectangle::new([(a, by), (b, by + bar_h)], rgba(c, 1.0).filled()));
     }
     let decades = top.log10().round() as i32;
+    // Every decade is marked; labels skip some when they would touch.
+    let widest = text_size(&fmt_tick(top, 1.0), s.label * 0.9).0 as i32 + 6;
+    let every = (1..=decades.max(1)).find(|k| width * k / decades.max(1) >= widest).unwrap_or(decades.max(1));
     for d in 0..=decades {
         let x = bx + (width as f64 * d as f64 / decades.max(1) as f64).round() as i32;
         let _ = root.draw(&PathElement::new(vec![(x, by + bar_h), (x, by + bar_h + 3)], RGBColor(0x80, 0x80, 0x80)));
+        if d % every != 0 {
+            continue;
+        }
         let label = fmt_tick(10f64.powi(d), 1.0);
         let style = label_style(s.label * 0.9, INK).pos(Pos::new(HPos::Center, VPos::Top));
         let _ = root.draw(&Text::new(label, (x, by + bar_h + 4), style));
@@ -908,7 +933,7 @@ fn accuracy(run: &RunView, index: usize, opts: &ChartOptions) -> Result<Chart, S
     let width = 100.0 / bins as f64;
     let x_ticks: Vec<Tick> = (0..=bins)
         .filter(|i| i % (bins / 5).max(1) == 0 || *i == bins)
-        .map(|i| (i as f64 * width, format!("{}%", fmt_number(i as f64 * width))))
+        .map(|i| (i as f64 * width, format!("{}%", fmt_tick(i as f64 * width, width))))
         .collect();
     let c = series_colour(index);
     let light = Colour { a: 110, ..c };
@@ -934,7 +959,7 @@ fn accuracy(run: &RunView, index: usize, opts: &ChartOptions) -> Result<Chart, S
         |chart, _root, _s, hits| {
             for i in 0..bins {
                 let x = i as f64 * width;
-                let range = format!("{}-{}%", fmt_number(x), fmt_number(x + width));
+                let range = format!("{}-{}%", fmt_tick(x, width), fmt_tick(x + width, width));
                 for (k, (count, total, colour, what)) in [
                     (get(&h.all, i), all_n, light, "jobs"),
                     (get(&h.without_killed, i), wk_n, c, "jobs not killed at their estimate"),
@@ -968,7 +993,7 @@ fn accuracy(run: &RunView, index: usize, opts: &ChartOptions) -> Result<Chart, S
         .map(|i| {
             let x = i as f64 * width;
             vec![
-                format!("{}-{}%", fmt_number(x), fmt_number(x + width)),
+                format!("{}-{}%", fmt_tick(x, width), fmt_tick(x + width, width)),
                 get(&h.all, i).to_string(),
                 get(&h.without_killed, i).to_string(),
             ]

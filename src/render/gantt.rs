@@ -171,7 +171,7 @@ pub fn frame(machine: u32, title: &str, opts: &ChartOptions) -> Chart {
     let s = Sizes::of(opts);
     let (w, h) = opts.size();
     let m = machine.max(1) as f64;
-    let x_ticks = time_ticks(t0, t1, s.ticks(w as i32 - 90).min(12), opts.unix_start);
+    let x_ticks = time_ticks(t0, t1, s.time_ticks(w as i32 - 90), opts.unix_start);
     // Processor p is drawn at height m - p, so processor 0 sits at the top.
     let y_ticks: Vec<Tick> = linear_ticks(0.0, m, s.ticks_y(s.plot_height(h)))
         .into_iter()

@@ -34,8 +34,8 @@ Trace, metric and policy options are all set with --set; 'schedlab policies' lis
 With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each.
 'run --plot DIR' writes the page's charts into DIR as SVG and PNG (800x450): compare-<metric>
 for avg_wait_s, avg_bsld, p95_wait_s and utilization, wait-cdf, busy, queue, and per policy
-categories-<policy> and gantt-<policy> (in file names, characters other than letters, digits,
-'.', '_', '+' and '-' become '_').
+categories-<policy>, accuracy-<policy> and gantt-<policy> (in file names, characters other
+than letters, digits, '.', '_', '+' and '-' become '_').
 'findings' checks the claims of Tsafrir et al. (2007) on each trace (default: ../shared/traces);
 'sweep' ranks predictor configurations by average degradation as in their section 7
 (default policy easy++, default grid window=1-8 metric=avg,med propagation=off,on);

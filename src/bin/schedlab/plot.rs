@@ -8,6 +8,8 @@ use schedlab::render::gantt::{gantt_png, gantt_svg, Gantt};
 
 use crate::{fail, Fail};
 
+const DAY: i64 = 86_400;
+
 /// Size of the native pictures, in pixels.
 pub const WIDTH: u32 = 800;
 /// Height of the native pictures.
@@ -58,7 +60,7 @@ impl Out {
     }
 }
 
-/// Writes the compare charts of `views`, and each run's categories and Gantt chart.
+/// Writes the compare charts of `views`, and each run's categories, accuracy and Gantt chart.
 pub fn run_plots(
     out: &Out,
     views: &[RunView],
@@ -75,12 +77,32 @@ pub fn run_plots(
     out.chart("queue", &chart(CompareChart::Queue)?)?;
     for (i, v) in views.iter().enumerate() {
         out.chart(&format!("categories-{}", file_name(&v.policy)), &chart(CompareChart::Categories { run: i })?)?;
+        out.chart(&format!("accuracy-{}", file_name(&v.policy)), &chart(CompareChart::Accuracy { run: i })?)?;
     }
+    // Over more than two weeks single jobs are thinner than a pixel: every policy's chart shows
+    // the same week, the one around the longest queue of any run.
+    let span = gantts
+        .iter()
+        .map(|(_, g)| g.span())
+        .fold(None, |acc: Option<(i64, i64)>, (a, b)| Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b)))));
+    let (window, what) = match span {
+        Some((a, b)) if b - a > 14 * DAY => {
+            let peak = views
+                .iter()
+                .flat_map(|v| v.series.iter())
+                .max_by(|p, q| p.queued_avg.total_cmp(&q.queued_avg))
+                .map_or(a, |p| p.time);
+            let t0 = (peak - 7 * DAY / 2).clamp(a, b - 7 * DAY);
+            (Some((t0 as f64, (t0 + 7 * DAY) as f64)), "schedule in the week of the longest queue")
+        }
+        _ => (None, "schedule"),
+    };
+    let gopts = ChartOptions { x_range: window, ..opts.clone() };
     for (policy, g) in gantts {
-        let title = format!("{policy}: schedule");
+        let title = format!("{policy}: {what}");
         let stem = format!("gantt-{}", file_name(policy));
-        out.write(&format!("{stem}.svg"), gantt_svg(g, &title, &opts).as_bytes())?;
-        out.write(&format!("{stem}.png"), &gantt_png(g, &title, &opts, 1))?;
+        out.write(&format!("{stem}.svg"), gantt_svg(g, &title, &gopts).as_bytes())?;
+        out.write(&format!("{stem}.png"), &gantt_png(g, &title, &gopts, 1))?;
     }
     Ok(())
 }

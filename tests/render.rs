@@ -1,0 +1,528 @@
+//! Charts: axes, the geometry of bars, cells and lines, hit-testing, the Gantt frame and raster,
+//! the display list's hash, SVG output, and `schedlab run --plot`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use schedlab::calendar::days_from_civil;
+use schedlab::engine::{simulate, EngineOptions};
+use schedlab::metrics::categories::Grid;
+use schedlab::metrics::{AccuracyHistogram, SeriesPoint};
+use schedlab::policy::Configured;
+use schedlab::render::axis::{linear_ticks, time_ticks, wait_ticks};
+use schedlab::render::chart::{palette, series_colour, Chart, ChartOptions};
+use schedlab::render::compare::{compare_chart, CompareChart, RunView, MAIN_METRICS};
+use schedlab::render::display::{Colour, Primitive};
+use schedlab::render::gantt::{gantt_frame, gantt_svg, Gantt};
+use schedlab::trace::{parse, TraceOptions};
+
+/// plotters' mapping of `v` in `[lo, hi]` onto pixels `a` (at lo) to `b` (at hi), as
+/// `RangedCoordf64::map` computes it.
+fn map(v: f64, lo: f64, hi: f64, a: i32, b: i32) -> i32 {
+    let length = ((b - a) as f64) * (v - lo) / (hi - lo);
+    if b > a {
+        a + (length + 1e-3).floor() as i32
+    } else {
+        a + (length - 1e-3).ceil() as i32
+    }
+}
+
+/// A run with the given metrics and series, the rest empty.
+fn view(policy: &str, metrics: &[(&str, f64)], series: Vec<SeriesPoint>) -> RunView {
+    RunView {
+        policy: policy.to_string(),
+        metrics: metrics.iter().map(|(k, v)| (k.to_string(), Some(*v))).collect::<BTreeMap<_, _>>(),
+        stopped: None,
+        series,
+        wait_quantiles: Vec::new(),
+        categories: Grid { title: String::new(), rows: vec![], cols: vec![], count: vec![], value: vec![] },
+        accuracy: AccuracyHistogram::default(),
+    }
+}
+
+/// A flat series: `busy` processors and `queued` jobs in buckets of 100 s from 0 to 1000 s.
+fn flat(busy: f64, queued: f64) -> Vec<SeriesPoint> {
+    (0..10)
+        .map(|k| SeriesPoint {
+            time: k * 100,
+            busy_avg: busy,
+            busy_max: busy as u32,
+            queued_avg: queued,
+            queued_max: queued as u32,
+        })
+        .collect()
+}
+
+fn opts(width: u32, height: u32) -> ChartOptions {
+    ChartOptions { width, height, ..Default::default() }
+}
+
+/// The filled rectangles drawn in `colour`.
+fn rects_of(chart: &Chart, colour: Colour) -> Vec<(i32, i32, i32, i32)> {
+    chart
+        .list
+        .items
+        .iter()
+        .filter_map(|p| match p {
+            Primitive::Rect { x0, y0, x1, y1, colour: c, fill: true, .. } if *c == colour => Some((*x0, *y0, *x1, *y1)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The texts drawn below the plot (the x tick labels), left to right, with their x.
+fn x_labels(chart: &Chart) -> Vec<(i32, String)> {
+    let mut v: Vec<(i32, String)> = chart
+        .list
+        .items
+        .iter()
+        .filter_map(|p| match p {
+            Primitive::Text { text, x, y, rotation: 0, .. }
+                if *y > chart.plot.3 && *y < chart.plot.3 + 30 && *x >= chart.plot.0 - 20 =>
+            {
+                Some((*x, text.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn linear_ticks_and_labels() {
+    let t = linear_ticks(0.0, 40.0, 6);
+    assert_eq!(
+        t,
+        vec![(0.0, "0".into()), (10.0, "10".into()), (20.0, "20".into()), (30.0, "30".into()), (40.0, "40".into())]
+    );
+    let t = linear_ticks(0.0, 250_000.0, 6);
+    assert_eq!(t.last().unwrap(), &(250_000.0, "250,000".to_string()));
+}
+
+#[test]
+fn log_wait_axis_ticks_are_round_durations() {
+    let t = wait_ticks(1.0, 86_400.0, false);
+    let labels: Vec<&str> = t.iter().map(|x| x.1.as_str()).collect();
+    assert_eq!(labels, ["1 s", "10 s", "1 min", "10 min", "1 h", "1 d"]);
+    assert_eq!(t[2].0, 60.0);
+    let compact: Vec<String> = wait_ticks(1.0, 2_592_000.0, true).into_iter().map(|x| x.1).collect();
+    assert_eq!(compact, ["1 s", "1 min", "1 h", "1 week"]);
+}
+
+#[test]
+fn time_axis_labels_relative_days_and_dates() {
+    // A week from trace time 0: one tick a day.
+    let t = time_ticks(0.0, 7.0 * 86_400.0, 8, None);
+    let labels: Vec<&str> = t.iter().map(|x| x.1.as_str()).collect();
+    assert_eq!(labels, ["day 0", "day 1", "day 2", "day 3", "day 4", "day 5", "day 6", "day 7"]);
+    // Half a day: every two hours, midnight named by its day.
+    let t = time_ticks(86_400.0, 86_400.0 + 12.0 * 3600.0, 7, None);
+    let labels: Vec<&str> = t.iter().map(|x| x.1.as_str()).collect();
+    assert_eq!(labels, ["day 1", "02:00", "04:00", "06:00", "08:00", "10:00", "12:00"]);
+    assert_eq!(t[1].0, 86_400.0 + 7200.0);
+    // With a start time: UTC dates at midnight, the ticks in trace seconds.
+    let start = days_from_civil(1996, 9, 23) * 86_400 + 5 * 3600; // 1996-09-23 05:00 UTC
+    let t = time_ticks(0.0, 4.0 * 86_400.0, 6, Some(start));
+    let labels: Vec<&str> = t.iter().map(|x| x.1.as_str()).collect();
+    assert_eq!(labels, ["Sep 24", "Sep 25", "Sep 26", "Sep 27"]);
+    assert_eq!(t[0].0, 19.0 * 3600.0);
+    // Eleven months: calendar months, every second one.
+    let t = time_ticks(0.0, 330.0 * 86_400.0, 8, Some(start));
+    let labels: Vec<&str> = t.iter().map(|x| x.1.as_str()).collect();
+    assert_eq!(labels, ["Nov 1996", "Jan 1997", "Mar 1997", "May 1997", "Jul 1997"]);
+    assert_eq!(t[0].0, ((days_from_civil(1996, 11, 1) * 86_400) - start) as f64);
+}
+
+/// Three runs of a count metric: bars from the plot's left edge to each value, first run on top.
+#[test]
+fn bar_chart_geometry_and_hits() {
+    let runs = vec![
+        view("fcfs", &[("jobs_backfilled", 10.0)], vec![]),
+        view("easy", &[("jobs_backfilled", 20.0)], vec![]),
+        view("conservative", &[("jobs_backfilled", 40.0)], vec![]),
+    ];
+    let chart =
+        compare_chart(&runs, &CompareChart::MetricBars { metric: "jobs_backfilled".into() }, &opts(640, 360)).unwrap();
+    let (px0, py0, px1, py1) = chart.plot;
+    // The value axis ends on its last tick label.
+    let labels = x_labels(&chart);
+    assert_eq!(labels.first().unwrap().1, "0");
+    let xmax: f64 = labels.last().unwrap().1.replace(',', "").parse().unwrap();
+    assert!(xmax >= 40.0, "{labels:?}");
+    for (i, v) in [10.0, 20.0, 40.0].into_iter().enumerate() {
+        let bars = rects_of(&chart, series_colour(i));
+        assert_eq!(bars.len(), 1, "one bar for run {i}");
+        let (x0, y0, x1, y1) = bars[0];
+        assert_eq!(x0, px0, "bars start at 0");
+        assert_eq!(x1, map(v, 0.0, xmax, px0, px1 - 1), "bar {i} ends at its value");
+        // Row i of 3, counted from the top.
+        let centre = map(3.0 - i as f64 - 0.5, 0.0, 3.0, py1 - 1, py0);
+        assert!(((y0 + y1) / 2 - centre).abs() <= 1, "bar {i} centred on its row");
+        let hit = chart.hit(((x0 + x1) / 2) as f64, ((y0 + y1) / 2) as f64).expect("a bar under the pointer");
+        assert_eq!(hit.series, i);
+        assert_eq!(hit.rect, (x0, y0, x1, y1));
+        assert!(hit.text.contains(&runs[i].policy) && hit.text.contains(&format!("{v}")), "{}", hit.text);
+    }
+    // Beside the shortest bar, but not on it: nothing.
+    let (_, y0, x1, y1) = rects_of(&chart, series_colour(0))[0];
+    assert!(chart.hit((x1 + 60) as f64, ((y0 + y1) / 2) as f64).is_none());
+    assert!(chart.hit(5.0, 5.0).is_none());
+    // The table holds the numbers.
+    assert_eq!(chart.table.columns, ["policy", "Jobs backfilled"]);
+    assert_eq!(chart.table.rows[2], ["conservative", "40.00"]);
+}
+
+#[test]
+fn heatmap_cells_are_hit_with_their_counts() {
+    let mut r = view("easy", &[], vec![]);
+    r.categories = Grid {
+        title: "mean bounded slowdown".into(),
+        rows: ["VS", "S", "L", "VL"].map(String::from).to_vec(),
+        cols: ["Seq", "N", "W", "VW"].map(String::from).to_vec(),
+        count: (0..4).map(|i| (0..4).map(|j| (i * 4 + j) as u64 * 10).collect()).collect(),
+        value: (0..4).map(|i| (0..4).map(|j| 1.0 + (i * 4 + j) as f64).collect()).collect(),
+    };
+    let chart = compare_chart(&[r], &CompareChart::Categories { run: 0 }, &opts(640, 400)).unwrap();
+    let (px0, py0, px1, py1) = chart.plot;
+    // Row 1 (S), column 2 (W): x from 2 to 3 of 4, y from 3 down to 2 of 4.
+    let (cx0, cx1) = (map(2.0, 0.0, 4.0, px0, px1 - 1), map(3.0, 0.0, 4.0, px0, px1 - 1));
+    let (cy0, cy1) = (map(3.0, 0.0, 4.0, py1 - 1, py0), map(2.0, 0.0, 4.0, py1 - 1, py0));
+    let hit = chart.hit(((cx0 + cx1) / 2) as f64, ((cy0 + cy1) / 2) as f64).expect("a cell");
+    assert_eq!(hit.index, 4 + 2);
+    assert_eq!(hit.rect, (cx0, cy0, cx1, cy1));
+    assert!(hit.text.contains("S × W") && hit.text.contains("7.00") && hit.text.contains("60 jobs"), "{}", hit.text);
+    // The empty cell (0 jobs) says so.
+    let first = chart.hit((px0 + 3) as f64, (py0 + 3) as f64).expect("top-left cell");
+    assert_eq!(first.index, 0);
+    assert!(first.text.contains("no jobs"), "{}", first.text);
+    assert_eq!(chart.table.rows.len(), 16);
+    assert_eq!(chart.table.rows[6], ["S", "W", "60", "7.000"]);
+}
+
+#[test]
+fn line_chart_hits_the_nearest_point_within_reach() {
+    let runs = vec![view("fcfs", &[], flat(10.0, 0.0)), view("easy", &[], flat(30.0, 0.0))];
+    let chart = compare_chart(&runs, &CompareChart::Busy, &opts(640, 360)).unwrap();
+    // Each bucket is drawn at its middle: the point of bucket 5 of run 1 is at (550, 30).
+    let points: Vec<_> = chart.hits.iter().filter(|h| h.series == 1 && h.index == 5).collect();
+    assert_eq!(points.len(), 1);
+    let (x, y, _, _) = points[0].rect;
+    let hit = chart.hit(x as f64 + 3.0, y as f64 - 4.0).expect("near the point");
+    assert_eq!((hit.series, hit.index), (1, 5));
+    assert!(hit.text.starts_with("easy: 30.0 busy processors at day 0 00:09"), "{}", hit.text);
+    // Halfway between the two lines (20 busy), far from both: nothing.
+    let fcfs_y = chart.hits.iter().find(|h| h.series == 0 && h.index == 5).unwrap().rect.1;
+    assert!((fcfs_y - y) > 40);
+    assert!(chart.hit(x as f64, ((fcfs_y + y) / 2) as f64).is_none());
+    // A line per run in its colour.
+    for i in 0..2 {
+        let c = series_colour(i);
+        assert!(chart
+            .list
+            .items
+            .iter()
+            .any(|p| matches!(p, Primitive::Path { colour, points, .. } if *colour == c && points.len() >= 10)));
+    }
+    // The window keeps only what is in it.
+    let zoom = ChartOptions { x_range: Some((200.0, 400.0)), ..opts(640, 360) };
+    let chart = compare_chart(&runs, &CompareChart::Busy, &zoom).unwrap();
+    let idx: Vec<usize> = chart.hits.iter().filter(|h| h.series == 0).map(|h| h.index).collect();
+    assert_eq!(idx, vec![1, 2, 3, 4]); // the cut at 200 (bucket 1's segment), 250, 350, the cut at 400
+    assert_eq!(chart.table.columns, ["time", "fcfs", "easy"]);
+}
+
+#[test]
+fn highlight_draws_the_series_on_top_and_names_it() {
+    let runs: Vec<RunView> = (0..5).map(|i| view(&format!("p{i}"), &[], flat(10.0 * i as f64, 1.0))).collect();
+    let chart =
+        compare_chart(&runs, &CompareChart::Busy, &ChartOptions { highlight: Some(2), ..opts(640, 360) }).unwrap();
+    let paths: Vec<(Colour, u32)> = chart
+        .list
+        .items
+        .iter()
+        .filter_map(|p| match p {
+            Primitive::Path { colour, width, points } if points.len() >= 10 => Some((*colour, *width)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(paths.len(), 5);
+    let (last, width) = *paths.last().unwrap();
+    assert_eq!((last.r, last.g, last.b, last.a), (palette(2).0, palette(2).1, palette(2).2, 255));
+    assert_eq!(width, 3);
+    assert!(paths[..4].iter().all(|(c, w)| c.a < 255 && *w < 3), "the others are faded");
+    assert!(chart.list.items.iter().any(|p| matches!(p, Primitive::Text { text, bold: true, .. } if text == "p2")));
+}
+
+#[test]
+fn many_series_keep_the_plot_and_sum_up_the_legend() {
+    let runs: Vec<RunView> = (0..37).map(|i| view(&format!("policy-number-{i}"), &[], flat(i as f64, 0.0))).collect();
+    let few = compare_chart(&runs[..2], &CompareChart::Queue, &opts(640, 360)).unwrap();
+    let many = compare_chart(&runs, &CompareChart::Queue, &opts(640, 360)).unwrap();
+    let height = |c: &Chart| c.plot.3 - c.plot.1;
+    assert!(
+        height(&few) - height(&many) <= 360 / 3,
+        "the legend takes at most a third: {} vs {}",
+        height(&many),
+        height(&few)
+    );
+    assert!(many.list.items.iter().any(|p| matches!(p, Primitive::Text { text, .. } if text.ends_with(" more"))));
+}
+
+/// Machine 4: job 1 on processors 0-1 over [0, 100), job 2 on all four over [100, 150).
+fn small_gantt() -> Gantt {
+    let swf = "; MaxProcs: 4\n1 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n2 0 -1 50 4 -1 -1 4 50 -1 1 2 1 -1 1 -1 -1 -1\n";
+    let trace = parse(swf.as_bytes(), &TraceOptions::default()).unwrap();
+    let mut p = Configured::new("fcfs", &[]).unwrap().build(&trace);
+    let out = simulate(&trace, p.as_mut(), &EngineOptions { placements: true, ..Default::default() });
+    Gantt::new(&trace, &out)
+}
+
+#[test]
+fn gantt_frame_and_raster_line_up() {
+    let g = small_gantt();
+    let chart = gantt_frame(&g, "fcfs: schedule", &opts(640, 360));
+    let (x0, y0, x1, y1) = chart.plot;
+    let (w, h) = ((x1 - x0) as u32, (y1 - y0) as u32);
+    assert!(w > 400 && h > 150, "{:?}", chart.plot);
+    // The raster of the plot area: job 2 runs from 100 s of [0, 150), over every processor.
+    let px = g.render(0.0, 150.0, w, h);
+    let at = |x: u32, y: u32| px[((y * w + x) * 4) as usize..((y * w + x) * 4 + 4) as usize].to_vec();
+    let first_col = (100.0 * w as f64 / 150.0).floor() as u32;
+    let white = vec![255u8; 4];
+    assert_ne!(at(first_col, h - 1), white, "job 2 starts at column {first_col}");
+    assert_eq!(at(first_col - 1, h - 1), white, "processor 3 is idle before 100 s");
+    assert_ne!(at(first_col - 1, 0), white, "job 1 holds processor 0 before 100 s");
+    // The time axis puts 100 s where the raster's column starts (within plotters' rounding).
+    let tick = x_labels(&chart);
+    assert!(!tick.is_empty());
+    let frame_x = map(100.0, 0.0, 150.0, x0, x1 - 1);
+    assert!((frame_x - (x0 + first_col as i32)).abs() <= 1);
+    // Processor 0 at the top: its tick label sits at the plot's top edge.
+    let zero = chart.list.items.iter().find_map(|p| match p {
+        Primitive::Text { text, x, y, .. } if text == "0" && *x < x0 => Some(*y),
+        _ => None,
+    });
+    assert_eq!(zero, Some(y0));
+    // The highlighted job is outlined in black.
+    let hl = g.render_highlighted(0.0, 150.0, w, h, Some(1));
+    assert_eq!(hl[((h - 1) * w + first_col) as usize * 4..][..4], [0, 0, 0, 255]);
+    // Natively, the SVG embeds the raster over the plot area.
+    let svg = gantt_svg(&g, "fcfs: schedule", &opts(640, 360));
+    assert!(svg.contains(&format!("<image x=\"{x0}\" y=\"{y0}\" width=\"{w}\" height=\"{h}\"")));
+    assert!(svg.contains("data:image/png;base64,iVBORw0KGgo"));
+}
+
+fn hash_runs() -> Vec<RunView> {
+    vec![
+        view("fcfs", &[("avg_wait_s", 7200.0)], flat(50.0, 3.0)),
+        view("easy", &[("avg_wait_s", 1800.0)], flat(60.0, 1.0)),
+    ]
+}
+
+#[test]
+fn hash_is_stable_and_follows_the_data() {
+    let which = CompareChart::MetricBars { metric: "avg_wait_s".into() };
+    let a = compare_chart(&hash_runs(), &which, &opts(400, 240)).unwrap();
+    let b = compare_chart(&hash_runs(), &which, &opts(400, 240)).unwrap();
+    assert_eq!(a.hash(), b.hash());
+    assert_eq!(a.hash().len(), 16);
+    // Pinned: any change to the geometry, colours or text of this small chart shows here.
+    assert_eq!(a.hash(), "b84ebdb33d158fdc");
+    let mut changed = hash_runs();
+    changed[1].metrics.insert("avg_wait_s".into(), Some(1900.0));
+    assert_ne!(compare_chart(&changed, &which, &opts(400, 240)).unwrap().hash(), a.hash());
+    let busy = compare_chart(&hash_runs(), &CompareChart::Busy, &opts(400, 240)).unwrap();
+    assert_eq!(busy.hash(), "a375b0aceadc4c73");
+}
+
+/// Tags open and close in order (a small well-formedness check without an XML parser).
+fn assert_balanced(svg: &str) {
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = svg;
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i + 1..];
+        let end = rest.find('>').expect("tag closes");
+        let tag = &rest[..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('?') || tag.starts_with('!') || tag.ends_with('/') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(stack.pop().as_deref(), Some(name), "closing {name}");
+        } else {
+            stack.push(tag.split_whitespace().next().unwrap().to_string());
+        }
+    }
+    assert!(stack.is_empty(), "unclosed {stack:?}");
+}
+
+#[test]
+fn svg_names_every_series_and_draws_each() {
+    let runs = hash_runs();
+    let busy = compare_chart(&runs, &CompareChart::Busy, &opts(640, 360)).unwrap();
+    let svg = busy.svg();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("viewBox=\"0 0 640 360\""));
+    assert_balanced(&svg);
+    for (i, r) in runs.iter().enumerate() {
+        assert!(
+            svg.contains(&format!(">\n{}\n</text>", r.policy)) || svg.contains(&format!(">{}<", r.policy)),
+            "{}",
+            r.policy
+        );
+        let (red, green, blue) = palette(i);
+        let colour = format!("#{red:02X}{green:02X}{blue:02X}");
+        assert!(
+            svg.contains(&format!("<polyline fill=\"none\" opacity=\"1\" stroke=\"{colour}\"")),
+            "line of {colour}"
+        );
+    }
+    let bars =
+        compare_chart(&runs, &CompareChart::MetricBars { metric: "avg_wait_s".into() }, &opts(640, 360)).unwrap();
+    let svg = bars.svg();
+    assert_balanced(&svg);
+    for i in 0..runs.len() {
+        let (red, green, blue) = palette(i);
+        assert!(svg.contains(&format!("fill=\"#{red:02X}{green:02X}{blue:02X}\"")), "bar {i}");
+    }
+    // Text sizes are CSS pixels in the SVG too (plotters writes size / 1.24).
+    assert!(svg.contains("font-size=\"15\""), "the title at 15 px");
+}
+
+#[test]
+fn every_compare_chart_draws_for_real_runs() {
+    let swf = "; MaxProcs: 4\n1 0 -1 100 2 -1 -1 2 100 -1 1 7 1 -1 1 -1 -1 -1\n2 10 -1 50 4 -1 -1 4 50 -1 1 8 1 -1 1 -1 -1 -1\n3 20 -1 30 2 -1 -1 2 40 -1 1 7 1 -1 2 -1 -1 -1\n4 30 -1 10 1 -1 -1 1 10 -1 1 9 1 -1 1 -1 -1 -1\n";
+    let trace = parse(swf.as_bytes(), &TraceOptions::default()).unwrap();
+    let settings = schedlab::run::Settings::default();
+    let views: Vec<RunView> = schedlab::run::configure("fcfs,easy", &settings)
+        .unwrap()
+        .iter()
+        .map(|cfg| {
+            let (out, res) = schedlab::run::run_one(&trace, cfg, &settings);
+            RunView::new(&trace, &out, &res, settings.metrics.tau, 400)
+        })
+        .collect();
+    assert_eq!(views[0].wait_quantiles.len(), 201);
+    assert_eq!(views[0].metric("avg_wait_s"), Some(85.0)); // fcfs: waits 0, 90, 130, 120
+                                                           // The views cross the wasm boundary as JSON and come back the same.
+    let json = serde_json::to_string(&views).unwrap();
+    let back: Vec<RunView> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.len(), 2);
+    assert_eq!(
+        (&back[1].policy, &back[1].wait_quantiles, &back[1].categories.count),
+        (&views[1].policy, &views[1].wait_quantiles, &views[1].categories.count)
+    );
+    assert_eq!(back[1].series.len(), views[1].series.len());
+    let kinds: Vec<CompareChart> = MAIN_METRICS
+        .iter()
+        .map(|m| CompareChart::MetricBars { metric: m.to_string() })
+        .chain([
+            CompareChart::WaitCdf,
+            CompareChart::Busy,
+            CompareChart::Queue,
+            CompareChart::Categories { run: 1 },
+            CompareChart::Accuracy { run: 0 },
+        ])
+        .collect();
+    for k in &kinds {
+        let c = compare_chart(&views, k, &ChartOptions::default()).unwrap_or_else(|e| panic!("{k:?}: {e}"));
+        assert_eq!((c.width, c.height), (640, 360));
+        assert!(!c.hits.is_empty(), "{k:?} has something to point at");
+        assert!(!c.table.rows.is_empty(), "{k:?} has numbers");
+        let compact =
+            compare_chart(&views, k, &ChartOptions { compact: true, width: 300, height: 200, ..Default::default() });
+        assert!(compact.is_ok(), "{k:?} compact");
+    }
+    // The kinds read from the page's JSON.
+    let k: CompareChart = serde_json::from_str(r#"{"kind": "metric-bars", "metric": "avg_bsld"}"#).unwrap();
+    assert_eq!(k, CompareChart::MetricBars { metric: "avg_bsld".into() });
+    let k: CompareChart = serde_json::from_str(r#"{"kind": "wait-cdf"}"#).unwrap();
+    assert_eq!(k, CompareChart::WaitCdf);
+    let o: ChartOptions = serde_json::from_str(r#"{"width": 300, "x_range": [0, 10], "compact": true}"#).unwrap();
+    assert_eq!((o.width, o.height, o.x_range, o.compact), (300, 0, Some((0.0, 10.0)), true));
+    assert!(compare_chart(&views, &CompareChart::Categories { run: 5 }, &ChartOptions::default()).is_err());
+    assert!(compare_chart(&[], &CompareChart::WaitCdf, &ChartOptions::default()).is_err());
+}
+
+/// A scratch directory removed when dropped.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    let d = std::env::temp_dir().join(format!("schedlab-render-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    Scratch(d)
+}
+
+/// Runs `schedlab run TRACE --policy POLICIES --plot DIR` and checks every picture.
+fn plot_run(trace: &str, policies: &[&str], dir: &Path) {
+    let plots = dir.join("plots");
+    let o = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(["run", trace, "--policy", &policies.join(","), "--plot", plots.to_str().unwrap()])
+        .output()
+        .expect("schedlab runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let mut stems: Vec<String> = MAIN_METRICS.iter().map(|m| format!("compare-{m}")).collect();
+    stems.extend(["wait-cdf", "busy", "queue"].map(String::from));
+    for p in policies {
+        stems.push(format!("categories-{p}"));
+        stems.push(format!("gantt-{p}"));
+    }
+    for stem in &stems {
+        let svg_path = plots.join(format!("{stem}.svg"));
+        assert!(err.contains(&format!("wrote {}", svg_path.display())), "{stem} on stderr: {err}");
+        let svg = std::fs::read_to_string(&svg_path).unwrap_or_else(|e| panic!("{stem}.svg: {e}"));
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{stem}");
+        assert_balanced(&svg);
+        let named: Vec<&&str> = match stem.split_once('-') {
+            Some(("categories" | "gantt", p)) => policies.iter().filter(|x| **x == p).collect(),
+            _ => policies.iter().collect(),
+        };
+        for p in named {
+            assert!(svg.contains(&format!("{p}\n</text>")) || svg.contains(&format!("{p}: ")), "{stem} names {p}");
+        }
+        let png = std::fs::read(plots.join(format!("{stem}.png"))).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{stem}.png");
+        // 800 x 450 in the IHDR chunk.
+        assert_eq!(&png[16..24], &[0, 0, 3, 0x20, 0, 0, 1, 0xc2], "{stem}.png size");
+    }
+    assert!(std::fs::read_to_string(plots.join(format!("gantt-{}.svg", policies[0]))).unwrap().contains("<image "));
+}
+
+#[test]
+fn cli_plot_writes_every_picture() {
+    let d = scratch("small");
+    let trace = d.0.join("t.swf");
+    std::fs::write(
+        &trace,
+        "; MaxProcs: 4\n1 0 -1 100 2 -1 -1 2 100 -1 1 7 1 -1 1 -1 -1 -1\n2 10 -1 50 4 -1 -1 4 50 -1 1 8 1 -1 1 -1 -1 -1\n3 20 -1 30 2 -1 -1 2 40 -1 1 7 1 -1 2 -1 -1 -1\n4 30 -1 10 1 -1 -1 1 10 -1 1 9 1 -1 1 -1 -1 -1\n",
+    )
+    .unwrap();
+    plot_run(trace.to_str().unwrap(), &["fcfs", "easy"], &d.0);
+}
+
+#[test]
+fn cli_plot_on_kth() {
+    let d = scratch("kth");
+    let kth = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz");
+    plot_run(kth, &["fcfs", "easy"], &d.0);
+    // Plotting records processor placements, which changes no schedule.
+    let plain = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(["run", kth, "--policy", "fcfs,easy", "--format", "json"])
+        .output()
+        .unwrap();
+    let with = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(["run", kth, "--policy", "fcfs,easy", "--format", "json", "--plot", d.0.join("again").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&plain.stdout), String::from_utf8_lossy(&with.stdout));
+}
