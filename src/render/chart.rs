@@ -554,7 +554,7 @@ where
             + if frame.y.desc.is_empty() { 0 } else { desc_h };
         let x_area = 2 * s.tick + label_h + 4 + if frame.x.desc.is_empty() { 0 } else { desc_h };
         let last_x = frame.x.ticks.iter().map(|t| text_size(&t.1, s.label).0 as i32).max().unwrap_or(0);
-        let right = (last_x / 2 + 2).max(s.margin) + frame.right;
+        let right = (last_x * 3 / 5 + 2).max(s.margin) + frame.right;
 
         let xt: Vec<f64> = frame.x.ticks.iter().map(|t| t.0).collect();
         let yt: Vec<f64> = frame.y.ticks.iter().map(|t| t.0).collect();

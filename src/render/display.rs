@@ -147,9 +147,10 @@ pub enum Primitive {
 /// The font every chart asks for; the backend's own sans-serif draws it.
 pub const FONT_FAMILY: &str = "sans-serif";
 
-/// Width per character of the layout's text measure, as a share of the font size: about the
-/// mean advance of common sans-serif fonts over digits and lower case.
-pub const CHAR_WIDTH: f64 = 0.55;
+/// Width per character of the layout's text measure, as a share of the font size: a little
+/// over the mean advance of common sans-serif fonts over digits and lower case (Arial's digits
+/// are 0.56 em, DejaVu Sans's 0.64), so labels laid out by it fit the wider fonts too.
+pub const CHAR_WIDTH: f64 = 0.6;
 
 /// The layout's text measure: (width, height) in pixels of `text` at `size` px, the same on
 /// every target because it depends on the characters only.
