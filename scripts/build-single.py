@@ -4,7 +4,7 @@
 Browsers refuse ES modules, module workers and fetch() on file:// pages, so this file uses
 wasm-bindgen's `no-modules` glue in classic scripts, the wasm inlined as base64 and compiled
 once on the page, and classic workers made from a Blob that receive the compiled
-WebAssembly.Module by postMessage. The page's own scripts are reused verbatim, less their
+WebAssembly.Module by postMessage; the page instantiates the same module for its charts. The page's own scripts are reused verbatim, less their
 import/export lines and the block that only module builds need.
 
 Usage: build-single.py GLUE.js WASM INDEX.html WWW_DIR OUT.html
@@ -51,7 +51,7 @@ def main() -> None:
     # The modules in dependency order, concatenated into one scope, so their names must not clash.
     sources = {
         name: strip_module_syntax(open(f"{www}/{name}", encoding="utf-8").read())
-        for name in ("charts.js", "tasks.js", "predictions.js", "relaxed.js", "lawson.js", "kettimuthu.js", "leung.js", "app.js")
+        for name in ("charts.js", "figures.js", "tasks.js", "predictions.js", "relaxed.js", "lawson.js", "kettimuthu.js", "leung.js", "app.js")
     }
     check_no_clashes(sources)
     modules = "\n".join(sources.values())
@@ -72,7 +72,12 @@ def main() -> None:
     platform = f"""
 const WASM_MODULE = WebAssembly.compile(Uint8Array.from(atob({js_string(wasm_b64)}), (c) => c.charCodeAt(0)));
 const WORKER_URL = URL.createObjectURL(new Blob([{js_string(worker_blob)}], {{ type: 'text/javascript' }}));
+{glue}
 globalThis.SCHEDLAB_PLATFORM = {{
+  async engine() {{
+    await wasm_bindgen({{ module_or_path: await WASM_MODULE }});
+    return wasm_bindgen;
+  }},
   worker() {{
     const w = new Worker(WORKER_URL);
     WASM_MODULE.then((m) => w.postMessage({{ wasmModule: m }}));

@@ -13,12 +13,12 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wb_version"; t
   cargo install wasm-bindgen-cli --version "$wb_version"
 fi
 
-cargo build --lib --release --target wasm32-unknown-unknown
+cargo build --lib --profile wasm --target wasm32-unknown-unknown
 rm -rf www/pkg
-wasm-bindgen --target web --no-typescript --out-dir www/pkg target/wasm32-unknown-unknown/release/schedlab.wasm
+wasm-bindgen --target web --no-typescript --out-dir www/pkg target/wasm32-unknown-unknown/wasm/schedlab.wasm
 
 wasm-bindgen --target no-modules --no-typescript --out-dir target/pkg-no-modules \
-  target/wasm32-unknown-unknown/release/schedlab.wasm
+  target/wasm32-unknown-unknown/wasm/schedlab.wasm
 
 rm -rf dist
 mkdir -p dist/www

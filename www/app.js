@@ -1,6 +1,8 @@
-// SchedLab page: load a trace, run policies in a pool of workers, show the results.
-// Data flows one way: bytes -> workers (engine) -> JSON results -> table and charts.
-import { barChart, lineChart, heatmap, placeholder, fmt, PALETTE } from './charts.js';
+// SchedLab page: load a trace, run policies in a pool of workers, show the results in views.
+// Data flows one way: bytes -> workers (engine) -> results -> the views' tables and the charts,
+// which the engine draws on the page (figures.js).
+import { heatmap, placeholder, fmt } from './charts.js';
+import { startFigures, pageEngine, showFigure, emptyFigure, saveBlob } from './figures.js';
 import {
   CUSTOM,
   buildPredictor,
@@ -31,6 +33,11 @@ const $ = (sel) => document.querySelector(sel);
 // @module-only-begin
 globalThis.SCHEDLAB_PLATFORM ??= {
   worker: () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }),
+  engine: async () => {
+    const m = await import('./pkg/schedlab.js');
+    await m.default({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.meta.url) });
+    return m;
+  },
   demo: async () =>
     new Uint8Array(await (await fetch(new URL('./demo/KTH-SP2-1996-2.1-cln.excerpt.swf', import.meta.url))).arrayBuffer()),
 };
@@ -235,6 +242,9 @@ class Pool {
 }
 
 const params = new URLSearchParams(location.search);
+
+/** A first run compares one representative of each family, so every chart stays readable. */
+const DEFAULT_POLICIES = ['fcfs', 'easy', 'conservative', 'easy++', 'relaxed', 'mq-backfill', 'ss', 'cplant24.nomax.all'];
 const state = {
   pool: new Pool(Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8))),
   loader: new Pool(1), // reads files: its own worker, so a load never waits for simulations, and Cancel can reach it
@@ -246,11 +256,19 @@ const state = {
   name: '',
   report: null,
   header: null, // the trace's SWF header (dates of the transient plots)
-  results: new Map(), // policy -> {result, series, wait_quantiles, ms}
+  results: new Map(), // policy -> {result, view, ms, memory, task}
+  order: [], // the policies of the last run, in the order asked: each one's colour
   sort: { key: 'avg_bsld', dir: 1 },
   generation: 0, // bumped by every new trace and run, so stale runs stay silent
 };
 if (params.has('embed')) document.body.classList.add('embed');
+
+/** The views, each kept in the URL as `view=` (Compare, the default, is left out). */
+const VIEWS = ['compare', 'timeline', 'jobs', 'trace', 'studies'];
+/** The studies of the Studies view, one at a time (`study=`). */
+const STUDIES = ['tsafrir', 'ward', 'lawson', 'kettimuthu', 'leung'];
+state.view = VIEWS.includes(params.get('view')) ? params.get('view') : 'compare';
+state.study = STUDIES.includes(params.get('study')) ? params.get('study') : 'tsafrir';
 
 function setStatus(text, kind = '') {
   const el = $('#status');
@@ -362,7 +380,9 @@ function syncSweepUrl() {
 function renderPolicies() {
   const box = $('#policy-list');
   box.textContent = '';
-  const chosen = params.get('policies')?.split(',').map(urlName);
+  const names = new Set(state.catalogue.policies.map((p) => p.name));
+  let chosen = params.get('policies')?.split(',').map(urlName) ?? DEFAULT_POLICIES.filter((n) => names.has(n));
+  if (chosen.includes('all')) chosen = [...names];
   const groups = new Map();
   for (const p of state.catalogue.policies) {
     if (!groups.has(p.group)) groups.set(p.group, []);
@@ -376,12 +396,12 @@ function renderPolicies() {
     lg.textContent = `${group} `;
     lg.append(groupToggle(fs, 'all', true), groupToggle(fs, 'none', false));
     fs.append(lg);
-    for (const p of list) fs.append(policyRow(p, !chosen || chosen.includes(p.name)));
+    for (const p of list) fs.append(policyRow(p, chosen.includes(p.name)));
     if (group === predictions) {
       // The predictor panel's configuration runs as one more policy of this group.
       const custom = policyRow(
         { name: CUSTOM, summary: 'the predictor panel below: its values on top of its base preset', options: [], defaults: {} },
-        !!chosen?.includes(CUSTOM),
+        chosen.includes(CUSTOM),
       );
       custom.querySelector('input').onchange = () => syncPredictorUrl();
       fs.append(custom);
@@ -480,11 +500,22 @@ function draw(canvas, render) {
   canvas.hover = render();
 }
 
+/** The header's line about the trace: its name, jobs, machine and span. */
+function renderTraceChip(value) {
+  $('#trace-name').textContent = state.name || 'No trace yet';
+  const r = value?.report;
+  const facts = [];
+  if (r && value.ok) {
+    facts.push(`${r.jobs_kept.toLocaleString('en-US')} jobs`, `${r.machine_size.toLocaleString('en-US')} processors`, `${duration(r.span_s)} of submissions`);
+    if (value.header?.computer) facts.unshift(value.header.computer);
+  } else if (value && !value.ok) facts.push('cannot be used: see Trace');
+  $('#trace-facts').textContent = facts.length ? `· ${facts.join(' · ')}` : '';
+}
+
 function renderReport(value) {
-  if (value.shape) {
-    draw($('#chart-shape-jobs'), () => heatmap($('#chart-shape-jobs'), value.shape, 'jobs by length and width (Leung et al. Table I)', (g, r, c) => g.count[r][c]));
-    draw($('#chart-shape-hours'), () => heatmap($('#chart-shape-hours'), value.shape, 'processor-hours by length and width (Table II)'));
-  }
+  state.shape = value.shape ?? null;
+  renderShape();
+  renderTraceChip(value);
   const box = $('#trace-report');
   box.textContent = '';
   const r = value.report;
@@ -605,6 +636,8 @@ async function loadFile(file, name) {
   $('#load-warning').hidden = true;
   $('#trace-report').textContent = '';
   for (const id of ['#chart-shape-jobs', '#chart-shape-hours']) draw($(id), () => placeholder($(id), `Reading ${name}…`));
+  $('#trace-name').textContent = name;
+  $('#trace-facts').textContent = '· reading…';
   $('#progress').textContent = '';
   $('#run-problems').textContent = '';
   const bar = $('#load-progress');
@@ -686,7 +719,11 @@ async function runPolicies(names) {
   const bars = $('#progress');
   bars.textContent = '';
   const budget = budgetSettings();
-  const jobs = names.map(async (policy) => {
+  state.order = [...names];
+  renderChosen();
+  // Cheap policies first, so the first results are on screen within seconds.
+  const byCost = [...names].sort((a, b) => cost(a) - cost(b));
+  const jobs = byCost.map(async (policy) => {
     const bar = document.createElement('progress');
     bar.max = 1;
     bar.value = 0;
@@ -722,12 +759,7 @@ async function runPolicies(names) {
   });
   await Promise.all(jobs);
   if (generation !== state.generation) return;
-  const gp = $('#gantt-policy');
-  const previous = gp.value;
-  gp.textContent = '';
-  for (const name of names) if (state.results.has(name)) gp.add(new Option(name, name));
-  gp.value = state.results.has(previous) ? previous : state.results.has('easy') ? 'easy' : gp.options[0]?.value ?? '';
-  openGantt(gp.value);
+  fillGanttPicks(names);
   const partial = [...state.results.values()].filter((r) => r.result.stopped).length;
   const said = [];
   if (state.results.size === names.length) {
@@ -746,11 +778,26 @@ async function runPolicies(names) {
   document.body.dataset.state = 'done';
 }
 
+/**
+ * A policy's rough cost class, for the order runs start in: list scheduling and EASY-like
+ * backfilling first, then one-reservation families, then preemption, then conservative planning.
+ */
+function cost(name) {
+  const p = state.catalogue.policies.find((x) => x.name === name);
+  if (!p) return 1;
+  const k = p.defaults.k ?? p.family_defaults?.k;
+  if (p.family === 'backfill') return k === 'inf' ? 3 : 0;
+  if (p.family === 'preempt') return p.defaults.mode === 'ns' ? 1 : 2;
+  if (p.family === 'fairshare') return /cons/.test(name) ? 3 : 1;
+  return 1;
+}
+
 /** The ticked policies, in catalogue order whatever their group (the custom configuration last). */
 function selected() {
   return [...document.querySelectorAll('#policy-list input:checked')].map((i) => i.value).sort((a, b) => place(a) - place(b));
 }
 
+/** The full table: every metric of every run, sortable, each column's definition on hover. */
 function renderResults() {
   const table = $('#results');
   table.textContent = '';
@@ -764,10 +811,12 @@ function renderResults() {
   head.append(thCsv);
   for (const [key, unit, def] of METRICS) {
     const th = document.createElement('th');
-    th.textContent = unit ? `${key}` : key;
+    th.textContent = key;
     th.title = `${def}${unit ? ` (${unit})` : ''}`;
     th.dataset.key = key;
-    th.onclick = () => {
+    th.tabIndex = 0;
+    th.onclick = th.onkeydown = (e) => {
+      if (e.type === 'keydown' && e.key !== 'Enter' && e.key !== ' ') return;
       state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : 1 };
       renderResults();
     };
@@ -816,7 +865,7 @@ function renderResults() {
       if (v === null) td.title = 'not measured';
     }
   }
-  renderCharts();
+  renderView();
 }
 
 /** A policy's place in the catalogue (the custom configuration comes last). */
@@ -825,89 +874,201 @@ function place(policy) {
   return i < 0 ? state.catalogue.policies.length : i;
 }
 
-/** Each policy keeps one colour in every chart: its place in the catalogue picks it. */
-function colour(policy) {
-  return PALETTE[place(policy) % PALETTE.length];
+/** The runs shown, in the order the policies were chosen: a run's place picks its colour. */
+function runs() {
+  const order = state.order.length ? state.order : [...state.results.keys()];
+  return order.filter((n) => state.results.has(n)).map((n) => state.results.get(n));
 }
 
-/** Past the palette's eight colours, lines are told apart by their dashes. */
-function dash(policy) {
-  return [[], [6, 3], [2, 2]][Math.floor(place(policy) / PALETTE.length) % 3];
+/** What the engine draws of the runs shown (their colours follow this order). */
+const views = () => runs().map((r) => ({ ...r.view, policy: r.result.policy }));
+
+/** A run's colour in every chart and legend. */
+function colourOf(policy) {
+  const i = state.order.indexOf(policy);
+  return pageEngine()?.run_colour(i < 0 ? 0 : i) ?? '#888';
 }
 
-function renderCharts() {
-  const runs = [...state.results.values()].sort((a, b) => place(a.result.policy) - place(b.result.policy));
-  const metric = $('#metric').value;
-  // Policies for which the metric was not measured have no bar.
-  const measured = runs.filter((r) => r.result.metrics[metric] !== null);
-  draw($('#chart-bars'), () =>
-    measured.length
-      ? barChart($('#chart-bars'), measured.map((r) => ({ label: r.result.policy, value: r.result.metrics[metric], colour: colour(r.result.policy) })), metric)
-      : placeholder($('#chart-bars'), `${metric} was not measured for the policies that ran.`),
-  );
-  const days = (t) => `${fmt((t - (state.report?.first_submit || 0)) / 86400)} d`;
-  // One line per policy, in the policy's colour.
-  const lines = (id, title, points, opts) =>
-    draw($(id), () =>
-      lineChart(
-        $(id),
-        runs.map((r) => ({ label: r.result.policy, colour: colour(r.result.policy), dash: dash(r.result.policy), points: points(r) })),
-        title,
-        opts,
-      ),
-    );
-  lines('#chart-busy', 'busy processors (mean per bucket)', (r) => r.series.map((p) => [p.time, p.busy_avg]), { xFormat: days });
-  lines('#chart-queue', 'waiting jobs (mean per bucket)', (r) => r.series.map((p) => [p.time, p.queued_avg]), { xFormat: days });
-  lines('#chart-cdf', 'share of jobs waiting at most x seconds', (r) => r.wait_quantiles.map((w, i) => [w, i / 200]), {
-    xLog: true,
-    xFormat: (v) => `${fmt(v)} s`,
-  });
-  const pick = $('#policy-pick');
-  fillPick(pick, runs, ['easy']);
-  const chosen = state.results.get(pick.value);
-  if (chosen) {
-    draw($('#chart-categories'), () =>
-      heatmap($('#chart-categories'), chosen.categories, `${chosen.result.policy}: mean bounded slowdown by category (Kettimuthu et al.)`),
-    );
+/** The leaderboard's columns: the main metrics, lower is better but for utilization. */
+const BOARD = [
+  ['avg_bsld', 'mean bounded slowdown', (v) => fmt(v)],
+  ['avg_wait_s', 'mean wait', (v) => duration(v)],
+  ['p95_wait_s', '95th percentile wait', (v) => duration(v)],
+  ['max_wait_s', 'longest wait', (v) => duration(v)],
+  ['utilization', 'utilization', (v) => `${(100 * v).toFixed(1)}%`],
+];
+
+/** Seconds for people: 42 s, 12 min, 3.4 h, 2.1 d. */
+function duration(s) {
+  if (s === null || s === undefined) return '–';
+  if (s < 90) return `${Math.round(s)} s`;
+  if (s < 5400) return `${(s / 60).toFixed(s < 600 ? 1 : 0)} min`;
+  if (s < 172800) return `${(s / 3600).toFixed(1)} h`;
+  return `${(s / 86400).toFixed(1)} d`;
+}
+
+/** Compare: the answer in words, the leaderboard, the small multiples. */
+function renderCompare() {
+  const list = runs();
+  const answer = $('#answer');
+  answer.textContent = '';
+  const lead = document.createElement('p');
+  lead.className = 'lead';
+  answer.append(lead);
+  if (!list.length) {
+    lead.textContent = state.bytes ? 'Simulating the policies on the trace…' : 'Open a trace, or try the demo, to compare scheduling policies on it.';
+  } else {
+    const said = pageEngine().answer(views());
+    lead.textContent = said.lead;
+    for (const line of said.more) {
+      const p = document.createElement('p');
+      p.className = 'more';
+      p.textContent = line;
+      answer.append(p);
+    }
   }
-  renderPredictions(runs);
+  renderChosen();
+  renderBoard(list);
+  const box = $('#multiples');
+  if (box.children.length !== MAIN.length) {
+    box.textContent = '';
+    for (const m of MAIN) {
+      const fig = document.createElement('div');
+      fig.className = 'figure';
+      const c = document.createElement('canvas');
+      c.id = `chart-${m}`;
+      c.setAttribute('aria-label', `${m} per policy`);
+      fig.append(c);
+      box.append(fig);
+    }
+  }
+  for (const m of MAIN) {
+    const c = $(`#chart-${m}`);
+    if (!list.length) emptyFigure(c, 'Results appear here as each policy finishes.');
+    else showFigure(c, `compare-${m}`, (o) => pageEngine().compare_figure(views(), { kind: 'metric-bars', metric: m }, o));
+  }
 }
 
-/** Table 3, the predictability tables and the accuracy histogram, from the runs in catalogue order. */
-function renderPredictions(runs) {
+/** The small multiples' metrics (the engine's MAIN_METRICS). */
+const MAIN = ['avg_wait_s', 'avg_bsld', 'p95_wait_s', 'utilization'];
+
+/** The chosen policies as chips in their colours. */
+function renderChosen() {
+  const box = $('#chosen');
+  box.textContent = '';
+  for (const name of state.order.length ? state.order : selected()) {
+    const chip = document.createElement('span');
+    chip.className = 'chip';
+    chip.dataset.policy = name;
+    const dot = document.createElement('i');
+    dot.style.background = colourOf(name);
+    chip.append(dot, name);
+    if (!state.results.has(name) && document.body.dataset.state === 'running') chip.title = 'running…';
+    box.append(chip);
+  }
+}
+
+/** The leaderboard: the chosen policies by mean bounded slowdown, with the main metrics. */
+function renderBoard(list) {
+  const table = $('#leaderboard');
+  table.textContent = '';
+  if (!list.length) return;
+  const head = table.createTHead().insertRow();
+  for (const [text, title] of [['', ''], ['policy', 'in order of mean bounded slowdown, lowest first'], ...BOARD.map(([k, t]) => [t, define(k)])]) {
+    const th = document.createElement('th');
+    th.textContent = text;
+    th.title = title;
+    head.append(th);
+  }
+  const sorted = [...list].sort((a, b) => (a.result.metrics.avg_bsld ?? Infinity) - (b.result.metrics.avg_bsld ?? Infinity));
+  const body = table.createTBody();
+  sorted.forEach((r, i) => {
+    const tr = body.insertRow();
+    tr.dataset.policy = r.result.policy;
+    if (i === 0) tr.className = 'best';
+    tr.insertCell().textContent = String(i + 1);
+    const name = tr.insertCell();
+    name.className = 'name';
+    const dot = document.createElement('span');
+    dot.className = 'swatch';
+    dot.style.background = colourOf(r.result.policy);
+    name.append(dot, ' ', r.result.policy);
+    if (r.result.stopped) name.append(' (stopped)');
+    for (const [k, , f] of BOARD) {
+      const td = tr.insertCell();
+      const v = r.result.metrics[k];
+      td.textContent = v === null || v === undefined ? '–' : f(v);
+    }
+  });
+}
+
+/** Jobs: the wait-time distribution, the 16 categories, the accuracy histogram. */
+function renderJobs() {
+  const list = runs();
+  const none = 'Run a policy to see its jobs.';
+  if (!list.length) {
+    for (const id of ['#chart-cdf', '#chart-categories', '#chart-accuracy']) emptyFigure($(id), none);
+    return;
+  }
+  showFigure($('#chart-cdf'), 'wait-cdf', (o) => pageEngine().compare_figure(views(), { kind: 'wait-cdf' }, o));
+  const pick = $('#policy-pick');
+  fillPick(pick, list, ['easy']);
+  const at = (select) => list.findIndex((r) => r.result.policy === select.value);
+  showFigure($('#chart-categories'), `categories-${pick.value}`, (o) =>
+    pageEngine().compare_figure(views(), { kind: 'categories', run: at(pick) }, o),
+  );
+  const acc = $('#accuracy-policy');
+  fillPick(acc, list, ['easy++', 'easy']);
+  const canvas = $('#chart-accuracy');
+  const fig = showFigure(canvas, `accuracy-${acc.value}`, (o) => pageEngine().compare_figure(views(), { kind: 'accuracy', run: at(acc) }, o));
+  // The histogram's counts, for checks against the command line's accuracy_histogram.
+  if (fig) {
+    canvas.dataset.data = JSON.stringify(state.results.get(acc.value)?.result.accuracy_histogram ?? null);
+    canvas.dataset.policy = acc.value;
+  }
+}
+
+/** Table 3 and the predictability tables, from the runs in catalogue order. */
+function renderPredictions() {
+  const all = [...state.results.values()].sort((a, b) => place(a.result.policy) - place(b.result.policy));
   const group = new Set([...predictionPresets(state.catalogue), CUSTOM]);
-  const rows = runs.filter((r) => group.has(r.result.policy)).map((r) => [r.result.policy, r]);
+  const rows = all.filter((r) => group.has(r.result.policy)).map((r) => [r.result.policy, r]);
   $('#table3-note').textContent = renderTable3($('#table3'), rows, define);
   renderPredictability($('#predictability'), rows, define);
-  const pick = $('#accuracy-policy');
-  fillPick(pick, runs, ['easy++', 'easy']);
-  const chosen = state.results.get(pick.value);
-  const canvas = $('#chart-accuracy');
-  if (chosen) draw(canvas, () => drawAccuracy(canvas, pick.value, chosen));
-  else {
-    draw(canvas, () => placeholder(canvas, 'Run a policy to see how accurate its runtime predictions were.'));
-    delete canvas.dataset.data;
-  }
+}
+
+/** Draws what the current view shows (charts in hidden views are drawn when shown). */
+function renderView() {
+  if (!state.catalogue) return;
+  if (state.view === 'compare') renderCompare();
+  else if (state.view === 'jobs') renderJobs();
+  else if (state.view === 'timeline') drawTimeline();
+  else if (state.view === 'trace') renderShape();
+  else if (state.view === 'studies') redrawStudy();
+  renderPredictions();
 }
 
 /**
  * Offers the runs in a policy select: keeps the user's own pick (remembered on change), else the
  * first of `preferred` that ran, else the first run.
  */
-function fillPick(select, runs, preferred) {
-  const names = runs.map((r) => r.result.policy);
-  select.textContent = '';
-  for (const n of names) select.add(new Option(n, n));
-  select.value = [select.dataset.chosen, ...preferred].find((n) => names.includes(n)) ?? names[0] ?? '';
+function fillPick(select, list, preferred) {
+  const names = list.map((r) => r.result.policy);
+  const keep = [select.dataset.chosen, ...preferred].find((n) => names.includes(n)) ?? names[0] ?? '';
+  if ([...select.options].map((o) => o.value).join() !== names.join()) {
+    select.textContent = '';
+    for (const n of names) select.add(new Option(n, n));
+  }
+  select.value = keep;
 }
 
 /** A policy chosen in a select stays chosen through later runs. */
 function choose(e) {
   e.target.dataset.chosen = e.target.value;
-  renderCharts();
+  renderView();
 }
 
-/** One tooltip for every canvas: shows what the chart's hover function says under the pointer. */
+/** One tooltip for every canvas: shows what the chart under the pointer says is there. */
 function installTooltip() {
   const tip = $('#tip');
   document.addEventListener('mousemove', (e) => {
@@ -925,112 +1086,215 @@ function installTooltip() {
   });
 }
 
-// The Gantt chart: one worker keeps the chosen policy's schedule and rasterises the visible
-// window on demand; at most one drawing is in flight, later requests collapse into one.
-const gantt = { pool: null, policy: null, extent: null, view: null, busy: false, pending: false, generation: 0, tip: '' };
+// The Timeline: one or two Gantt charts on one time window, and the busy processors and queue
+// length of every run on the same window below. A worker per chart keeps its policy's schedule
+// and rasterises the visible window; the engine on the page draws the frames.
+const timeline = { extent: null, view: null, charts: [] };
 
-async function openGantt(policy) {
-  if (!policy || !state.bytes) return;
-  const generation = ++gantt.generation;
-  const res = await gantt.pool.run({ kind: 'gantt-open', bytes: state.bytes, ...ranWith(policy) });
-  if (generation !== gantt.generation || !res.ok) return;
-  gantt.policy = policy;
-  gantt.extent = res.value; // [first start, last end, machine size]
-  gantt.view = { t0: res.value[0], t1: res.value[1] };
-  requestGantt();
+/** One Gantt chart: its canvas, its worker, its policy and its drawing state. */
+function ganttChart(canvas) {
+  return { canvas, pool: new Pool(1), policy: null, extent: null, busy: false, pending: false, generation: 0, tip: '', selected: null };
 }
 
-function requestGantt() {
-  if (!gantt.view) return;
-  if (gantt.busy) {
-    gantt.pending = true;
+async function openGantt(g, policy) {
+  g.canvas.closest('.figure').hidden = !policy;
+  $('#gantts').classList.toggle('two', !!timeline.charts[1].policy || (g === timeline.charts[1] && !!policy));
+  if (!policy || !state.bytes) {
+    g.policy = null;
     return;
   }
-  gantt.busy = true;
+  const generation = ++g.generation;
+  const res = await g.pool.run({ kind: 'gantt-open', bytes: state.bytes, ...ranWith(policy) });
+  if (generation !== g.generation || !res.ok) return;
+  g.policy = policy;
+  g.extent = res.value; // [first start, last end, machine size]
+  const [lo, hi] = timeline.charts.filter((c) => c.extent && c.policy).reduce(([a, b], c) => [Math.min(a, c.extent[0]), Math.max(b, c.extent[1])], [Infinity, -Infinity]);
+  timeline.extent = [lo, hi];
+  timeline.view ??= { t0: lo, t1: hi };
+  drawTimeline();
+}
+
+/** Redraws the Timeline for the current window. */
+function drawTimeline() {
+  if (state.view !== 'timeline') return;
+  for (const g of timeline.charts) if (g.policy) requestGantt(g);
+  const window = timeline.view ? [timeline.view.t0, timeline.view.t1] : null;
+  const unix = state.header?.unix_start_time ?? null;
+  const list = runs();
+  for (const [id, kind] of [['#chart-busy', 'busy'], ['#chart-queue', 'queue']]) {
+    if (!list.length) emptyFigure($(id), 'Run a policy to see its machine over time.');
+    else showFigure($(id), kind, (o) => pageEngine().compare_figure(views(), { kind }, { ...o, x_range: window, unix_start: unix }));
+  }
+}
+
+function requestGantt(g) {
+  if (!timeline.view || !g.policy) return;
+  if (g.busy) {
+    g.pending = true;
+    return;
+  }
+  g.busy = true;
   requestAnimationFrame(async () => {
-    const c = $('#gantt');
-    const ratio = window.devicePixelRatio || 1;
-    const width = Math.max(1, Math.round(c.clientWidth * ratio));
-    const height = Math.max(1, Math.round(c.clientHeight * ratio));
-    const view = { ...gantt.view, width, height };
-    const res = await gantt.pool.run({ kind: 'gantt-render', view });
-    if (res.ok) {
-      c.width = width;
-      c.height = height;
-      const ctx = c.getContext('2d');
-      ctx.putImageData(new ImageData(new Uint8ClampedArray(res.value.buffer, res.value.byteOffset, width * height * 4), width, height), 0, 0);
-      const first = state.report?.first_submit || 0;
-      const days = (t) => `${((t - first) / 86400).toFixed(2)} d`;
-      $('#gantt-view').textContent = `${gantt.policy}: ${days(view.t0)} to ${days(view.t1)} on ${gantt.extent[2]} processors (drawn in ${res.ms.toFixed(0)} ms)`;
-      c.dataset.view = `${view.t0},${view.t1}`;
-      c.dataset.renderMs = String(res.ms);
+    const c = g.canvas;
+    const { t0, t1 } = timeline.view;
+    const frame = showFigure(c, `gantt-${g.policy}`, (o) =>
+      pageEngine().gantt_figure(g.extent[2], t0, t1, `${g.policy}: processors over time`, { ...o, unix_start: state.header?.unix_start_time ?? null }),
+    );
+    if (frame) {
+      // The pointer asks the worker which job is there; the frame has no jobs of its own.
+      c.hover = () => g.tip || null;
+      const ratio = c.width / Math.max(1, c.clientWidth);
+      const [x0, y0, x1, y1] = frame.plot();
+      const width = Math.max(1, Math.round((x1 - x0) * ratio));
+      const height = Math.max(1, Math.round((y1 - y0) * ratio));
+      const view = { t0, t1, width, height, highlight: g.selected ?? -1 };
+      const res = await g.pool.run({ kind: 'gantt-render', view });
+      if (res.ok && c.figure === frame) {
+        pageEngine().put_raster(c, res.value, width, Math.round(x0 * ratio), Math.round(y0 * ratio));
+        const first = state.report?.first_submit || 0;
+        const days = (t) => `${((t - first) / 86400).toFixed(2)} d`;
+        $('#gantt-view').textContent = `${days(t0)} to ${days(t1)} on ${g.extent[2]} processors (drawn in ${res.ms.toFixed(0)} ms)`;
+        c.dataset.view = `${t0},${t1}`;
+        c.dataset.renderMs = String(res.ms);
+        c.dataset.policy = g.policy;
+        g.plot = [x0, y0, x1, y1];
+      }
     }
-    gantt.busy = false;
-    if (gantt.pending) {
-      gantt.pending = false;
-      requestGantt();
+    g.busy = false;
+    if (g.pending) {
+      g.pending = false;
+      requestGantt(g);
     }
   });
 }
 
-function installGantt() {
-  gantt.pool = new Pool(1);
-  const c = $('#gantt');
-  const clamp = () => {
-    const [lo, hi] = gantt.extent;
-    const span = Math.min(Math.max(gantt.view.t1 - gantt.view.t0, 10), hi - lo);
-    let t0 = Math.max(lo, Math.min(gantt.view.t0, hi - span));
-    gantt.view = { t0, t1: t0 + span };
+/** Moves the shared window to [t0, t1), within the schedules, at least 10 s wide. */
+function setWindow(t0, t1) {
+  if (!timeline.extent) return;
+  const [lo, hi] = timeline.extent;
+  const span = Math.min(Math.max(t1 - t0, 10), hi - lo);
+  const start = Math.max(lo, Math.min(t0, hi - span));
+  timeline.view = { t0: start, t1: start + span };
+  drawTimeline();
+}
+
+/** The time and processor under (x, y) on a Gantt chart, or null outside its plot. */
+function ganttPoint(g, x, y) {
+  if (!g.plot || !timeline.view) return null;
+  const [x0, y0, x1, y1] = g.plot;
+  if (x < x0 || x >= x1 || y < y0 || y >= y1) return null;
+  const t = timeline.view.t0 + ((x - x0) / (x1 - x0)) * (timeline.view.t1 - timeline.view.t0);
+  return { t, proc: Math.floor(((y - y0) / (y1 - y0)) * g.extent[2]) };
+}
+
+function installGantt(g) {
+  const c = g.canvas;
+  const zoom = (f, share = 0.5) => {
+    const { t0, t1 } = timeline.view;
+    const tm = t0 + share * (t1 - t0);
+    setWindow(tm - (tm - t0) * f, tm + (t1 - tm) * f);
   };
+  const pan = (share) => {
+    const d = share * (timeline.view.t1 - timeline.view.t0);
+    setWindow(timeline.view.t0 + d, timeline.view.t1 + d);
+  };
+  const plotShare = (x) => (g.plot ? (x - g.plot[0]) / Math.max(1, g.plot[2] - g.plot[0]) : x / c.clientWidth);
   c.addEventListener(
     'wheel',
     (e) => {
-      if (!gantt.view) return;
+      if (!timeline.view) return;
       e.preventDefault();
-      const f = e.deltaY > 0 ? 1.25 : 0.8;
-      const { t0, t1 } = gantt.view;
-      const tm = t0 + (e.offsetX / c.clientWidth) * (t1 - t0);
-      gantt.view = { t0: tm - (tm - t0) * f, t1: tm + (t1 - tm) * f };
-      clamp();
-      requestGantt();
+      zoom(e.deltaY > 0 ? 1.25 : 0.8, Math.min(1, Math.max(0, plotShare(e.offsetX))));
     },
     { passive: false },
   );
+  c.addEventListener('keydown', (e) => {
+    if (!timeline.view) return;
+    const act = { '+': () => zoom(0.8), '=': () => zoom(0.8), '-': () => zoom(1.25), ArrowLeft: () => pan(-0.2), ArrowRight: () => pan(0.2), Home: resetWindow }[e.key];
+    if (act) {
+      e.preventDefault();
+      act();
+    }
+  });
   let drag = null;
-  c.addEventListener('mousedown', (e) => (drag = gantt.view && { x: e.clientX, view: { ...gantt.view } }));
-  window.addEventListener('mouseup', () => (drag = null));
+  c.addEventListener('mousedown', (e) => (drag = timeline.view && { x: e.clientX, moved: false, view: { ...timeline.view } }));
+  window.addEventListener('mouseup', () => setTimeout(() => (drag = null)));
   window.addEventListener('mousemove', (e) => {
-    if (!drag) return;
-    const dt = ((drag.x - e.clientX) / c.clientWidth) * (drag.view.t1 - drag.view.t0);
-    gantt.view = { t0: drag.view.t0 + dt, t1: drag.view.t1 + dt };
-    clamp();
-    requestGantt();
+    if (!drag || !g.plot) return;
+    if (Math.abs(drag.x - e.clientX) > 3) drag.moved = true;
+    const dt = ((drag.x - e.clientX) / Math.max(1, g.plot[2] - g.plot[0])) * (drag.view.t1 - drag.view.t0);
+    setWindow(drag.view.t0 + dt, drag.view.t1 + dt);
   });
-  c.addEventListener('dblclick', () => {
-    if (!gantt.extent) return;
-    gantt.view = { t0: gantt.extent[0], t1: gantt.extent[1] };
-    requestGantt();
-  });
+  c.addEventListener('dblclick', resetWindow);
   let asking = false;
   c.addEventListener('mousemove', async (e) => {
-    if (drag || !gantt.view || asking) return;
+    const at = ganttPoint(g, e.offsetX, e.offsetY);
+    if (drag || !at || asking) {
+      if (!at) g.tip = '';
+      return;
+    }
     asking = true;
-    const t = gantt.view.t0 + (e.offsetX / c.clientWidth) * (gantt.view.t1 - gantt.view.t0);
-    const proc = Math.floor((e.offsetY / c.clientHeight) * gantt.extent[2]);
-    const res = await gantt.pool.run({ kind: 'gantt-hover', view: { t, proc } });
-    gantt.tip = res.ok ? res.value : '';
+    const res = await g.pool.run({ kind: 'gantt-hover', view: at });
+    g.tip = res.ok ? res.value : '';
     asking = false;
   });
-  c.hover = () => gantt.tip || null;
-  $('#gantt-policy').onchange = (e) => openGantt(e.target.value);
+  c.addEventListener('click', async (e) => {
+    const at = ganttPoint(g, e.offsetX, e.offsetY);
+    if (drag?.moved || !at) return;
+    const res = await g.pool.run({ kind: 'gantt-job', view: at });
+    showJob(res.ok ? res.value : null);
+  });
 }
 
-function saveBlob(name, blob) {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+/** The whole schedules again. */
+function resetWindow() {
+  if (!timeline.extent) return;
+  setWindow(timeline.extent[0], timeline.extent[1]);
+}
+
+/** A clicked job's record in the card under the charts, and outlined in every Gantt chart. */
+function showJob(job) {
+  const card = $('#job-card');
+  card.hidden = !job;
+  for (const g of timeline.charts) g.selected = job ? job.index : null;
+  if (!job) {
+    drawTimeline();
+    return;
+  }
+  card.textContent = '';
+  const title = document.createElement('b');
+  title.textContent = `Job ${job.job_id}`;
+  const facts = [
+    ['user', job.user],
+    ['processors', job.procs],
+    ['submitted', `${duration(job.submit - (state.report?.first_submit || 0))} into the trace`],
+    ['waited', duration(job.wait)],
+    ['ran', duration(job.end - job.start)],
+    ['estimate', duration(job.estimate)],
+  ];
+  card.append(title, ` under ${job.policy}: `, facts.map(([k, v]) => `${k} ${v}`).join(', '), '.');
+  card.dataset.job = String(job.job_id);
+  drawTimeline();
+}
+
+/** The Gantt selects follow the runs: the first chart shows `gantt=` or easy or the first run. */
+function fillGanttPicks(names) {
+  const [a, b] = [$('#gantt-policy'), $('#gantt-policy-b')];
+  const previous = [a.value || params.get('gantt'), b.value || params.get('beside')];
+  a.textContent = '';
+  b.textContent = '';
+  b.add(new Option('(none)', ''));
+  for (const name of names) if (state.results.has(name)) {
+    a.add(new Option(name, name));
+    b.add(new Option(name, name));
+  }
+  const has = (n) => n && state.results.has(n);
+  a.value = has(previous[0]) ? previous[0] : has('easy') ? 'easy' : a.options[0]?.value ?? '';
+  // Embedded with two policies, the Timeline shows them side by side.
+  const pair = document.body.classList.contains('embed') && names.length === 2 ? names.find((n) => n !== a.value) : '';
+  b.value = has(previous[1]) ? previous[1] : has(pair) ? pair : '';
+  openGantt(timeline.charts[0], a.value);
+  openGantt(timeline.charts[1], b.value);
 }
 
 function download(name, text, type) {
@@ -1055,10 +1319,6 @@ async function exportSchedule(policy) {
   setStatus(`Saved the schedule of ${policy}.`, 'done');
 }
 
-function exportPng(canvas) {
-  canvas.toBlob((blob) => saveBlob(`${canvas.id}.png`, blob));
-}
-
 function exportJson() {
   const doc = { trace: state.report, results: [...state.results.values()].map((r) => r.result) };
   download('schedlab-results.json', JSON.stringify(doc, null, 1), 'application/json');
@@ -1069,6 +1329,9 @@ async function readFile(file) {
 }
 
 async function main() {
+  const figures = startFigures(PLATFORM.engine).catch((e) => {
+    setStatus(`The engine failed to load: ${e.message}`, 'error');
+  });
   state.pool.onchange = () => {
     $('#busy').textContent = state.pool.busy() ? `${state.pool.busy()} task(s) running` : '';
   };
@@ -1078,6 +1341,7 @@ async function main() {
     return;
   }
   state.catalogue = cat.value;
+  await figures;
   const limit = await state.pool.run({ kind: 'job-limit' });
   state.limit = limit.ok ? limit.value : 0; // the most jobs a page load keeps
   document.body.dataset.jobLimit = String(state.limit);
@@ -1144,26 +1408,32 @@ async function main() {
     onurl: syncLeungUrl,
   });
   $('#accuracy-policy').onchange = choose;
-  const metricSel = $('#metric');
-  for (const [key] of METRICS) metricSel.add(new Option(key, key, key === 'avg_bsld', key === 'avg_bsld'));
-  metricSel.onchange = renderCharts;
   $('#policy-pick').onchange = choose;
   installTooltip();
-  installGantt();
+  timeline.charts = [ganttChart($('#gantt')), ganttChart($('#gantt-b'))];
+  for (const g of timeline.charts) installGantt(g);
+  $('#gantt-policy').onchange = (e) => {
+    syncPanelUrl({ gantt: e.target.value || null });
+    openGantt(timeline.charts[0], e.target.value);
+  };
+  $('#gantt-policy-b').onchange = (e) => {
+    syncPanelUrl({ beside: e.target.value || null });
+    openGantt(timeline.charts[1], e.target.value);
+  };
+  $('#gantt-reset').onclick = resetWindow;
   $('#file').onchange = (e) => e.target.files[0] && readFile(e.target.files[0]);
-  const drop = $('#drop');
-  drop.ondragover = (e) => {
-    e.preventDefault();
-    drop.classList.add('over');
-  };
-  drop.ondragleave = () => drop.classList.remove('over');
-  drop.ondrop = (e) => {
-    e.preventDefault();
-    drop.classList.remove('over');
-    if (e.dataTransfer.files[0]) readFile(e.dataTransfer.files[0]);
-  };
+  installDrop();
   $('#run-all').onclick = () => runPolicies(state.catalogue.policies.map((p) => p.name));
   $('#run-selected').onclick = () => runPolicies(selected());
+  $('#choose').onclick = () => {
+    const panel = $('#policies');
+    panel.hidden = !panel.hidden;
+    $('#choose').setAttribute('aria-expanded', String(!panel.hidden));
+  };
+  $('#policy-list').addEventListener('change', () => {
+    if (document.body.dataset.state !== 'running') state.order = selected();
+    renderChosen();
+  });
   $('#cancel').onclick = () => {
     // While reading: stop and keep what was read. While running: stop the runs, keep the finished ones.
     if (state.loading) state.loader.signal('load', { kind: 'stop-load', why: 'stopped by the user' });
@@ -1175,24 +1445,101 @@ async function main() {
   $('#demo').onclick = loadDemo;
   $('#export-csv').onclick = exportCsv;
   $('#export-json').onclick = exportJson;
-  for (const c of document.querySelectorAll('.charts canvas')) {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'small png';
-    b.textContent = `PNG: ${c.id.replace('chart-', '')}`;
-    b.onclick = () => exportPng(c);
-    $('#png-buttons').append(b);
-  }
+  installViews();
+  let resizing = 0;
   window.addEventListener('resize', () => {
-    renderCharts();
-    redrawSweep();
-    redrawWard();
-    redrawLawson();
-    redrawKettimuthu();
-    redrawLeung();
-    requestGantt();
+    cancelAnimationFrame(resizing);
+    resizing = requestAnimationFrame(renderView);
   });
   await loadDemo();
+}
+
+/** The whole window takes a dropped file; an overlay says so while a file is dragged over. */
+function installDrop() {
+  const overlay = $('#drop-overlay');
+  let depth = 0;
+  const files = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+  window.addEventListener('dragenter', (e) => {
+    if (!files(e)) return;
+    depth++;
+    overlay.hidden = false;
+    $('#drop').classList.add('over');
+  });
+  window.addEventListener('dragleave', () => {
+    if (--depth <= 0) {
+      depth = 0;
+      overlay.hidden = true;
+      $('#drop').classList.remove('over');
+    }
+  });
+  window.addEventListener('dragover', (e) => e.preventDefault());
+  window.addEventListener('drop', (e) => {
+    e.preventDefault();
+    depth = 0;
+    overlay.hidden = true;
+    $('#drop').classList.remove('over');
+    if (e.dataTransfer.files[0]) readFile(e.dataTransfer.files[0]);
+  });
+}
+
+/** The views and the studies: links that switch in place and keep the choice in the URL. */
+function installViews() {
+  for (const a of document.querySelectorAll('#views a')) {
+    a.onclick = (e) => {
+      e.preventDefault();
+      showView(a.dataset.view);
+    };
+  }
+  for (const a of document.querySelectorAll('#study-nav a')) {
+    a.onclick = (e) => {
+      e.preventDefault();
+      showView('studies', a.dataset.study);
+    };
+  }
+  window.addEventListener('popstate', () => {
+    const p = new URLSearchParams(location.search);
+    showView(VIEWS.includes(p.get('view')) ? p.get('view') : 'compare', STUDIES.includes(p.get('study')) ? p.get('study') : state.study, false);
+  });
+  showView(state.view, state.study, false);
+}
+
+/** Shows one view (and, in Studies, one study), writes it into the URL and draws it. */
+function showView(view, study = state.study, write = true) {
+  state.view = view;
+  state.study = study;
+  document.body.dataset.view = view;
+  for (const el of document.querySelectorAll('main > .view')) el.hidden = el.dataset.view !== view;
+  for (const a of document.querySelectorAll('#views a')) {
+    if (a.dataset.view === view) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  for (const el of document.querySelectorAll('section.study')) el.hidden = el.dataset.study !== study;
+  for (const a of document.querySelectorAll('#study-nav a')) {
+    if (a.dataset.study === study) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  if (write) {
+    const u = new URL(location.href);
+    if (view === 'compare') u.searchParams.delete('view');
+    else u.searchParams.set('view', view);
+    if (view === 'studies') u.searchParams.set('study', study);
+    else u.searchParams.delete('study');
+    history.pushState(null, '', u);
+  }
+  renderView();
+}
+
+/** Redraws the study shown (its charts were not drawn while hidden). */
+function redrawStudy() {
+  ({ tsafrir: redrawSweep, ward: redrawWard, lawson: redrawLawson, kettimuthu: redrawKettimuthu, leung: redrawLeung })[state.study]?.();
+}
+
+/** The trace's shape: jobs and processor-hours by length and width (Leung et al. Tables I-II). */
+function renderShape() {
+  const value = state.shape;
+  if (!value) return;
+  draw($('#chart-shape-jobs'), () => heatmap($('#chart-shape-jobs'), value, 'jobs by length and width (Leung et al. Table I)', (g, r, c) => g.count[r][c]));
+  draw($('#chart-shape-hours'), () => heatmap($('#chart-shape-hours'), value, 'processor-hours by length and width (Table II)'));
 }
 
 async function loadDemo() {

@@ -494,7 +494,7 @@ export async function runSweep() {
 async function rankAndShow(last) {
   const ctx = sweep.ctx;
   const by = document.getElementById('sweep-by').value;
-  const res = await ctx.pool.run({ kind: 'rank-sweep', input: JSON.stringify({ configs: last.configs, perf: last.perf, by }) });
+  const res = await ctx.pool.run({ kind: 'rank-sweep', input: { configs: last.configs, perf: last.perf, by } });
   if (last !== sweep.last) return;
   if (!res.ok || !res.value.ok) {
     sweepStatus(`Ranking failed: ${res.ok ? res.value.message : res.error}`, 'error');

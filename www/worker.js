@@ -97,41 +97,42 @@ self.onmessage = async (event) => {
     }
     await ready;
     const t0 = performance.now();
-    let json;
+    let value;
     if (kind === 'load') {
       const out = await load(id, event.data.file, event.data.max);
       const { packed, ...rest } = out;
       self.postMessage({ id, ok: true, value: packed, ...rest, ms: performance.now() - t0, memory: await memory() }, [packed.buffer]);
       return;
     }
-    if (kind === 'catalogue') json = engine.catalogue();
-    else if (kind === 'job-limit') json = String(engine.job_limit());
-    else if (kind === 'inspect') json = engine.inspect(bytes, settings);
-    else if (kind === 'schedule') json = JSON.stringify(engine.schedule(bytes, policy, settings));
+    if (kind === 'catalogue') value = engine.catalogue();
+    else if (kind === 'job-limit') value = engine.job_limit();
+    else if (kind === 'inspect') value = engine.inspect(bytes, settings);
+    else if (kind === 'schedule') value = engine.schedule(bytes, policy, settings);
     else if (kind === 'gantt-open') {
       gantt?.free();
       gantt = new engine.GanttSession(bytes, policy, settings);
-      json = JSON.stringify([...gantt.extent()]);
+      value = [...gantt.extent()];
     } else if (kind === 'gantt-render') {
-      const px = gantt.render(view.t0, view.t1, view.width, view.height);
+      const px = gantt.render(view.t0, view.t1, view.width, view.height, view.highlight ?? -1);
       self.postMessage({ id, ok: true, value: px, ms: performance.now() - t0 }, [px.buffer]);
       return;
-    } else if (kind === 'gantt-hover') json = JSON.stringify(gantt ? gantt.describe(view.t, view.proc) : '');
-    else if (kind === 'rank-sweep') json = engine.rank_sweep(input);
-    else if (kind === 'lawson') json = engine.lawson_compare(bytes, settings);
-    else if (kind === 'kettimuthu-schemes') json = engine.kettimuthu_schemes();
-    else if (kind === 'kettimuthu') json = engine.kettimuthu_compare(bytes, settings);
-    else if (kind === 'kettimuthu-load') json = engine.kettimuthu_load(bytes, input.label, input.factor, settings);
+    } else if (kind === 'gantt-job') value = gantt ? gantt.job(view.t, view.proc) : null;
+    else if (kind === 'gantt-hover') value = gantt ? gantt.describe(view.t, view.proc) : '';
+    else if (kind === 'rank-sweep') value = engine.rank_sweep(input);
+    else if (kind === 'lawson') value = engine.lawson_compare(bytes, settings);
+    else if (kind === 'kettimuthu-schemes') value = engine.kettimuthu_schemes();
+    else if (kind === 'kettimuthu') value = engine.kettimuthu_compare(bytes, settings);
+    else if (kind === 'kettimuthu-load') value = engine.kettimuthu_load(bytes, input.label, input.factor, settings);
     else if (kind === 'kettimuthu-load-findings') {
       const f64 = (v) => Float64Array.from(v);
-      json = engine.kettimuthu_load_findings(input.labels, f64(input.loads), f64(input.utilization), f64(input.avg_bsld));
+      value = engine.kettimuthu_load_findings(input.labels, f64(input.loads), f64(input.utilization), f64(input.avg_bsld));
     }
-    else if (kind === 'leung-policies') json = engine.leung_policies();
-    else if (kind === 'leung-policy') json = engine.leung_policy(bytes, input.policy, settings);
+    else if (kind === 'leung-policies') value = engine.leung_policies();
+    else if (kind === 'leung-policy') value = engine.leung_policy(bytes, input.policy, settings);
     else if (kind === 'leung-findings') {
       // A figure that was not measured (null) is NaN to the engine, as in its own summaries.
       const f64 = (v) => Float64Array.from(v, (x) => x ?? NaN);
-      json = engine.leung_findings(
+      value = engine.leung_findings(
         input.policies,
         f64(input.fst_miss_share),
         f64(input.avg_fst_miss_s),
@@ -143,12 +144,12 @@ self.onmessage = async (event) => {
       // A sweep needs only the result: the series, quantiles and categories stay here. A run
       // stopped at its time budget has statistics of part of the trace, which a comparison
       // across runs must not rank: it is reported as not finished.
-      const out = JSON.parse(engine.simulate(bytes, policy, settings, 1, () => {}));
-      if (out.ok && out.result.stopped) json = JSON.stringify({ ok: false, message: `stopped at its time budget: ${out.result.stopped}` });
-      else json = JSON.stringify(out.ok ? { ok: true, result: out.result } : out);
+      const out = engine.simulate(bytes, policy, settings, 1, () => {});
+      if (out.ok && out.result.stopped) value = { ok: false, message: `stopped at its time budget: ${out.result.stopped}` };
+      else value = out.ok ? { ok: true, result: out.result } : out;
     }
-    else json = engine.simulate(bytes, policy, settings, points, (share) => self.postMessage({ id, progress: share }));
-    self.postMessage({ id, ok: true, value: JSON.parse(json), ms: performance.now() - t0, memory: await memory() });
+    else value = engine.simulate(bytes, policy, settings, points, (share) => self.postMessage({ id, progress: share }));
+    self.postMessage({ id, ok: true, value, ms: performance.now() - t0, memory: await memory() });
   } catch (err) {
     // A Rust panic arrives here as a RuntimeError; its message is in the console too.
     // Named when it is not a plain Error: RuntimeError (a trap), RangeError (out of memory).

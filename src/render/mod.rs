@@ -9,6 +9,7 @@
 //! - [`compare`]: the charts comparing policies' runs.
 //! - [`gantt`]: the Gantt chart's raster and its frame.
 
+pub mod answer;
 pub mod axis;
 pub mod chart;
 pub mod compare;

@@ -1,17 +1,24 @@
-//! The WebAssembly API the page's workers call: the CLI's flow, bytes and settings in, JSON out.
+//! The WebAssembly API of the page: the CLI's flow for its workers (bytes and settings in,
+//! structured values out through `serde-wasm-bindgen`), and the charts of `render`, painted on
+//! the page's canvases through `web-sys` by plotters' canvas backend.
 //!
-//! Each call parses the trace itself, so a worker needs nothing but the file's bytes; parsing
-//! costs a small fraction of a simulation. Panics reach the console through
+//! Each simulating call parses the trace itself, so a worker needs nothing but the packed
+//! trace; parsing costs a small fraction of a simulation. Panics reach the console through
 //! `console_error_panic_hook` and the worker reports them to the page.
 
+use plotters_canvas::CanvasBackend;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
 use crate::engine::Progress;
 use crate::engine::ENGINE_KEYS;
-use crate::metrics::{categories, compress, records, schedule_csv, METRIC_KEYS};
+use crate::metrics::{categories, records, schedule_csv, METRIC_KEYS};
 use crate::policy::Configured;
 use crate::policy::{family_options, POLICIES};
+use crate::render::chart::{Chart, ChartOptions};
+use crate::render::compare::{compare_chart, CompareChart, RunView};
 use crate::render::gantt::Gantt;
 use crate::run::{configure, run_one, run_one_observed, Settings};
 use crate::trace::{parse, Trace, TRACE_KEYS};
@@ -22,13 +29,18 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
+/// A value as a plain JS object (maps as objects, as JSON would give them).
+fn js<T: serde::Serialize + ?Sized>(value: &T) -> JsValue {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL)
+}
+
 fn keys(list: &[(&str, &str, &str)]) -> Vec<Value> {
     list.iter().map(|(k, d, doc)| json!({"key": k, "default": d, "doc": doc})).collect()
 }
 
 /// Every policy with its family options, and the trace, engine and metric options, as JSON.
 #[wasm_bindgen]
-pub fn catalogue() -> String {
+pub fn catalogue() -> JsValue {
     let policies: Vec<Value> = POLICIES
         .iter()
         .map(|p| {
@@ -46,25 +58,24 @@ pub fn catalogue() -> String {
             })
         })
         .collect();
-    json!({
+    js(&json!({
         "policies": policies,
         "trace_options": keys(TRACE_KEYS),
         "engine_options": keys(ENGINE_KEYS),
         "metric_options": keys(METRIC_KEYS),
         "sweep_axes": crate::sweep::DEFAULT_AXES,
-    })
-    .to_string()
+    }))
 }
 
-fn failure(message: impl Into<String>, report: Value) -> String {
-    json!({"ok": false, "message": message.into(), "report": report}).to_string()
+fn failure(message: impl Into<String>, report: Value) -> JsValue {
+    js(&json!({"ok": false, "message": message.into(), "report": report}))
 }
 
 /// Why a call could not simulate: a message, and the trace report when the trace was at fault.
 struct Refusal(String, Value);
 
 impl Refusal {
-    fn json(self) -> String {
+    fn js(self) -> JsValue {
         failure(self.0, self.1)
     }
 }
@@ -79,9 +90,9 @@ fn prepare(bytes: &[u8], policy: &str, settings: &[String]) -> Result<(Settings,
 }
 
 /// Parses the settings and the trace, or gives the failure JSON to return.
-fn settings_and_trace(bytes: &[u8], settings: &[String]) -> Result<(Settings, Trace), String> {
+fn settings_and_trace(bytes: &[u8], settings: &[String]) -> Result<(Settings, Trace), JsValue> {
     let s = Settings::parse(settings).map_err(|e| failure(e.to_string(), Value::Null))?;
-    let trace = load(bytes, &s).map_err(|r| r.json())?;
+    let trace = load(bytes, &s).map_err(|r| r.js())?;
     Ok((s, trace))
 }
 
@@ -92,21 +103,19 @@ fn load(bytes: &[u8], s: &Settings) -> Result<Trace, Refusal> {
 
 /// Parses a trace (plain or gzip) and returns `{"ok", "report", "header"}` or `{"ok": false, "message", "report"}`.
 #[wasm_bindgen]
-pub fn inspect(bytes: &[u8], settings: Vec<String>) -> String {
+pub fn inspect(bytes: &[u8], settings: Vec<String>) -> JsValue {
     let s = match Settings::parse(&settings) {
         Ok(s) => s,
         Err(e) => return failure(e.to_string(), Value::Null),
     };
     match parse(bytes, &s.trace) {
-        Ok(t) => {
-            json!({"ok": true, "report": t.report, "header": t.header, "shape": categories::shape(&t)}).to_string()
-        }
+        Ok(t) => js(&json!({"ok": true, "report": t.report, "header": t.header, "shape": categories::shape(&t)})),
         Err(e) => failure(e.message, json!(e.report)),
     }
 }
 
-/// Simulates one policy: `{"ok", "result": {policy, options, metrics, schedule_hash}, "series",
-/// "wait_quantiles"}`, or `{"ok": false, "message"}`. `progress` is called with the share of jobs
+/// Simulates one policy: `{"ok", "result": {policy, options, metrics, schedule_hash, ...},
+/// "view"}` (`view`: what the charts draw of the run, a [`RunView`]), or `{"ok": false, "message"}`. `progress` is called with the share of jobs
 /// that have arrived (0 to 1) every few thousand scheduling passes.
 #[wasm_bindgen]
 pub fn simulate(
@@ -115,29 +124,17 @@ pub fn simulate(
     settings: Vec<String>,
     series_points: usize,
     progress: &js_sys::Function,
-) -> String {
+) -> JsValue {
     let (s, cfg, trace) = match prepare(bytes, policy, &settings) {
         Ok(p) => p,
-        Err(r) => return r.json(),
+        Err(r) => return r.js(),
     };
     let mut report = |p: Progress| {
         let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(p.arrived as f64 / p.total.max(1) as f64));
     };
     let (outcome, result) = run_one_observed(&trace, &cfg, &s, &mut report);
-    let recs = records(&trace, &outcome);
-    let mut waits: Vec<i64> = recs.iter().filter(|r| r.start >= 0).map(|r| r.wait()).collect();
-    waits.sort_unstable();
-    // 201 quantiles (every half percent) are enough for a smooth distribution curve.
-    let quantiles: Vec<i64> =
-        if waits.is_empty() { Vec::new() } else { (0..=200).map(|q| waits[(q * (waits.len() - 1)) / 200]).collect() };
-    json!({
-        "ok": true,
-        "result": result,
-        "series": compress(&outcome.series, series_points.max(1)),
-        "wait_quantiles": quantiles,
-        "categories": categories::bsld_by_category(&recs, s.metrics.tau),
-    })
-    .to_string()
+    let view = RunView::new(&trace, &outcome, &result, s.metrics.tau, series_points.max(1));
+    js(&json!({"ok": true, "result": result, "view": view}))
 }
 
 /// Lawson & Smirni's comparison: `mq-backfill` against `sq-backfill` on the trace with the
@@ -145,13 +142,13 @@ pub fn simulate(
 /// with R overall, per class and priority, the transient batches and the reservations, or
 /// `{"ok": false, "message"}`.
 #[wasm_bindgen]
-pub fn lawson_compare(bytes: &[u8], settings: Vec<String>) -> String {
+pub fn lawson_compare(bytes: &[u8], settings: Vec<String>) -> JsValue {
     let (s, trace) = match settings_and_trace(bytes, &settings) {
         Ok(x) => x,
-        Err(json) => return json,
+        Err(value) => return value,
     };
     match crate::lawson::compare(&trace, &s) {
-        Ok(c) => json!({"ok": true, "comparison": c, "tail_points": crate::lawson::TAIL_POINTS}).to_string(),
+        Ok(c) => js(&json!({"ok": true, "comparison": c, "tail_points": crate::lawson::TAIL_POINTS})),
         Err(e) => failure(e.to_string(), Value::Null),
     }
 }
@@ -160,29 +157,29 @@ pub fn lawson_compare(bytes: &[u8], settings: Vec<String>) -> String {
 /// given settings, by Table 2.1 category, with the thesis's claims checked: `{"ok", "comparison"}`
 /// or `{"ok": false, "message"}`.
 #[wasm_bindgen]
-pub fn kettimuthu_compare(bytes: &[u8], settings: Vec<String>) -> String {
+pub fn kettimuthu_compare(bytes: &[u8], settings: Vec<String>) -> JsValue {
     let (s, trace) = match settings_and_trace(bytes, &settings) {
         Ok(x) => x,
-        Err(json) => return json,
+        Err(value) => return value,
     };
     match crate::kettimuthu::compare(&trace, &s) {
-        Ok(c) => json!({"ok": true, "comparison": c}).to_string(),
+        Ok(c) => js(&json!({"ok": true, "comparison": c})),
         Err(e) => failure(e.to_string(), Value::Null),
     }
 }
 
 /// The schemes and load factors of Kettimuthu et al.'s study, as JSON.
 #[wasm_bindgen]
-pub fn kettimuthu_schemes() -> String {
+pub fn kettimuthu_schemes() -> JsValue {
     use crate::kettimuthu::{LOAD_FACTORS, LOAD_SCHEMES, SCHEMES};
-    json!({"schemes": SCHEMES, "load_schemes": LOAD_SCHEMES, "load_factors": LOAD_FACTORS}).to_string()
+    js(&json!({"schemes": SCHEMES, "load_schemes": LOAD_SCHEMES, "load_factors": LOAD_FACTORS}))
 }
 
 /// One point of the load study: the scheme labelled `label` (of the load schemes) at load
 /// factor `factor` (times any `load` setting): `{"ok", "point"}` with utilization, averages and
 /// the four categories of Table 4.1.
 #[wasm_bindgen]
-pub fn kettimuthu_load(bytes: &[u8], label: &str, factor: f64, settings: Vec<String>) -> String {
+pub fn kettimuthu_load(bytes: &[u8], label: &str, factor: f64, settings: Vec<String>) -> JsValue {
     use crate::kettimuthu::{load_point, LOAD_SCHEMES};
     let mut s = match Settings::parse(&settings) {
         Ok(s) => s,
@@ -197,10 +194,10 @@ pub fn kettimuthu_load(bytes: &[u8], label: &str, factor: f64, settings: Vec<Str
     s.trace.load *= factor;
     let trace = match load(bytes, &s) {
         Ok(t) => t,
-        Err(r) => return r.json(),
+        Err(r) => return r.js(),
     };
     match load_point(&trace, factor, scheme, &s) {
-        Ok(p) => json!({"ok": true, "point": p}).to_string(),
+        Ok(p) => js(&json!({"ok": true, "point": p})),
         Err(e) => failure(e.to_string(), Value::Null),
     }
 }
@@ -213,7 +210,7 @@ pub fn kettimuthu_load_findings(
     loads: Vec<f64>,
     utilization: Vec<f64>,
     avg_bsld: Vec<f64>,
-) -> String {
+) -> JsValue {
     use crate::kettimuthu::{load_findings_of, LoadSummary};
     let rows: Vec<LoadSummary> = labels
         .into_iter()
@@ -221,27 +218,27 @@ pub fn kettimuthu_load_findings(
         .zip(utilization.into_iter().zip(avg_bsld))
         .map(|((label, load), (utilization, avg_bsld))| LoadSummary { label, load, utilization, avg_bsld })
         .collect();
-    json!(load_findings_of(&rows)).to_string()
+    js(&json!(load_findings_of(&rows)))
 }
 
 /// The nine policies of Leung et al.'s study and the width classes of their Table I, as JSON
 /// `{"policies", "widths"}`.
 #[wasm_bindgen]
-pub fn leung_policies() -> String {
-    json!({"policies": crate::leung::POLICIES, "widths": crate::metrics::categories::leung_width_labels()}).to_string()
+pub fn leung_policies() -> JsValue {
+    js(&json!({"policies": crate::leung::POLICIES, "widths": crate::metrics::categories::leung_width_labels()}))
 }
 
 /// One policy of Leung et al.'s study on the trace: `{"ok", "run"}` with its metrics (fair-start
 /// misses, turnaround per job and per submission, loss of capacity) overall and by width class,
 /// or `{"ok": false, "message"}`.
 #[wasm_bindgen]
-pub fn leung_policy(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
+pub fn leung_policy(bytes: &[u8], policy: &str, settings: Vec<String>) -> JsValue {
     let (s, trace) = match settings_and_trace(bytes, &settings) {
         Ok(x) => x,
-        Err(json) => return json,
+        Err(value) => return value,
     };
     match crate::leung::run_policy(&trace, policy, &s) {
-        Ok(run) => json!({"ok": true, "run": run}).to_string(),
+        Ok(run) => js(&json!({"ok": true, "run": run})),
         Err(e) => failure(e.to_string(), Value::Null),
     }
 }
@@ -256,7 +253,7 @@ pub fn leung_findings(
     avg_fst_miss_s: Vec<f64>,
     avg_response_submitted_s: Vec<f64>,
     loss_of_capacity: Vec<f64>,
-) -> String {
+) -> JsValue {
     use crate::leung::{findings, Summary};
     let rows: Vec<Summary> = policies
         .into_iter()
@@ -269,7 +266,7 @@ pub fn leung_findings(
             loss_of_capacity: loss_of_capacity.get(k).copied().unwrap_or(f64::NAN),
         })
         .collect();
-    json!(findings(&rows)).to_string()
+    js(&json!(findings(&rows)))
 }
 
 /// One policy's schedule as CSV (the CLI's `--schedule-out` format), or `error: ...` on failure.
@@ -286,6 +283,7 @@ pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
 pub struct GanttSession {
     gantt: Gantt,
     records: Vec<crate::metrics::Record>,
+    policy: String,
 }
 
 #[wasm_bindgen]
@@ -296,7 +294,11 @@ impl GanttSession {
         let (mut s, cfg, trace) = prepare(bytes, policy, &settings).map_err(|r| JsError::new(&r.0))?;
         s.engine.placements = true;
         let (outcome, _) = run_one(&trace, &cfg, &s);
-        Ok(GanttSession { gantt: Gantt::new(&trace, &outcome), records: records(&trace, &outcome) })
+        Ok(GanttSession {
+            gantt: Gantt::new(&trace, &outcome),
+            records: records(&trace, &outcome),
+            policy: policy.to_string(),
+        })
     }
 
     /// `[first start, last end, machine size]`.
@@ -305,9 +307,26 @@ impl GanttSession {
         vec![a as f64, b as f64, self.gantt.machine() as f64]
     }
 
-    /// RGBA pixels of the window `[t0, t1)`.
-    pub fn render(&self, t0: f64, t1: f64, width: u32, height: u32) -> Vec<u8> {
-        self.gantt.render(t0, t1, width, height)
+    /// RGBA pixels of the window `[t0, t1)`, with the job at trace index `highlight` outlined
+    /// (a negative index: none).
+    pub fn render(&self, t0: f64, t1: f64, width: u32, height: u32, highlight: f64) -> Vec<u8> {
+        let job = (highlight >= 0.0).then_some(highlight as usize);
+        self.gantt.render_highlighted(t0, t1, width, height, job)
+    }
+
+    /// The record of the job at time `t` on processor `proc`: `{index, job_id, user, procs,
+    /// submit, start, end, wait, estimate, policy}`, or null.
+    pub fn job(&self, t: f64, proc: u32) -> JsValue {
+        match self.gantt.job_at(t, proc) {
+            Some(i) => {
+                let r = &self.records[i];
+                js(&json!({
+                    "index": i, "job_id": r.job_id, "user": r.user, "procs": r.procs, "submit": r.submit,
+                    "start": r.start, "end": r.end, "wait": r.wait(), "estimate": r.estimate, "policy": self.policy,
+                }))
+            }
+            None => JsValue::NULL,
+        }
     }
 
     /// A line about the job at time `t` on processor `proc`, or an empty string.
@@ -332,29 +351,28 @@ impl GanttSession {
     }
 }
 
-/// Ranks a sweep (Tsafrir et al. section 7). Input JSON: `{"configs": [[[key, value], ...], ...],
+/// Ranks a sweep (Tsafrir et al. section 7). Input: `{"configs": [[[key, value], ...], ...],
 /// "perf": [[case values...], ...], "by": key}`; output: `{"degradation", "order", "by"}` or
 /// `{"ok": false, "message"}`.
 #[wasm_bindgen]
-pub fn rank_sweep(input: &str) -> String {
+pub fn rank_sweep(input: JsValue) -> JsValue {
     #[derive(serde::Deserialize)]
     struct Input {
         configs: Vec<Vec<(String, String)>>,
         perf: Vec<Vec<f64>>,
         by: String,
     }
-    let i: Input = match serde_json::from_str(input) {
+    let i: Input = match serde_wasm_bindgen::from_value(input) {
         Ok(i) => i,
         Err(e) => return failure(format!("bad sweep input: {e}"), Value::Null),
     };
     let d = crate::sweep::degradation(&i.perf);
-    json!({
+    js(&json!({
         "ok": true,
         "degradation": d,
         "order": crate::sweep::ranking(&d),
         "by": crate::sweep::by_key(&i.configs, &d, &i.by),
-    })
-    .to_string()
+    }))
 }
 
 /// Reads a dropped file in chunks into a packed trace, which every other call takes in place of
@@ -399,4 +417,106 @@ impl TraceLoader {
 #[wasm_bindgen]
 pub fn job_limit() -> f64 {
     crate::trace::PAGE_JOB_LIMIT as f64
+}
+
+/// A chart drawn by `render`, kept by the page for the pointer, its table and its exports.
+#[wasm_bindgen]
+pub struct Figure(Chart);
+
+#[wasm_bindgen]
+impl Figure {
+    /// The display list's hash: the CLI's picture of the same chart has the same one.
+    pub fn hash(&self) -> String {
+        self.0.hash()
+    }
+
+    /// The chart as SVG, through plotters' SVG backend as the CLI writes it.
+    pub fn svg(&self) -> String {
+        self.0.svg()
+    }
+
+    /// What lies under the point (x, y) in CSS pixels: `{rect, series, index, text}`, or null.
+    pub fn hit(&self, x: f64, y: f64) -> JsValue {
+        self.0.hit(x, y).map_or(JsValue::NULL, js)
+    }
+
+    /// The chart's numbers: `{title, columns, rows}`.
+    pub fn table(&self) -> JsValue {
+        js(&self.0.table)
+    }
+
+    /// The plotting area `[x0, y0, x1, y1]` in CSS pixels.
+    pub fn plot(&self) -> Vec<i32> {
+        let (x0, y0, x1, y1) = self.0.plot;
+        vec![x0, y0, x1, y1]
+    }
+
+    /// Paints the chart on `canvas`, whose pixel size may be a multiple of the chart's (a
+    /// high-density screen): the drawing is scaled to fill it.
+    pub fn paint(&self, canvas: &HtmlCanvasElement) -> Result<(), JsError> {
+        let ctx = context(canvas)?;
+        let scale = canvas.width() as f64 / self.0.width.max(1) as f64;
+        ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0)
+            .map_err(|_| JsError::new("the canvas refused a transform"))?;
+        ctx.clear_rect(0.0, 0.0, self.0.width as f64, self.0.height as f64);
+        let mut backend = CanvasBackend::with_canvas_object(canvas.clone())
+            .ok_or_else(|| JsError::new("the canvas has no 2D context"))?;
+        self.0.paint(&mut backend);
+        Ok(())
+    }
+}
+
+fn context(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, JsError> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+        .ok_or_else(|| JsError::new("the canvas has no 2D context"))
+}
+
+fn from_js<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("bad {what}: {e}")))
+}
+
+/// Comparison chart `which` (a [`CompareChart`], e.g. `{kind: "metric-bars", metric}`) of `runs`
+/// (the `view`s of simulate, in the page's order, which picks each run's colour), laid out for
+/// `options` ([`ChartOptions`]).
+#[wasm_bindgen]
+pub fn compare_figure(runs: JsValue, which: JsValue, options: JsValue) -> Result<Figure, JsError> {
+    let runs: Vec<RunView> = from_js(runs, "runs")?;
+    let which: CompareChart = from_js(which, "chart")?;
+    let options: ChartOptions = from_js(options, "chart options")?;
+    compare_chart(&runs, &which, &options).map(Figure).map_err(|e| JsError::new(&e))
+}
+
+/// The colour of the run at `index` in every chart, as CSS `rgb(...)`, for the page's legends.
+#[wasm_bindgen]
+pub fn run_colour(index: usize) -> String {
+    let (r, g, b) = crate::render::chart::palette(index);
+    format!("rgb({r}, {g}, {b})")
+}
+
+/// Puts RGBA `pixels` (`width` x `height`, a Gantt raster) on `canvas` at (x, y) in canvas pixels.
+#[wasm_bindgen]
+pub fn put_raster(canvas: &HtmlCanvasElement, pixels: &[u8], width: u32, x: f64, y: f64) -> Result<(), JsError> {
+    let data = ImageData::new_with_u8_clamped_array(Clamped(pixels), width.max(1))
+        .map_err(|_| JsError::new("the raster's size does not match its pixels"))?;
+    context(canvas)?.put_image_data(&data, x, y).map_err(|_| JsError::new("the canvas refused the raster"))
+}
+
+/// The Gantt chart's frame for a machine of `machine` processors over `[t0, t1)`: axes and
+/// title; the worker's raster goes into its plot area (see [`put_raster`]).
+#[wasm_bindgen]
+pub fn gantt_figure(machine: u32, t0: f64, t1: f64, title: &str, options: JsValue) -> Result<Figure, JsError> {
+    let mut options: ChartOptions = from_js(options, "chart options")?;
+    options.x_range = Some((t0, t1));
+    Ok(Figure(crate::render::gantt::frame(machine, title, &options)))
+}
+
+/// The answer on the first screen for `runs` (simulate's `view`s): `{lead, more}`.
+#[wasm_bindgen]
+pub fn answer(runs: JsValue) -> Result<JsValue, JsError> {
+    let runs: Vec<RunView> = from_js(runs, "runs")?;
+    Ok(js(&crate::render::answer::answer(&runs)))
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { POLICIES, serve, launch, open, waitForResults, tableValues, foreignRequests, dist, shared, shots, root } from './harness.mjs';
+import { POLICIES, DEFAULTS, serve, launch, open, waitForResults, tableValues, foreignRequests, dist, shared, shots, root, showView, choosePolicies, allMetrics, policyOption } from './harness.mjs';
 
 let server;
 let base;
@@ -23,9 +23,9 @@ after(async () => {
 
 test('the demo loads and its results fill the table with no user action', async () => {
   const page = await open(browser, `${base}/`);
-  await waitForResults(page, POLICIES);
+  await waitForResults(page, DEFAULTS);
   const values = await tableValues(page);
-  assert.equal(Object.keys(values).length, POLICIES);
+  assert.deepEqual(Object.keys(values).sort(), ['conservative', 'cplant24.nomax.all', 'easy', 'easy++', 'fcfs', 'mq-backfill', 'relaxed', 'ss']);
   assert.ok(values.easy.metrics.avg_bsld > 1);
   assert.equal(values.easy.metrics.jobs, 2999);
   await page.screenshot({ path: path.join(shots, 'demo.png'), fullPage: true });
@@ -45,40 +45,9 @@ test('the demo loads and its results fill the table with no user action', async 
   await page.close();
 });
 
-test('the canvas charts are drawn', async () => {
-  const page = await open(browser, `${base}/`);
-  await waitForResults(page, POLICIES);
-  await page.waitForFunction(() => document.querySelector('#gantt').dataset.view);
-  const inked = await page.evaluate(() =>
-    [...document.querySelectorAll('canvas')].map((c) => {
-      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      let n = 0;
-      for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i + 1] < 200 || d[i + 2] < 200) n++;
-      return [c.id, n / (d.length / 4)];
-    }),
-  );
-  assert.equal(inked.length, 28);
-  // Every chart but the sweep's, the relaxed-backfill one, the multiple-queue, the preemption and the fairshare ones, which wait for their runs.
-  const waiting = [
-    'chart-sweep', 'chart-ward', 'chart-lawson-r', 'chart-lawson-priority', 'chart-lawson-transient', 'chart-lawson-tail',
-    'chart-km-avg', 'chart-km-worst', 'chart-km-util', 'chart-km-overall', 'chart-km-sn', 'chart-km-sw', 'chart-km-ln', 'chart-km-lw',
-    'chart-lg-missed', 'chart-lg-miss', 'chart-lg-turnaround', 'chart-lg-loc', 'chart-lg-width',
-  ];
-  for (const [id, share] of inked) if (!waiting.includes(id)) assert.ok(share > 0.01, `${id} is blank (${share})`);
-  // Hover shows the value under the pointer (the first bar).
-  const box = await page.locator('#chart-bars').boundingBox();
-  await page.locator('#chart-bars').hover({ position: { x: 64 + (box.width - 80) / (2 * POLICIES), y: box.height / 2 } });
-  await page.waitForFunction(() => !document.querySelector('#tip').hidden);
-  assert.match(await page.textContent('#tip'), /^\w[\w-]*: [\d.]+/);
-  await page.locator('#chart-categories').hover({ position: { x: 120, y: 70 } });
-  await page.waitForFunction(() => /processors: \d+ jobs/.test(document.querySelector('#tip').textContent));
-  await page.screenshot({ path: path.join(shots, 'charts.png'), fullPage: true });
-  await page.close();
-});
-
 test('a real gzip trace loaded by the file input gives the CLI figures and schedules', async () => {
   const trace = path.join(shared, 'traces', 'SDSC-SP2-1998-4.2-cln.swf.gz');
-  const page = await open(browser, `${base}/`);
+  const page = await open(browser, `${base}/?policies=all`);
   await waitForResults(page, POLICIES);
   await page.setInputFiles('#file', trace);
   await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('SDSC-SP2'));
@@ -102,8 +71,8 @@ test('a real gzip trace loaded by the file input gives the CLI figures and sched
 });
 
 test('a malformed trace shows line-numbered errors, and an unusable one says why', async () => {
-  const page = await open(browser, `${base}/`);
-  await waitForResults(page, POLICIES);
+  const page = await open(browser, `${base}/?view=trace`);
+  await waitForResults(page, DEFAULTS);
   const good = '1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n';
   const text = `; MaxProcs: 4\n${good}1 0 -1 ten 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n<img src=x onerror=alert(1)>\n${good}`;
   await page.setInputFiles('#file', { name: 'bad.swf', mimeType: 'text/plain', buffer: Buffer.from(text) });
@@ -112,7 +81,7 @@ test('a malformed trace shows line-numbered errors, and an unusable one says why
   assert.match(report, /line 3, field run_time: not a number/);
   assert.match(report, /line 4: expected 18 fields, found 3/);
   assert.equal(await page.locator('#trace-report img').count(), 0, 'trace text became markup');
-  await waitForResults(page, POLICIES);
+  await waitForResults(page, DEFAULTS);
   await page.screenshot({ path: path.join(shots, 'malformed.png'), fullPage: true });
 
   await page.setInputFiles('#file', { name: 'empty.swf', mimeType: 'text/plain', buffer: Buffer.from('; MaxProcs: 4\n') });
@@ -155,7 +124,7 @@ test('the configuration lives in the URL and embed mode is compact', async () =>
 });
 
 test('the single-file build works opened from disk (file://)', async () => {
-  const page = await open(browser, `file://${path.join(dist, 'schedlab.html')}`);
+  const page = await open(browser, `file://${path.join(dist, 'schedlab.html')}?policies=all`);
   await waitForResults(page, POLICIES);
   const web = await tableValues(page);
   const demo = path.join(dist, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf');
@@ -163,12 +132,16 @@ test('the single-file build works opened from disk (file://)', async () => {
     execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', demo, '--policy', 'all', '--format', 'json']),
   );
   for (const r of cli.results) assert.equal(web[r.policy].hash, r.schedule_hash, r.policy);
+  // Charts are drawn by the engine on the page in the single file too.
+  await page.waitForFunction(() => document.querySelector('#chart-avg_bsld').dataset.hash);
   // Sweeps and their ranking run in the Blob workers too.
+  await showView(page, 'studies', 'tsafrir');
   await page.fill('#sweep-axes', 'window=1-2');
   await page.click('#sweep-run');
   await page.waitForFunction(() => document.body.dataset.sweep === 'done', null, { timeout: 60_000 });
   assert.equal(await page.locator('#sweep-table tbody tr').count(), 2);
   // So does the multiple-queue comparison (the worker task `lawson`).
+  await showView(page, 'studies', 'lawson');
   await page.uncheck('#lawson-loads input[value="1.25"]');
   await page.uncheck('#lawson-loads input[value="1.5"]');
   await page.click('#lawson-run');
@@ -176,6 +149,7 @@ test('the single-file build works opened from disk (file://)', async () => {
   const r = Number(await page.getAttribute('#lawson-summary tr[data-load="1"][data-priority="all"] td[data-key="r"]', 'data-value'));
   assert.ok(Math.abs(r - cliRatio(cliRun('mq-backfill,sq-backfill').results)) < 1e-12, `R ${r}`);
   // And the selective-preemption panel (worker tasks `kettimuthu`, `kettimuthu-load` and the load findings).
+  await showView(page, 'studies', 'kettimuthu');
   await page.click('#km-run');
   await page.waitForFunction(() => document.body.dataset.kettimuthu === 'done', null, { timeout: 60_000 });
   const km = cliKettimuthu('1.0,1.3');
@@ -186,6 +160,7 @@ test('the single-file build works opened from disk (file://)', async () => {
   assert.ok((await ink(page, '#chart-km-avg')) > 0.05, 'the heatmaps are blank in the single file');
   // And the fairshare panel (worker tasks `inspect`, `leung-policy` and `leung-findings`).
   assert.equal(await page.locator('#leung-section #lg-run').count(), 1);
+  await showView(page, 'studies', 'leung');
   await page.click('#lg-run');
   await page.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 60_000 });
   await checkLeung(page, cliLeung(DEMO));
@@ -202,9 +177,10 @@ test('the single-file build works opened from disk (file://)', async () => {
   await page.close();
 });
 
-test('exports: a policy schedule as CSV equals the CLI, charts as PNG, results as CSV and JSON', async () => {
+test('exports: a policy schedule as CSV equals the CLI, charts as PNG and SVG, results as CSV and JSON', async () => {
   const page = await open(browser, `${base}/`);
-  await waitForResults(page, POLICIES);
+  await waitForResults(page, DEFAULTS);
+  await allMetrics(page);
   const save = async (click) => {
     const [dl] = await Promise.all([page.waitForEvent('download'), click()]);
     return fs.readFileSync(await dl.path());
@@ -214,18 +190,22 @@ test('exports: a policy schedule as CSV equals the CLI, charts as PNG, results a
   const out = path.join(shots, 'easy-schedule.csv');
   execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', demo, '--policy', 'easy', '--schedule-out', out]);
   assert.equal(csv.toString(), fs.readFileSync(out, 'utf8'));
-  const png = await save(() => page.click('#png-buttons button'));
+  const chart = page.locator('.figure:has(#chart-avg_bsld)');
+  const png = await save(() => chart.locator('.tools button:text("PNG")').click());
   assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  const svg = (await save(() => chart.locator('.tools button:text("SVG")').click())).toString();
+  assert.match(svg, /^<svg/);
+  assert.match(svg, /easy\+\+/);
   const results = (await save(() => page.click('#export-csv'))).toString().trim().split('\n');
-  assert.equal(results.length, 1 + POLICIES);
+  assert.equal(results.length, 1 + DEFAULTS);
   const json = JSON.parse(await save(() => page.click('#export-json')));
-  assert.equal(json.results.length, POLICIES);
+  assert.equal(json.results.length, DEFAULTS);
   await page.close();
 });
 
 test('a long run shows progress, keeps the page responsive, and Cancel stops it', async () => {
   const page = await open(browser, `${base}/`);
-  await waitForResults(page, POLICIES);
+  await waitForResults(page, DEFAULTS);
   await page.evaluate(() => {
     window.longTasks = [];
     new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
@@ -244,12 +224,12 @@ test('a long run shows progress, keeps the page responsive, and Cancel stops it'
   assert.ok(longTasks.every((d) => d < 250), `the main thread blocked: ${longTasks}`);
   // The page still works after a cancel.
   await page.click('#run-selected');
-  await waitForResults(page, POLICIES, 180_000);
+  await waitForResults(page, DEFAULTS, 180_000);
   await page.close();
 });
 
 test('the Gantt chart of a 200,000-job schedule zooms, pans and names the job under the pointer', async () => {
-  const page = await open(browser, `${base}/?policies=easy`);
+  const page = await open(browser, `${base}/?policies=easy&view=timeline`);
   await waitForResults(page, 1);
   await page.setInputFiles('#file', path.join(shared, 'traces', 'HPC2N-2002-2.2-cln.swf.gz'));
   await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('202871'));
@@ -353,7 +333,8 @@ async function ink(page, selector) {
 
 test('the policies are grouped, the prediction presets under the paper\'s heading', async () => {
   const page = await open(browser, `${base}/`);
-  await waitForResults(page, POLICIES);
+  await waitForResults(page, DEFAULTS);
+  await choosePolicies(page);
   const groups = await page.evaluate(() =>
     [...document.querySelectorAll('#policy-list fieldset')].map((fs) => ({
       legend: fs.querySelector('legend').firstChild.textContent.trim(),
@@ -425,8 +406,10 @@ test('Table 3 and the predictability tables give the CLI figures and their chang
   );
   for (const key of [...keys, 'accuracy_pct', 'corrections_avg', 'corrections_std']) assert.ok(titles[key]?.length > 10, key);
   assert.match(await page.textContent('#table3-note'), /relative to EASY/);
+  await showView(page, 'studies', 'tsafrir');
   await page.locator('#predictions-section').screenshot({ path: path.join(shots, 'predictions.png') });
   // Without easy there is nothing to compare with, and the page says so.
+  await choosePolicies(page);
   await page.uncheck('#policy-list input[value="easy"]');
   await page.click('#run-selected');
   await waitForResults(page, 2);
@@ -437,7 +420,7 @@ test('Table 3 and the predictability tables give the CLI figures and their chang
 });
 
 test('the accuracy histogram (Fig. 2) is drawn from the CLI\'s accuracy_histogram', async () => {
-  const page = await open(browser, `${base}/?policies=easy,easy%2B%2B`);
+  const page = await open(browser, `${base}/?policies=easy,easy%2B%2B&view=jobs`);
   await waitForResults(page, 2);
   const cli = cliRun('easy,easy++').results;
   for (const policy of ['easy++', 'easy']) {
@@ -453,8 +436,15 @@ test('the accuracy histogram (Fig. 2) is drawn from the CLI\'s accuracy_histogra
   const c = page.locator('#chart-accuracy');
   await c.scrollIntoViewIfNeeded();
   const box = await c.boundingBox();
-  await c.hover({ position: { x: box.width - 30, y: box.height - 60 } });
-  await page.waitForFunction(() => /95–100%\nall jobs: \d+\njobs not killed at their estimate: \d+/.test(document.querySelector('#tip').textContent));
+  // The last bin: move left from the right edge until the tip names it.
+  let said = '';
+  for (const y of [0.7, 0.6, 0.5].map((f) => box.height * f)) {
+    for (let x = box.width - 8; x > box.width - 120 && !/with accuracy 95-100%/.test(said); x -= 4) {
+      await c.hover({ position: { x, y } });
+      said = await page.evaluate(() => (document.querySelector('#tip').hidden ? '' : document.querySelector('#tip').textContent));
+    }
+  }
+  assert.match(said, /^easy: \d+ .*jobs.* \([\d.]+%\) with accuracy 95-100%$/);
   // The choice survives a new run.
   await page.click('#run-selected');
   await waitForResults(page, 2);
@@ -463,7 +453,7 @@ test('the accuracy histogram (Fig. 2) is drawn from the CLI\'s accuracy_histogra
 });
 
 test('a sweep runs every configuration, ranks them as section 7 does with the CLI\'s figures, and plots Fig. 10', async () => {
-  const page = await open(browser, `${base}/?policies=easy`);
+  const page = await open(browser, `${base}/?policies=easy&view=studies&study=tsafrir`);
   await waitForResults(page, 1);
   assert.equal(await page.inputValue('#sweep-base'), 'easy++');
   assert.equal(await page.inputValue('#sweep-axes'), 'window=1-8\nmetric=avg,med\npropagation=off,on');
@@ -531,6 +521,7 @@ test('a sweep runs every configuration, ranks them as section 7 does with the CL
 test('the predictor panel runs as "custom", lives in the URL, and a reload restores it and its results', async () => {
   const page = await open(browser, `${base}/?policies=easy%2B%2B,custom`);
   await waitForResults(page, 2);
+  await choosePolicies(page);
   // Its defaults are Table 12's EASY++: the same schedule as the preset.
   let web = await tableValues(page);
   assert.equal(web.custom.hash, web['easy++'].hash);
@@ -567,7 +558,7 @@ test('the predictor panel runs as "custom", lives in the URL, and a reload resto
   for (const kv of ['base=easy++', 'window=3', 'metric=med', 'propagation=on', 'correction=estimate']) assert.ok(pred.includes(kv), kv);
   await page.locator('#policies').screenshot({ path: path.join(shots, 'predictor.png') });
   // The custom row's schedule export is the CLI's schedule for the same settings.
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#results tr[data-policy="custom"] button')]);
+  const [dl] = await Promise.all([page.waitForEvent('download'), allMetrics(page).then(() => page.click('#results tr[data-policy="custom"] button'))]);
   const out = path.join(shots, 'custom-schedule.csv');
   execFileSync(path.join(root, 'target', 'release', 'schedlab'), [
     'run', DEMO, '--policy', 'easy++', '--set', 'window=3', '--set', 'metric=med', '--set', 'propagation=on', '--schedule-out', out,
@@ -593,7 +584,7 @@ test('the predictor panel runs as "custom", lives in the URL, and a reload resto
 });
 
 test('relaxed backfill (Ward et al.): omega x Est/Act runs give Tables 1-3 equal to the CLI\'s monthly figures, a chart, URL state and Cancel', async () => {
-  const page = await open(browser, `${base}/?policies=easy`);
+  const page = await open(browser, `${base}/?policies=easy&view=studies&study=ward`);
   await waitForResults(page, 1);
   // The defaults, and nothing runs until asked.
   assert.equal(await page.inputValue('#ward-omegas'), '0, 1, 2, 4, inf');
@@ -665,8 +656,7 @@ test('relaxed backfill (Ward et al.): omega x Est/Act runs give Tables 1-3 equal
   assert.equal(new URL(page.url()).searchParams.get('omegas'), '0,1,inf');
   await page.locator('#ward-section').screenshot({ path: path.join(shots, 'ward.png') });
   // The relaxed policy's own options apply: alpha=0 changes the figures (the CLI agrees).
-  await page.click('#policy-list .policy:has(input[value="relaxed"]) summary');
-  await page.fill('[data-policy="relaxed"][data-opt="alpha"]', '0');
+  await policyOption(page, 'relaxed', 'alpha', '0');
   await page.fill('#ward-omegas', 'inf');
   await page.click('#ward-run');
   await page.waitForFunction(() => document.body.dataset.ward === 'done' && document.querySelectorAll('#ward-wait thead tr:last-child th').length === 1, null, { timeout: 60_000 });
@@ -704,7 +694,7 @@ test('relaxed backfill (Ward et al.): omega x Est/Act runs give Tables 1-3 equal
   // Bad omegas are refused before anything runs.
   await page.fill('#ward-omegas', '0, x');
   assert.match(await page.textContent('#ward-count'), /x is not an omega/);
-  const reload = await open(browser, `${base}/?policies=easy&omegas=0,2,inf`);
+  const reload = await open(browser, `${base}/?policies=easy&omegas=0,2,inf&view=studies&study=ward`);
   await waitForResults(reload, 1);
   assert.equal(await reload.inputValue('#ward-omegas'), '0, 2, inf');
   assert.equal(await reload.locator('#ward-wait tbody tr').count(), 0);
@@ -743,7 +733,7 @@ async function lawsonTable(page) {
 }
 
 test('multiple queues (Lawson & Smirni): R per class, priority and batch, reservations and delay tails equal the engine\'s; charts, URL state and Cancel', async () => {
-  const page = await open(browser, `${base}/?policies=easy`);
+  const page = await open(browser, `${base}/?policies=easy&view=studies&study=lawson`);
   await waitForResults(page, 1);
   // The defaults, and nothing runs until asked.
   assert.equal(await page.inputValue('#lawson-high'), '1');
@@ -871,8 +861,7 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
 
   // mq-backfill's own options under Policies apply to both runs, and the panel's queues and seed too (the CLI agrees).
   await page.selectOption('#lawson-reservations', '0');
-  await page.click('#policy-list .policy:has(input[value="mq-backfill"]) summary');
-  await page.fill('[data-policy="mq-backfill"][data-opt="speculate_s"]', '0');
+  await policyOption(page, 'mq-backfill', 'speculate_s', '0');
   await page.fill('#lawson-queues', '2');
   await page.fill('#lawson-thresholds', '3600');
   await page.fill('#lawson-seed', '7');
@@ -915,7 +904,7 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
   assert.equal(await page.locator('#lawson-summary tbody tr').count(), 3);
 
   // A link restores the panel without running it.
-  const reload = await open(browser, `${base}/?policies=easy&mq_loads=1.25,1.5&mq_high=0.95&mq_res=0.25&mq_seed=3`);
+  const reload = await open(browser, `${base}/?policies=easy&mq_loads=1.25,1.5&mq_high=0.95&mq_res=0.25&mq_seed=3&view=studies&study=lawson`);
   await waitForResults(reload, 1);
   assert.deepEqual(await reload.$$eval('#lawson-loads input:checked', (l) => l.map((i) => i.value)), ['1.25', '1.5']);
   assert.equal(await reload.inputValue('#lawson-high'), '0.95');
@@ -1006,7 +995,7 @@ function checkKmFindings(shown, cli) {
 }
 
 test('selective preemption (Kettimuthu et al.): category heatmaps, findings, distribution and load curves equal the CLI\'s; URL state and Cancel', async () => {
-  const page = await open(browser, `${base}/?policies=easy`);
+  const page = await open(browser, `${base}/?policies=easy&view=studies&study=kettimuthu`);
   await waitForResults(page, 1);
   // The defaults, and nothing runs until asked.
   assert.equal(await page.textContent('#km-schemes'), 'schemes NS, SS 1.5, SS 2, SS 5, TSS 2, IS');
@@ -1122,9 +1111,8 @@ test('selective preemption (Kettimuthu et al.): category heatmaps, findings, dis
   );
 
   // The preemption options typed for ss under Policies apply to every scheme; sf and mode stay the schemes' own.
-  await page.click('#policy-list .policy:has(input[value="ss"]) summary');
-  await page.fill('[data-policy="ss"][data-opt="slice_s"]', '300');
-  await page.fill('[data-policy="ss"][data-opt="sf"]', '9');
+  await policyOption(page, 'ss', 'slice_s', '300');
+  await policyOption(page, 'ss', 'sf', '9');
   await page.click('#km-run');
   await page.waitForFunction(() => document.body.dataset.kettimuthu === 'done', null, { timeout: 60_000 });
   const own = cliKettimuthu('none', ['overhead=on', 'slice_s=300']);
@@ -1155,7 +1143,7 @@ test('selective preemption (Kettimuthu et al.): category heatmaps, findings, dis
   assert.equal(new URL(page.url()).searchParams.get('km_loads'), '1,1.1,1.2,1.3,1.4,1.5,1.6');
 
   // A link restores the panel without running it (a load factor off the list is added).
-  const reload = await open(browser, `${base}/?policies=easy&km_loads=1.1,1.60,1.75&km_split=poor&km_metric=turnaround&km_overhead=on`);
+  const reload = await open(browser, `${base}/?policies=easy&km_loads=1.1,1.60,1.75&km_split=poor&km_metric=turnaround&km_overhead=on&view=studies&study=kettimuthu`);
   await waitForResults(reload, 1);
   assert.deepEqual(await reload.$$eval('#km-loads input:checked', (l) => l.map((i) => i.value)), ['1.1', '1.6', '1.75']);
   assert.deepEqual(
@@ -1296,7 +1284,7 @@ async function checkLeung(page, cmp) {
 }
 
 test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and claims equal schedlab leung\'s; options, URL state and Cancel', async () => {
-  const page = await open(browser, `${base}/?policies=easy,cplant24.nomax.all`);
+  const page = await open(browser, `${base}/?policies=easy,cplant24.nomax.all&view=studies&study=leung`);
   await waitForResults(page, 2);
   // The results table has the fairshare metrics with their definitions; figures not measured read "–".
   const run = cliRun('easy,cplant24.nomax.all');
@@ -1311,7 +1299,6 @@ test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and 
   }
   assert.equal(run.results[0].metrics.fst_miss_share, null, 'fair starts are measured for the fairshare policies only');
   assert.ok(run.results[1].metrics.fst_miss_share > 0);
-  await page.selectOption('#metric', 'fst_miss_share');
   assert.equal(await page.textContent('#results tr[data-policy="easy"] td[data-key="fst_miss_share"]'), '–');
 
   // The defaults, and nothing runs until asked.
@@ -1374,6 +1361,7 @@ test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and 
   url = new URL(page.url());
   assert.deepEqual(['lg_from', 'lg_to', 'lg_decay', 'lg_heavy'].map((k) => url.searchParams.get(k)), ['1996-10-01', '1996-10-31', '0.9', '0.2']);
   // The panel's own options win over the same keys among the shared settings.
+  await choosePolicies(page);
   await page.click('#policies > details > summary');
   await page.fill('[data-setting="to"]', '1996-10-15');
   await page.click('#lg-run');
@@ -1418,7 +1406,7 @@ test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and 
   await checkLeung(page, cliLeung(DEMO, ['decay=0.9', 'heavy_share=0.2']));
 
   // A link restores the panel without running it.
-  const reload = await open(browser, `${base}/?policies=easy&lg_from=1996-10-01&lg_to=1996-10-31&lg_decay=0.9&lg_heavy=0.2&lg_view=missed&lg_turn=job&lg_series=cons.nomax,consdyn.nomax`);
+  const reload = await open(browser, `${base}/?policies=easy&lg_from=1996-10-01&lg_to=1996-10-31&lg_decay=0.9&lg_heavy=0.2&lg_view=missed&lg_turn=job&lg_series=cons.nomax,consdyn.nomax&view=studies&study=leung`);
   await waitForResults(reload, 1);
   assert.deepEqual(
     [await reload.inputValue('#lg-from'), await reload.inputValue('#lg-to'), await reload.inputValue('#lg-decay'), await reload.inputValue('#lg-heavy')],
@@ -1448,7 +1436,7 @@ test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and 
 
 test('fairshare at Sandia on Sandia-Ross in the paper\'s period: 72 h segments count as submissions, and per job differs from per submission', async () => {
   const trace = path.join(shared, 'traces', 'Sandia-Ross-2001-1.1-cln.swf.gz');
-  const page = await open(browser, `${base}/?policies=easy`);
+  const page = await open(browser, `${base}/?policies=easy&view=studies&study=leung`);
   await waitForResults(page, 1);
   await page.setInputFiles('#file', trace);
   await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('Sandia-Ross'));

@@ -118,3 +118,31 @@ export async function tableValues(page) {
 export function foreignRequests(page) {
   return page.requests.filter((u) => !/^(data|blob):/.test(u) && new URL(u).hostname !== '127.0.0.1');
 }
+
+/** The policies a first run compares when the URL names none (one per family). */
+export const DEFAULTS = 8;
+
+/** Shows a view, and in Studies one study, as a click on its tab does. */
+export async function showView(page, view, study) {
+  await page.click(`#views a[data-view="${view}"]`);
+  if (study) await page.click(`#study-nav a[data-study="${study}"]`);
+  await page.waitForFunction(([v, s]) => document.body.dataset.view === v && (!s || !document.querySelector(`section.study[data-study="${s}"]`).hidden), [view, study]);
+}
+
+/** Opens the policy chooser (policies, their options and the shared options) if it is closed. */
+export async function choosePolicies(page) {
+  if (await page.isHidden('#policies')) await page.click('#choose');
+}
+
+/** Opens the full results table (every metric) if it is folded. */
+export async function allMetrics(page) {
+  if (!(await page.evaluate(() => document.querySelector('#all-metrics').open))) await page.click('#all-metrics summary');
+}
+
+/** Types `value` into a policy's option under Policies, opening what hides it. */
+export async function policyOption(page, policy, opt, value) {
+  await choosePolicies(page);
+  const details = `#policy-list .policy:has(input[value="${policy}"]) details`;
+  if (!(await page.evaluate((d) => document.querySelector(d).open, details))) await page.click(`${details} > summary`);
+  await page.fill(`[data-policy="${policy}"][data-opt="${opt}"]`, value);
+}

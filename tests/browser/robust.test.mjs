@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, waitForResults, tableValues, dist, shared, shots, root } from './harness.mjs';
+import { serve, launch, open, waitForResults, tableValues, dist, shared, shots, root, showView, choosePolicies } from './harness.mjs';
 import { writeBigTrace, writePrefix, HPC2N } from './bigtrace.mjs';
 
 let server;
@@ -154,6 +154,7 @@ test('Cancel during a run keeps the finished policies, marks the others, and a n
   const again = await tableValues(page);
   assert.ok(again.easy && again.fcfs);
   // A study panel's Cancel: the multiple-queue comparison on HPC2N, then a run.
+  await showView(page, 'studies', 'lawson');
   await page.click('#lawson-run');
   await page.waitForFunction(() => document.body.dataset.lawson === 'running');
   await page.click('#lawson-cancel');
@@ -339,6 +340,7 @@ test('after load the page makes no requests, reading, running and panels include
   await waitForResults(page, 3);
   await page.click('#run-all');
   await page.waitForFunction(() => document.querySelectorAll('#results tbody tr').length === 37 && document.querySelector('#status.done'), null, { timeout: 300_000 });
+  await showView(page, 'studies', 'tsafrir');
   await page.fill('#sweep-axes', 'window=1-2');
   await page.click('#sweep-run');
   await page.waitForFunction(() => document.body.dataset.sweep === 'done', null, { timeout: 120_000 });
@@ -387,6 +389,7 @@ test('a time budget stops a run with partial statistics, marked; without it the 
     const m = cut[p].metrics;
     assert.ok(m.jobs_unfinished > 0 && m.jobs_unfinished < 202871 && m.jobs === 202871, `${p}: ${JSON.stringify(m)}`);
   }
+  await choosePolicies(page);
   await page.fill('#budget', '');
   await page.click('#run-selected');
   await waitForResults(page, 2, 300_000);

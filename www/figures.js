@@ -1,0 +1,128 @@
+// Charts drawn by the engine (the crate's render module, on plotters) on the page's canvases.
+// The page keeps each chart's Figure for the pointer, its numbers as a table, and its exports.
+
+let engine = null;
+
+/** Loads the engine on the page itself: charts are painted here, simulations run in workers. */
+export async function startFigures(load) {
+  engine = await load();
+  return engine;
+}
+
+/** The page's engine instance (null until it has loaded). */
+export const pageEngine = () => engine;
+
+/** A message in place of a chart that cannot be drawn yet. */
+export function emptyFigure(canvas, text) {
+  const box = canvas.parentElement;
+  canvas.figure?.free();
+  canvas.figure = null;
+  canvas.hover = null;
+  delete canvas.dataset.hash;
+  canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
+  let p = box.querySelector('p.empty');
+  if (!p) {
+    p = document.createElement('p');
+    p.className = 'empty note';
+    box.prepend(p);
+  }
+  p.textContent = text;
+  box.querySelector('.tools')?.remove();
+  box.querySelector('.numbers-box')?.remove();
+}
+
+/**
+ * Draws the Figure that `make(options)` returns on `canvas`, at the canvas's CSS size (and the
+ * screen's pixel density), and wires the pointer, the table and the exports to it. `name` names
+ * the exported files. Returns the Figure, or null when there is nothing to draw.
+ */
+export function showFigure(canvas, name, make, extra = {}) {
+  if (!engine || !canvas.isConnected || canvas.closest('[hidden]')) return null;
+  const width = Math.max(160, Math.round(canvas.clientWidth || 640));
+  const height = Math.max(120, Math.round(canvas.clientHeight || 300));
+  let fig;
+  try {
+    fig = make({ width, height, compact: width < 480, ...extra });
+  } catch (e) {
+    emptyFigure(canvas, String(e.message ?? e));
+    return null;
+  }
+  const ratio = window.devicePixelRatio || 1;
+  canvas.width = Math.round(width * ratio);
+  canvas.height = Math.round(height * ratio);
+  fig.paint(canvas);
+  canvas.figure?.free();
+  canvas.figure = fig;
+  canvas.dataset.hash = fig.hash();
+  canvas.hover = (x, y) => fig.hit(x, y)?.text ?? null;
+  const box = canvas.parentElement;
+  box.querySelector('p.empty')?.remove();
+  tools(box, canvas, name);
+  const open = box.querySelector('.numbers-box');
+  if (open) fillTable(open, fig.table());
+  return fig;
+}
+
+/** The buttons over a chart: its numbers as a table, SVG and PNG. */
+function tools(box, canvas, name) {
+  if (box.querySelector('.tools')) return;
+  const bar = document.createElement('div');
+  bar.className = 'tools';
+  const button = (text, title, onclick) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'small';
+    b.textContent = text;
+    b.title = title;
+    b.onclick = onclick;
+    bar.append(b);
+    return b;
+  };
+  const table = button('Table', 'the numbers drawn, as a table', () => {
+    const open = box.querySelector('.numbers-box');
+    if (open) {
+      open.remove();
+      table.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    const div = document.createElement('div');
+    div.className = 'numbers-box';
+    fillTable(div, canvas.figure.table());
+    box.append(div);
+    table.setAttribute('aria-expanded', 'true');
+  });
+  table.setAttribute('aria-expanded', 'false');
+  button('SVG', 'save this chart as SVG', () => saveBlob(`${name}.svg`, new Blob([canvas.figure.svg()], { type: 'image/svg+xml' })));
+  button('PNG', 'save this chart as PNG', () => canvas.toBlob((blob) => saveBlob(`${name}.png`, blob)));
+  box.prepend(bar);
+}
+
+/** Writes a Figure's table ({title, columns, rows}) into `box`. */
+function fillTable(box, t) {
+  box.textContent = '';
+  const table = document.createElement('table');
+  table.className = 'numbers';
+  const caption = table.createCaption();
+  caption.textContent = t.title;
+  const head = table.createTHead().insertRow();
+  for (const c of t.columns) {
+    const th = document.createElement('th');
+    th.textContent = c;
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const row of t.rows) {
+    const tr = body.insertRow();
+    for (const v of row) tr.insertCell().textContent = v;
+  }
+  box.append(table);
+}
+
+/** Offers `blob` as a download named `name`. */
+export function saveBlob(name, blob) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
