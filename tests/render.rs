@@ -526,3 +526,36 @@ fn cli_plot_on_kth() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&plain.stdout), String::from_utf8_lossy(&with.stdout));
 }
+
+#[test]
+fn stopped_runs_are_marked_and_missing_values_said() {
+    let mut runs = hash_runs();
+    runs[1].stopped = Some("stopped at the time budget of 1 s".into());
+    runs.push(view("sjf", &[], vec![]));
+    let chart =
+        compare_chart(&runs, &CompareChart::MetricBars { metric: "avg_wait_s".into() }, &opts(640, 360)).unwrap();
+    let texts: Vec<&str> = chart
+        .list
+        .items
+        .iter()
+        .filter_map(|p| match p {
+            Primitive::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(texts.contains(&"easy (stopped)"), "{texts:?}");
+    assert!(texts.contains(&"n/a"), "a run without the metric says so");
+    assert!(texts.iter().any(|t| t.contains("faded bars: runs stopped early")));
+    // The stopped run's bar is faded and outlined.
+    let c = series_colour(1);
+    assert!(chart
+        .list
+        .items
+        .iter()
+        .any(|p| matches!(p, Primitive::Rect { colour, fill: true, .. } if colour.r == c.r && colour.a < 255)));
+    assert!(chart.list.items.iter().any(|p| matches!(p, Primitive::Rect { colour, fill: false, .. } if *colour == c)));
+    let hit = chart.hits.iter().find(|h| h.series == 1).unwrap();
+    assert!(hit.text.contains("stopped at the time budget"), "{}", hit.text);
+    assert_eq!(chart.table.columns, ["policy", "Mean wait (hours)", "note"]);
+    assert_eq!(chart.table.rows[2], ["sjf", "n/a", ""]);
+}
