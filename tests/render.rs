@@ -559,3 +559,34 @@ fn stopped_runs_are_marked_and_missing_values_said() {
     assert_eq!(chart.table.columns, ["policy", "Mean wait (hours)", "note"]);
     assert_eq!(chart.table.rows[2], ["sjf", "n/a", ""]);
 }
+
+/// The studies' `--plot DIR` writes their main figures.
+#[test]
+fn study_plots_are_written() {
+    let d = scratch("studies");
+    let trace = d.0.join("small.swf");
+    std::fs::write(
+        &trace,
+        "; MaxProcs: 4\n1 0 -1 100 2 -1 -1 2 100 -1 1 7 1 -1 1 -1 -1 -1\n2 10 -1 50 4 -1 -1 4 50 -1 1 8 1 -1 1 -1 -1 -1\n3 20 -1 30 2 -1 -1 2 40 -1 1 7 1 -1 2 -1 -1 -1\n4 30 -1 10 1 -1 -1 1 10 -1 1 9 1 -1 1 -1 -1 -1\n",
+    )
+    .unwrap();
+    let plots = d.0.join("plots");
+    for (cmd, stems) in [
+        ("lawson", vec!["lawson-small-r"]),
+        ("kettimuthu", vec!["kettimuthu-small-categories", "kettimuthu-small-loads"]),
+        ("leung", vec!["leung-1-small-fst-by-width"]),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+            .args([cmd, trace.to_str().unwrap(), "--plot", plots.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{cmd}: {}", String::from_utf8_lossy(&o.stderr));
+        for stem in stems {
+            let svg =
+                std::fs::read_to_string(plots.join(format!("{stem}.svg"))).unwrap_or_else(|e| panic!("{stem}: {e}"));
+            assert_balanced(&svg);
+            assert!(svg.contains("small"), "{stem} names the trace");
+            assert_eq!(&std::fs::read(plots.join(format!("{stem}.png"))).unwrap()[..4], b"\x89PNG");
+        }
+    }
+}

@@ -8,6 +8,7 @@
 //!   and the frame cartesian charts share.
 //! - [`compare`]: the charts comparing policies' runs.
 //! - [`gantt`]: the Gantt chart's raster and its frame.
+//! - [`generic`]: grouped bars and lines of any table, for the studies' figures.
 
 pub mod answer;
 pub mod axis;
@@ -15,5 +16,6 @@ pub mod chart;
 pub mod compare;
 pub mod display;
 pub mod gantt;
+pub mod generic;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;

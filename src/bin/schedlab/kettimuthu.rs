@@ -3,8 +3,77 @@
 use schedlab::kettimuthu::{compare, load_findings, load_study, LOAD_FACTORS};
 use schedlab::metrics::categories::CategoryTable;
 
+use schedlab::render::generic::{Labels, Series};
+
+use crate::plot;
 use crate::study::{load_scaled, paths_or, short, verdict};
 use crate::{fail, load_trace, settings, usage, Args, Fail};
+
+/// `--plot`: mean bounded slowdown by category per scheme, and against the load factor.
+fn plots(
+    out: &plot::Out,
+    name: &str,
+    cmp: &schedlab::kettimuthu::Comparison,
+    points: &[schedlab::kettimuthu::LoadPoint],
+) -> Result<(), Fail> {
+    let Some(first) = cmp.schemes.first() else { return Ok(()) };
+    let t = &first.all;
+    let word = |s: &str| s.split(' ').next().unwrap_or("").to_string();
+    let cats: Vec<String> = (0..t.rows.len())
+        .flat_map(|r| (0..t.cols.len()).map(move |c| (r, c)))
+        .map(|(r, c)| format!("{} {}", word(&t.rows[r]), word(&t.cols[c])))
+        .collect();
+    let series: Vec<Series> = cmp
+        .schemes
+        .iter()
+        .map(|s| Series {
+            name: s.scheme.label.to_string(),
+            values: (0..t.rows.len())
+                .flat_map(|r| (0..t.cols.len()).map(move |c| (r, c)))
+                .map(|(r, c)| (s.all.count[r][c] > 0).then_some(s.all.avg_bsld[r][c]))
+                .collect(),
+        })
+        .collect();
+    let labels = Labels {
+        title: format!("{name}: mean bounded slowdown by job category"),
+        subtitle: "Kettimuthu et al. Table 2.1: runtime (VS, S, L, VL) by width (Seq, N, W, VW); lower is better"
+            .into(),
+        x: "category".into(),
+        y: "mean bounded slowdown (log scale)".into(),
+        log: true,
+    };
+    plot::bars(out, &format!("kettimuthu-{}-categories", plot::file_name(name)), &labels, &cats, &series)?;
+    let mut loads: Vec<f64> = points.iter().map(|p| p.load).collect();
+    loads.dedup();
+    if loads.is_empty() {
+        return Ok(());
+    }
+    let mut names: Vec<&str> = Vec::new();
+    for p in points {
+        if !names.contains(&p.scheme.label) {
+            names.push(p.scheme.label);
+        }
+    }
+    let series: Vec<Series> = names
+        .iter()
+        .map(|n| Series {
+            name: n.to_string(),
+            values: loads
+                .iter()
+                .map(|l| points.iter().find(|p| p.scheme.label == *n && p.load == *l).map(|p| p.avg_bsld))
+                .collect(),
+        })
+        .collect();
+    let log = plot::wide(&series);
+    let labels = Labels {
+        title: format!("{name}: mean bounded slowdown against load"),
+        subtitle: "Kettimuthu et al. Figs. 4.9-4.11: runtimes scaled by the load factor; lower is better".into(),
+        x: "load factor".into(),
+        y: if log { "mean bounded slowdown (log scale)".into() } else { "mean bounded slowdown".into() },
+        log,
+    };
+    plot::xy(out, &format!("kettimuthu-{}-loads", plot::file_name(name)), &labels, &loads, &series)
+}
 
 /// The traces the command runs by default.
 const DEFAULT_TRACES: &[&str] = &["SDSC-SP2-1998-4.2-cln.swf.gz", "KTH-SP2-1996-2.1-cln.swf.gz"];
@@ -62,6 +131,7 @@ pub fn cmd_kettimuthu(a: &Args) -> Result<(), Fail> {
     let loads = parse_loads(a)?;
     let paths = paths_or(a, DEFAULT_TRACES);
     let json = a.format.as_deref() == Some("json");
+    let pics = a.plot.as_deref().map(plot::Out::new).transpose()?;
     if !json {
         out!("Kettimuthu et al. (2003): selective suspension (SS), tunable SS (TSS) and immediate service (IS) against NS (EASY)");
         out!("bounded slowdown = max(1, turnaround / max(runtime, 10)); categories by actual runtime (Table 2.1)");
@@ -74,6 +144,9 @@ pub fn cmd_kettimuthu(a: &Args) -> Result<(), Fail> {
         let points = load_study(&loader, &s, &loads).map_err(fail)?;
         let lf = if points.is_empty() { Vec::new() } else { load_findings(&points) };
         let name = short(path);
+        if let Some(o) = &pics {
+            plots(o, &name, &cmp, &points)?;
+        }
         if json {
             docs.push(serde_json::json!({ "trace": name, "comparison": cmp, "loads": points, "load_findings": lf }));
             continue;

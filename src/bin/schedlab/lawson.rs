@@ -14,10 +14,44 @@ fn r(x: Option<f64>) -> String {
 }
 
 /// Runs the study on each trace (default: the paper's three) and prints its tables and findings.
+/// `--plot`: R against the load, one line per share of high-priority jobs.
+fn plot_r(out: &crate::plot::Out, name: &str, st: &schedlab::lawson::LawsonStudy) -> Result<(), Fail> {
+    use schedlab::render::generic::{Labels, Series};
+    let mut loads: Vec<f64> = Vec::new();
+    let mut highs: Vec<f64> = Vec::new();
+    for l in &st.loads {
+        if !loads.contains(&l.load) {
+            loads.push(l.load);
+        }
+        if !highs.contains(&l.high_priority) {
+            highs.push(l.high_priority);
+        }
+    }
+    let series: Vec<Series> = highs
+        .iter()
+        .map(|h| Series {
+            name: format!("{:.0}% high priority", 100.0 * h),
+            values: loads
+                .iter()
+                .map(|x| st.loads.iter().find(|l| l.load == *x && l.high_priority == *h).map(|l| l.comparison.r))
+                .collect(),
+        })
+        .collect();
+    let labels = Labels {
+        title: format!("{name}: multiple against single queue backfilling"),
+        subtitle: "Lawson & Smirni Eq. 3: R = (s1 − sm) / min(s1, sm); above 0, multiple queues do better".into(),
+        x: "load".into(),
+        y: "R".into(),
+        log: false,
+    };
+    crate::plot::xy(out, &format!("lawson-{}-r", crate::plot::file_name(name)), &labels, &loads, &series)
+}
+
 pub fn cmd_lawson(a: &Args) -> Result<(), Fail> {
     let s = settings(a)?;
     let paths = paths_or(a, PAPER_TRACES);
     let json = a.format.as_deref() == Some("json");
+    let pics = a.plot.as_deref().map(crate::plot::Out::new).transpose()?;
     if !json {
         out!("Lawson & Smirni (2002): multiple-queue (mq-backfill) against single-queue (sq-backfill) backfilling");
         out!("slowdown s = 1 + d/v (Eq. 2); R = (s1 - sm) / min(s1, sm) (Eq. 3), R > 0: multiple queues do better");
@@ -30,6 +64,9 @@ pub fn cmd_lawson(a: &Args) -> Result<(), Fail> {
         let loader = |f: f64| load_scaled(path, &s, f);
         let st = study(&loader, &s).map_err(fail)?;
         let name = short(path);
+        if let Some(o) = &pics {
+            plot_r(o, &name, &st)?;
+        }
         if json {
             docs.push(serde_json::json!({ "trace": name, "study": st }));
             continue;

@@ -14,6 +14,30 @@ const DEFAULT_RUNS: &[(&str, &[&str])] = &[
     ("SDSC-SP2-1998-4.2-cln.swf.gz", &[]),
 ];
 
+/// `--plot`: the share of jobs missing their fair start time, by width class, per policy.
+fn plot_widths(out: &crate::plot::Out, stem: &str, name: &str, cmp: &Comparison) -> Result<(), Fail> {
+    use schedlab::render::generic::{Labels, Series};
+    let Some(first) = cmp.policies.first() else { return Ok(()) };
+    let cats: Vec<String> = first.by_width.iter().map(|w| w.width.to_string()).collect();
+    let series: Vec<Series> = cmp
+        .policies
+        .iter()
+        .map(|p| Series {
+            name: p.policy.clone(),
+            values: p.by_width.iter().map(|w| w.fst_miss_share.map(|x| 100.0 * x)).collect(),
+        })
+        .collect();
+    let labels = Labels {
+        title: format!("{name}: jobs missing their fair start time, by width"),
+        subtitle: "Leung et al.: share of submissions starting after their hybrid fair start time; lower is fairer"
+            .into(),
+        x: "processors".into(),
+        y: "missed (percent)".into(),
+        log: false,
+    };
+    crate::plot::bars(out, stem, &labels, &cats, &series)
+}
+
 /// Prints one figure per policy by width class.
 fn by_width(title: &str, cmp: &Comparison, pick: &dyn Fn(&PolicyRun, usize) -> Option<f64>) {
     out!("  {title}");
@@ -91,6 +115,7 @@ pub fn cmd_leung(a: &Args) -> Result<(), Fail> {
         a.positional.iter().map(|p| (p.clone(), Vec::new())).collect()
     };
     let json = a.format.as_deref() == Some("json");
+    let pics = a.plot.as_deref().map(crate::plot::Out::new).transpose()?;
     if !json {
         out!("Leung, Sabin & Sadayappan (2010): the CPlant fairshare scheduler and its modifications");
         out!("missed% and miss h: submissions starting after their hybrid fair start time, and the mean miss over all");
@@ -98,7 +123,7 @@ pub fn cmd_leung(a: &Args) -> Result<(), Fail> {
         out!("turn/job: from a job's submission to its last segment's end; LOC: loss of capacity (eq. 1)");
     }
     let mut docs = Vec::new();
-    for (path, extra) in &runs {
+    for (k, (path, extra)) in runs.iter().enumerate() {
         let mut s: Settings = base.clone();
         for e in extra {
             let (k, v) = schedlab::keys::split_setting(e).map_err(|e| fail(e.to_string()))?;
@@ -108,6 +133,14 @@ pub fn cmd_leung(a: &Args) -> Result<(), Fail> {
         let cmp = compare(&trace, &s).map_err(|e| fail(e.to_string()))?;
         let name = short(path);
         let period = if extra.is_empty() { String::new() } else { format!(" ({})", extra.join(" ")) };
+        if let Some(o) = &pics {
+            plot_widths(
+                o,
+                &format!("leung-{}-{}-fst-by-width", k + 1, crate::plot::file_name(&name)),
+                &format!("{name}{period}"),
+                &cmp,
+            )?;
+        }
         if json {
             docs.push(serde_json::json!({ "trace": name, "settings": extra, "comparison": cmp }));
         } else {

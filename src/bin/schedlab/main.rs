@@ -25,9 +25,10 @@ USAGE:
   schedlab findings [TRACE ...] [--set KEY=VALUE ...]
   schedlab sweep TRACE ... [--policy NAME] [--vary KEY=V1,V2|A-B ...] [--set KEY=VALUE ...] [--top N]
   schedlab omega [TRACE ...] [--months] [--set KEY=VALUE ...]
-  schedlab lawson [TRACE ...] [--set KEY=VALUE ...] [--format table|json]
+  schedlab lawson [TRACE ...] [--set KEY=VALUE ...] [--format table|json] [--plot DIR]
   schedlab kettimuthu [TRACE ...] [--loads F,F,...|none] [--set KEY=VALUE ...] [--format table|json]
-  schedlab leung [TRACE ...] [--set KEY=VALUE ...] [--format table|json]
+                [--plot DIR]
+  schedlab leung [TRACE ...] [--set KEY=VALUE ...] [--format table|json] [--plot DIR]
 
 TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_' alike.
 Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
@@ -35,7 +36,9 @@ With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each
 'run --plot DIR' writes the page's charts into DIR as SVG and PNG (800x450): compare-<metric>
 for avg_wait_s, avg_bsld, p95_wait_s and utilization, wait-cdf, busy, queue, and per policy
 categories-<policy>, accuracy-<policy> and gantt-<policy> (in file names, characters other
-than letters, digits, '.', '_', '+' and '-' become '_').
+than letters, digits, '.', '_', '+' and '-' become '_'). The studies' --plot DIR writes their
+main figures the same way: lawson-<trace>-r, kettimuthu-<trace>-categories and -loads,
+leung-<n>-<trace>-fst-by-width.
 'findings' checks the claims of Tsafrir et al. (2007) on each trace (default: ../shared/traces);
 'sweep' ranks predictor configurations by average degradation as in their section 7
 (default policy easy++, default grid window=1-8 metric=avg,med propagation=off,on);

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use schedlab::render::chart::{Chart, ChartOptions};
 use schedlab::render::compare::{compare_chart, CompareChart, RunView, MAIN_METRICS};
 use schedlab::render::gantt::{gantt_png, gantt_svg, Gantt};
+use schedlab::render::generic::{grouped_bars, lines, Labels, Series};
 
 use crate::{fail, Fail};
 
@@ -105,6 +106,23 @@ pub fn run_plots(
         out.write(&format!("{stem}.png"), &gantt_png(g, &title, &gopts, 1))?;
     }
     Ok(())
+}
+
+/// Writes a grouped bar chart of a study as `stem.svg` and `stem.png`.
+pub fn bars(out: &Out, stem: &str, labels: &Labels, categories: &[String], series: &[Series]) -> Result<(), Fail> {
+    out.chart(stem, &grouped_bars(labels, categories, series, &options(None)).map_err(fail)?)
+}
+
+/// Writes a line chart of a study as `stem.svg` and `stem.png`.
+pub fn xy(out: &Out, stem: &str, labels: &Labels, xs: &[f64], series: &[Series]) -> Result<(), Fail> {
+    out.chart(stem, &lines(labels, xs, series, &options(None)).map_err(fail)?)
+}
+
+/// Whether values spread over more than a decade and a half, so a log axis reads better.
+pub fn wide(series: &[Series]) -> bool {
+    let v = series.iter().flat_map(|s| s.values.iter().flatten()).copied().filter(|v| *v > 0.0);
+    let (lo, hi) = v.fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
+    hi > 0.0 && hi / lo > 30.0
 }
 
 #[cfg(test)]
