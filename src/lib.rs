@@ -22,7 +22,10 @@
 //!   (`fcfs`, `easy`, `conservative`, the prediction variants `easy+`, `easy++`, `perfect++`, ...).
 //! - [`metrics`]: per-job records, aggregates (wait, response, bounded slowdown,
 //!   utilization, loss of capacity) and compressed time series.
-//! - [`render`]: chart geometry computed natively (the Gantt chart's raster).
+//! - [`render`]: every chart, laid out by plotters into a display list that the page paints on
+//!   a canvas and the CLI writes as SVG or PNG (the same picture, the same hash), with hit
+//!   regions and the numbers drawn; the comparison charts, the Gantt chart, generic charts for
+//!   the studies, and the answer in words on the page's first screen.
 //! - [`findings`]: a paper's qualitative claims checked on any trace (Tsafrir et al.).
 //! - [`fairstart`]: the hybrid fair start time of Leung et al., measured while any policy runs.
 //! - [`leung`]: the nine CPlant policies compared by fair-start misses, turnaround and loss of
@@ -36,7 +39,8 @@
 //! - [`run`]: `KEY=VALUE` settings and the whole flow in one call, as the CLI uses it.
 //! - [`keys`]: how names and keys are matched (case-insensitive, `-` = `_`).
 //!
-//! - `web` (wasm32 only): the functions the page's Web Workers call.
+//! - `web` (wasm32 only): the functions the page's Web Workers call (structured values through
+//!   serde-wasm-bindgen) and the charts painted on the page's canvases.
 //!
 //! The command-line tool lives in `src/bin/schedlab/`. The library does no I/O and starts
 //! no threads, so it compiles unchanged to WebAssembly.

@@ -294,3 +294,36 @@ mod tests {
         assert!(lo < c.plot.3 && hi >= c.plot.1 && lo > hi, "{lo} {hi} {:?}", c.plot);
     }
 }
+
+/// A generic chart as data, so the page can ask for one by value (through serde) and get the
+/// same picture the command line draws from the same numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Spec {
+    /// [`grouped_bars`].
+    GroupedBars {
+        /// Titles and axes.
+        labels: Labels,
+        /// The groups along x.
+        categories: Vec<String>,
+        /// A value per category in each.
+        series: Vec<Series>,
+    },
+    /// [`lines`].
+    Lines {
+        /// Titles and axes.
+        labels: Labels,
+        /// The x of each value.
+        xs: Vec<f64>,
+        /// A value per x in each.
+        series: Vec<Series>,
+    },
+}
+
+/// Draws a [`Spec`].
+pub fn draw(spec: &Spec, opts: &ChartOptions) -> Result<Chart, String> {
+    match spec {
+        Spec::GroupedBars { labels, categories, series } => grouped_bars(labels, categories, series, opts),
+        Spec::Lines { labels, xs, series } => lines(labels, xs, series, opts),
+    }
+}

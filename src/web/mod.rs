@@ -331,19 +331,18 @@ impl GanttSession {
 
     /// A line about the job at time `t` on processor `proc`, or an empty string.
     pub fn describe(&self, t: f64, proc: u32) -> String {
+        use crate::render::axis::fmt_duration;
         match self.gantt.job_at(t, proc) {
             Some(i) => {
                 let r = &self.records[i];
                 format!(
-                    "job {}: user {}, {} processors, submit {}, start {} (waited {} s), end {}, estimate {} s",
+                    "job {}: user {}, {} processors, waited {}, ran {} (estimate {})",
                     r.job_id,
                     r.user,
                     r.procs,
-                    r.submit,
-                    r.start,
-                    r.wait(),
-                    r.end,
-                    r.estimate
+                    fmt_duration(r.wait() as f64),
+                    fmt_duration((r.end - r.start) as f64),
+                    fmt_duration(r.estimate as f64)
                 )
             }
             None => String::new(),
@@ -519,4 +518,13 @@ pub fn gantt_figure(machine: u32, t0: f64, t1: f64, title: &str, options: JsValu
 pub fn answer(runs: JsValue) -> Result<JsValue, JsError> {
     let runs: Vec<RunView> = from_js(runs, "runs")?;
     Ok(js(&crate::render::answer::answer(&runs)))
+}
+
+/// A generic chart ([`crate::render::generic::Spec`]: grouped bars, lines, ...) of numbers the
+/// page already has, such as a study's tables, laid out for `options`.
+#[wasm_bindgen]
+pub fn generic_figure(spec: JsValue, options: JsValue) -> Result<Figure, JsError> {
+    let spec: crate::render::generic::Spec = from_js(spec, "chart")?;
+    let options: ChartOptions = from_js(options, "chart options")?;
+    crate::render::generic::draw(&spec, &options).map(Figure).map_err(|e| JsError::new(&e))
 }
