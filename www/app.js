@@ -1,8 +1,8 @@
 // SchedLab page: load a trace, run policies in a pool of workers, show the results in views.
 // Data flows one way: bytes -> workers (engine) -> results -> the views' tables and the charts,
 // which the engine draws on the page (figures.js).
-import { heatmap, placeholder, fmt } from './charts.js';
-import { startFigures, pageEngine, showFigure, emptyFigure, saveBlob } from './figures.js';
+import { heatmap, placeholder } from './charts.js';
+import { startFigures, pageEngine, showFigure, emptyFigure, saveBlob, fmt } from './figures.js';
 import {
   CUSTOM,
   buildPredictor,

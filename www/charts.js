@@ -1,6 +1,7 @@
 // Canvas charts: bars across policies, lines over time, distribution curves, histograms,
 // means with error bars.
 // Colours are the Okabe-Ito palette, which stays distinguishable with colour-blindness.
+import { fmt } from './figures.js';
 
 export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
 
@@ -32,15 +33,6 @@ function ticks(lo, hi, n = 5) {
   const out = [];
   for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(v);
   return out;
-}
-
-export function fmt(v) {
-  if (!Number.isFinite(v)) return String(v);
-  const a = Math.abs(v);
-  if (a >= 1e6) return (v / 1e6).toFixed(a >= 1e7 ? 0 : 1) + 'M';
-  if (a >= 1e4) return (v / 1e3).toFixed(0) + 'k';
-  if (a >= 100 || Number.isInteger(v)) return v.toFixed(0);
-  return v.toPrecision(3);
 }
 
 function axes(ctx, w, h, yTicks, y, title) {

@@ -118,6 +118,16 @@ function fillTable(box, t) {
   box.append(table);
 }
 
+/** A number for a table cell: three significant digits, thousands as k and millions as M. */
+export function fmt(v) {
+  if (!Number.isFinite(v)) return String(v);
+  const a = Math.abs(v);
+  if (a >= 1e6) return (v / 1e6).toFixed(a >= 1e7 ? 0 : 1) + 'M';
+  if (a >= 1e4) return (v / 1e3).toFixed(0) + 'k';
+  if (a >= 100 || Number.isInteger(v)) return v.toFixed(0);
+  return v.toPrecision(3);
+}
+
 /** Offers `blob` as a download named `name`. */
 export function saveBlob(name, blob) {
   const a = document.createElement('a');

@@ -6,7 +6,8 @@
 // the job distribution (Table 2.2), the load curves (Figs. 4.9-4.11, Table 4.1's categories) and
 // the claims checked on the trace. Top-level names start with `km` (the single-file build joins
 // the modules into one scope).
-import { lineChart, placeholder, fmt, PALETTE } from './charts.js';
+import { lineChart, placeholder, PALETTE } from './charts.js';
+import { fmt } from './figures.js';
 import { cell } from './predictions.js';
 import { runTasks } from './tasks.js';
 

@@ -5,7 +5,8 @@
 // 8), R per 1,000 submissions over time (Figs. 4, 7 and 9), the missed reservations (Table 2) and
 // the tail of the reservation delays (Fig. 11). Top-level names start with `lawson` (the
 // single-file build joins the modules into one scope).
-import { groupedBarChart, lineChart, placeholder, fmt, PALETTE } from './charts.js';
+import { groupedBarChart, lineChart, placeholder, PALETTE } from './charts.js';
+import { fmt } from './figures.js';
 import { cell } from './predictions.js';
 
 /** The paper's fractions of high-priority (local) jobs: all, 95% (Figs. 8-9) and 75% (Figs. 6-7). */
