@@ -296,19 +296,37 @@ fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Ch
     let plot_w = (w as i32 - y_area - 3 * s.margin - 12).max(40);
     let room = (plot_w - label_w).max(plot_w / 2) as f64;
     let percent = matches!(info.unit, Unit::Fraction | Unit::Percent) && smax <= 100.0;
-    let xmax = if percent {
+    // Values over more than a factor of LOG_SPREAD (FCFS's slowdown beside backfilling's) go on
+    // a log axis, in decades, so the small bars stay readable; x is then log10 of the value.
+    let present: Vec<f64> = scaled.iter().flatten().copied().collect();
+    let smin = present.iter().copied().fold(f64::INFINITY, f64::min);
+    let log = !percent && present.len() >= 2 && smin > 0.0 && smax / smin >= LOG_SPREAD;
+    let (xmin, xmax) = if percent {
         // Shares run to 100%; a long bar's value goes inside its end.
-        100.0
+        (0.0, 100.0)
+    } else if log {
+        // Half a decade at least before the smallest value, so its bar has a length.
+        let lo = (smin.log10() - 0.5).floor();
+        let hi = smax.log10().ceil().max(lo + 1.0);
+        // Room after the longest bar for its value, as on a linear axis.
+        (lo, (lo + (smax.log10() - lo) * plot_w as f64 / room).max(hi))
     } else if smax > 0.0 {
-        nice_max(smax * plot_w as f64 / room, s.ticks(plot_w))
+        (0.0, nice_max(smax * plot_w as f64 / room, s.ticks(plot_w)))
     } else {
-        1.0
+        (0.0, 1.0)
     };
-    let x_ticks: Vec<Tick> = linear_ticks(0.0, xmax, s.ticks(plot_w))
-        .into_iter()
-        .filter(|t| t.0 <= xmax * (1.0 + 1e-9))
-        .map(|(v, _)| (v, tick_label(info.unit, v, xmax, s.ticks(plot_w))))
-        .collect();
+    let x_ticks: Vec<Tick> = if log {
+        (xmin as i32..=xmax.floor() as i32)
+            .map(|k| (k as f64, fmt_tick(10f64.powi(k), 10f64.powi(k).min(1.0))))
+            .collect()
+    } else {
+        linear_ticks(0.0, xmax, s.ticks(plot_w))
+            .into_iter()
+            .filter(|t| t.0 <= xmax * (1.0 + 1e-9))
+            .map(|(v, _)| (v, tick_label(info.unit, v, xmax, s.ticks(plot_w))))
+            .collect()
+    };
+    let at = |v: f64| if log { v.log10() } else { v };
 
     let stopped = runs.iter().any(|r| r.stopped.is_some());
     let mut subtitle = info.definition.clone();
@@ -320,6 +338,9 @@ fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Ch
     }
     if stopped {
         subtitle.push_str("; faded bars: runs stopped early (finished jobs only)");
+    }
+    if log {
+        subtitle.push_str("; log scale");
     }
     let title = if unit_name.is_empty() || info.unit == Unit::Count {
         info.label.clone()
@@ -341,7 +362,7 @@ fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Ch
     let mut chart = cartesian(
         opts,
         &frame,
-        0.0..xmax,
+        xmin..xmax,
         0.0..n as f64,
         |chart, root, _s, hits| {
             let plot = super::chart::plot_rect(chart);
@@ -351,11 +372,11 @@ fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Ch
                 let faded = runs[i].stopped.is_some();
                 let alpha = alpha_of(i, highlight, n) * if faded { 0.4 } else { 1.0 };
                 let Some(v) = v else {
-                    let (x, y) = chart.backend_coord(&(0.0, yc));
+                    let (x, y) = chart.backend_coord(&(xmin, yc));
                     draw_text(root, "n/a", (x + 4, y), name_size, RGBColor(0x59, 0x59, 0x59), false, HPos::Left);
                     continue;
                 };
-                let (a, b) = ((0.0, yc + half), (*v, yc - half));
+                let (a, b) = ((xmin, yc + half), (at(*v).max(xmin), yc - half));
                 let _ = chart.draw_series(std::iter::once(Rectangle::new([a, b], rgba(c, alpha).filled())));
                 if faded {
                     let _ = chart.draw_series(std::iter::once(Rectangle::new([a, b], rgba(c, 1.0).stroke_width(1))));
@@ -399,6 +420,9 @@ fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Ch
     chart.table = Table { title, columns, rows };
     Ok(chart)
 }
+
+/// How many times the largest value must exceed the smallest for a log axis on metric bars.
+const LOG_SPREAD: f64 = 30.0;
 
 /// A table cell: four significant digits, no grouping, so it copies into a spreadsheet.
 fn fmt_table(v: f64) -> String {
@@ -1024,6 +1048,62 @@ mod tests {
         let p = [(0.0, 0.0), (10.0, 10.0), (20.0, 20.0)];
         let c = clip(&p, 5.0, 15.0);
         assert_eq!(c, vec![(5.0, 5.0, 0), (10.0, 10.0, 1), (15.0, 15.0, 2)]);
+    }
+
+    fn counts(values: &[(&str, f64)]) -> Vec<RunView> {
+        values
+            .iter()
+            .map(|&(policy, v)| RunView {
+                policy: policy.to_string(),
+                metrics: [("jobs_backfilled".to_string(), Some(v))].into_iter().collect(),
+                stopped: None,
+                series: Vec::new(),
+                wait_quantiles: Vec::new(),
+                categories: Grid {
+                    title: String::new(),
+                    rows: Vec::new(),
+                    cols: Vec::new(),
+                    count: Vec::new(),
+                    value: Vec::new(),
+                },
+                accuracy: AccuracyHistogram::default(),
+            })
+            .collect()
+    }
+
+    fn texts(chart: &Chart) -> Vec<String> {
+        chart
+            .list
+            .items
+            .iter()
+            .filter_map(|p| match p {
+                crate::render::display::Primitive::Text { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn wide_ranges_go_on_a_log_axis() {
+        let which = CompareChart::MetricBars { metric: "jobs_backfilled".into() };
+        let opts = ChartOptions { width: 640, height: 360, ..Default::default() };
+        // 10, 100 and 1000 span a factor of 100 (over LOG_SPREAD): each decade is as long as
+        // the next, so the bars' ends are evenly spaced, and the ticks are the decades.
+        let chart = compare_chart(&counts(&[("a", 10.0), ("b", 100.0), ("c", 1000.0)]), &which, &opts).unwrap();
+        let ends: Vec<i32> = chart.hits.iter().map(|h| h.rect.2).collect();
+        assert!(((ends[1] - ends[0]) - (ends[2] - ends[1])).abs() <= 1, "{ends:?}");
+        assert!(ends[0] > chart.plot.0 + 20, "the shortest bar is visible: {ends:?}");
+        let t = texts(&chart);
+        for label in ["10", "100", "1000"] {
+            assert!(t.iter().any(|x| x == label), "tick {label} in {t:?}");
+        }
+        assert!(chart.svg().contains("log scale"));
+        // 10 to 200 is a factor of 20: a linear axis from 0, the 10 bar a twentieth of the 200.
+        let chart = compare_chart(&counts(&[("a", 10.0), ("b", 200.0)]), &which, &opts).unwrap();
+        let (x0, x1) = (chart.plot.0, [chart.hits[0].rect.2, chart.hits[1].rect.2]);
+        assert_eq!(chart.hits[0].rect.0, x0);
+        assert!((((x1[1] - x0) as f64 / (x1[0] - x0) as f64) - 20.0).abs() < 2.0, "{x0} {x1:?}");
+        assert!(!chart.svg().contains("log scale"));
     }
 
     #[test]

@@ -19,7 +19,7 @@ schedlab: simulate parallel job schedulers on Standard Workload Format traces
 USAGE:
   schedlab info TRACE [--set KEY=VALUE ...] [--format table|json]
   schedlab run TRACE --policy NAME[,NAME...]|all [--set KEY=VALUE ...]
-                [--format table|json|csv] [--schedule-out FILE.csv] [--series N] [--plot DIR]
+                [--format table|json|csv] [--schedule-out FILE.csv] [--series N] [--plot DIR [--plot-size WxH]]
   schedlab policies
   schedlab bench [TRACE ...] [--policy NAME[,NAME...]|all] [--set KEY=VALUE ...] [--repeat N]
   schedlab findings [TRACE ...] [--set KEY=VALUE ...]
@@ -33,7 +33,8 @@ USAGE:
 TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_' alike.
 Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
 With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each.
-'run --plot DIR' writes the page's charts into DIR as SVG and PNG (800x450): compare-<metric>
+'run --plot DIR' writes the page's charts into DIR as SVG and PNG (800x450, or --plot-size WxH)
+and their display-list hashes in hashes.json (equal to the page's for a chart of that size): compare-<metric>
 for avg_wait_s, avg_bsld, p95_wait_s and utilization, wait-cdf, busy, queue, and per policy
 categories-<policy>, accuracy-<policy> and gantt-<policy> (in file names, characters other
 than letters, digits, '.', '_', '+' and '-' become '_'). The studies' --plot DIR writes their
@@ -129,6 +130,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
             "--months" => a.months = true,
             "--loads" => a.loads = Some(value("--loads")?),
             "--plot" => a.plot = Some(value("--plot")?),
+            "--plot-size" => plot::set_size(&value("--plot-size")?)?,
             "--top" => {
                 let v = value("--top")?;
                 a.top = Some(v.parse().map_err(|_| usage(format!("--top: not a count: {v}")))?);

@@ -1,13 +1,16 @@
 //! `--plot DIR`: the page's charts written as SVG and PNG files, from the same chart code.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use schedlab::render::chart::{Chart, ChartOptions};
 use schedlab::render::compare::{compare_chart, CompareChart, RunView, MAIN_METRICS};
 use schedlab::render::gantt::{gantt_png, gantt_svg, Gantt};
 use schedlab::render::generic::{grouped_bars, lines, Labels, Series};
 
-use crate::{fail, Fail};
+use crate::{fail, usage, Fail};
 
 const DAY: i64 = 86_400;
 
@@ -30,21 +33,43 @@ pub fn file_name(policy: &str) -> String {
     }
 }
 
-/// Options of the native pictures: the default size, date labels when the trace has a start time.
+/// The pictures' size when `--plot-size WxH` gave one (the default is WIDTH x HEIGHT).
+static SIZE: OnceLock<(u32, u32)> = OnceLock::new();
+
+/// Sets the pictures' size for the whole run (`--plot-size WxH`), e.g. the size of a chart in
+/// the page, whose picture is then the same to the byte.
+pub fn set_size(text: &str) -> Result<(), Fail> {
+    let size = text
+        .split_once(['x', 'X'])
+        .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)))
+        .filter(|&(w, h)| (160..=8000).contains(&w) && (120..=8000).contains(&h))
+        .ok_or_else(|| {
+            usage(format!("--plot-size {text}: expected WIDTHxHEIGHT in pixels, e.g. 800x450 (160x120 to 8000x8000)"))
+        })?;
+    let _ = SIZE.set(size);
+    Ok(())
+}
+
+/// Options of the native pictures: their size, compact below 480 pixels wide as in the page,
+/// date labels when the trace has a start time.
 pub fn options(unix_start: Option<i64>) -> ChartOptions {
-    ChartOptions { width: WIDTH, height: HEIGHT, unix_start, ..Default::default() }
+    let (width, height) = SIZE.get().copied().unwrap_or((WIDTH, HEIGHT));
+    ChartOptions { width, height, unix_start, compact: width < 480, ..Default::default() }
 }
 
 /// Where pictures go: creates the directory and writes files, telling each path on stderr.
+/// `hashes.json` maps each chart to its display list's hash, which the page shows on its
+/// canvas as `data-hash` for the same chart.
 pub struct Out {
     dir: PathBuf,
+    hashes: RefCell<BTreeMap<String, String>>,
 }
 
 impl Out {
     /// Creates `dir` (and its parents) if needed.
     pub fn new(dir: &str) -> Result<Out, Fail> {
         std::fs::create_dir_all(dir).map_err(|e| fail(format!("--plot: cannot create {dir}: {e}")))?;
-        Ok(Out { dir: PathBuf::from(dir) })
+        Ok(Out { dir: PathBuf::from(dir), hashes: RefCell::default() })
     }
 
     fn write(&self, name: &str, bytes: &[u8]) -> Result<(), Fail> {
@@ -57,7 +82,11 @@ impl Out {
     /// Writes `stem.svg` and `stem.png`.
     pub fn chart(&self, stem: &str, chart: &Chart) -> Result<(), Fail> {
         self.write(&format!("{stem}.svg"), chart.svg().as_bytes())?;
-        self.write(&format!("{stem}.png"), &chart.png(1))
+        self.write(&format!("{stem}.png"), &chart.png(1))?;
+        self.hashes.borrow_mut().insert(stem.to_string(), chart.hash());
+        let json = serde_json::to_string_pretty(&*self.hashes.borrow()).unwrap_or_default();
+        let path = self.dir.join("hashes.json");
+        std::fs::write(&path, json + "\n").map_err(|e| fail(format!("cannot write {}: {e}", path.display())))
     }
 }
 
