@@ -44,65 +44,10 @@ globalThis.SCHEDLAB_PLATFORM ??= {
 // @module-only-end
 const PLATFORM = globalThis.SCHEDLAB_PLATFORM;
 
-/** Metric keys shown in the table, with units and definitions (as in the README). */
-const METRICS = [
-  ['avg_wait_s', 's', 'mean of start − submit'],
-  ['median_wait_s', 's', 'median (nearest rank) of start − submit'],
-  ['p95_wait_s', 's', '95th percentile (nearest rank) of start − submit'],
-  ['max_wait_s', 's', 'longest wait'],
-  ['avg_response_s', 's', 'mean of end − submit'],
-  ['avg_bsld', '', 'mean bounded slowdown max(1, (wait + run) / max(tau, run)), tau = 10 s'],
-  ['median_bsld', '', 'median bounded slowdown'],
-  ['p95_bsld', '', '95th percentile bounded slowdown'],
-  ['max_bsld', '', 'largest bounded slowdown'],
-  ['utilization', '', 'used processor-seconds / ((last end − first start) × machine size)'],
-  ['loss_of_capacity', '', 'idle processor-seconds while jobs wait / (machine size × span) (Leung et al. eq. 1)'],
-  ['makespan_s', 's', 'last end − first start'],
-  ['jobs_backfilled', 'jobs', 'jobs started while a job submitted before them was waiting'],
-  ['jobs', 'jobs', 'jobs simulated'],
-  ['jobs_unfinished', 'jobs', 'jobs not finished when the run stopped at its time budget (0: it ran to the end; the other figures cover the finished jobs)'],
-  // Runtime predictions (Tsafrir, Etsion & Feitelson 2007).
-  ['accuracy_pct', '%', 'mean accuracy of the runtime planned with, min(P, T) / max(P, T), each job weighted over the time each prediction held (section 2)'],
-  ['corrections_avg', 'corrections', 'mean number of prediction corrections per job (Table 2)'],
-  ['corrections_std', 'corrections', 'standard deviation of the corrections per job'],
-  ['reserved_pct', '%', 'jobs that waited, became first in the queue and got a reservation (Table 4 rate)'],
-  ['reservation_diff_avg_s', 's', 'mean |start − first reservation| over jobs with a reservation (Table 4)'],
-  ['reservation_diff_median_s', 's', 'median |start − first reservation| (Table 4)'],
-  ['reservation_diff_std_s', 's', 'standard deviation of |start − first reservation| (Table 4)'],
-  ['delayed_pct', '%', 'jobs that started after their first reservation (Table 5 rate)'],
-  ['delay_avg_s', 's', 'mean delay past the first reservation, over delayed jobs (Table 5)'],
-  ['delay_median_s', 's', 'median delay past the first reservation (Table 5)'],
-  ['delay_std_s', 's', 'standard deviation of the delay past the first reservation (Table 5)'],
-  ['stalled_pct', '%', 'jobs with a reservation whose earliest start by true runtimes was pushed back by backfilled jobs (Table 10)'],
-  ['stall_avg_s', 's', 'mean time from that earliest start to the actual start, over stalled jobs (Table 10)'],
-  ['thieves_avg', 'push-backs', 'mean number of push-backs ("thieves") per stalled job (Table 10)'],
-  // Multiple-queue backfilling (Lawson & Smirni 2002).
-  ['avg_slowdown', '', 'mean slowdown 1 + d/v, d the wait and v the actual runtime (Lawson & Smirni Eq. 2, unbounded)'],
-  ['reservations_requested', 'jobs', 'jobs that asked for an advance reservation (Lawson & Smirni section 2.2)'],
-  ['missed_reservations', 'jobs', 'reservations granted later than asked (Lawson & Smirni Table 2)'],
-  ['reservation_delay_avg_s', 's', 'mean granted minus requested start over the reservation requests'],
-  ['speculative_runs', 'runs', 'speculative runs started (Lawson & Smirni section 2.1)'],
-  ['speculative_kills', 'runs', 'speculative runs killed at their limit'],
-  ['speculative_lost_proc_h', 'processor-hours', 'processor-hours spent in killed speculative runs'],
-  // Selective preemption (Kettimuthu et al. 2003).
-  ['suspensions', 'suspensions', 'times a running job was suspended (Kettimuthu et al. sections 2.3, 3.2)'],
-  ['suspended_jobs', 'jobs', 'jobs suspended at least once'],
-  ['overhead_proc_h', 'processor-hours', 'processor-hours spent suspending and resuming jobs, memory per processor / 2 MB/s each way (overhead=on; section 4.1)'],
-  // Fairshare at Sandia (Leung, Sabin & Sadayappan 2010). "–": not measured (the engine option
-  // fst=auto measures fair starts for the fairshare policies only, fst=on for all).
-  ['submissions', 'submissions', 'jobs, each segment of a job run under a maximum runtime counted as one (Leung et al. section V.A)'],
-  ['segmented_jobs', 'jobs', 'jobs that ran as more than one segment under a maximum runtime'],
-  ['avg_response_submitted_s', 's', 'mean turnaround per submission, each segment from its own submission to its end (Leung et al. Fig. 11); avg_response_s follows a job from its first submission to its last end'],
-  ['fst_miss_share', '', 'share of submissions that started after their hybrid fair start time (Leung et al. section IV, Fig. 8); – when not measured (fst=on measures every policy)'],
-  ['avg_fst_miss_s', 's', 'mean over all submissions of max(0, start − hybrid fair start time) (Leung et al. Fig. 9); – when not measured'],
-  ['fst_miss_share_jobs', '', 'share of jobs whose first start came after their first submission\'s fair start time; – when not measured'],
-  ['avg_fst_miss_jobs_s', 's', 'mean over jobs of max(0, first start − first submission\'s fair start time); – when not measured'],
-];
-
 /** A metric's definition and unit, for hover titles. */
 function define(key) {
-  const m = METRICS.find(([k]) => k === key);
-  return m ? `${m[2]}${m[1] ? ` (${m[1]})` : ''}` : key;
+  const m = state.catalogue.metrics.find((x) => x.key === key);
+  return m ? `${m.doc}${m.unit ? ` (${m.unit})` : ''}` : key;
 }
 
 /** Each trace's bytes get an id, so a worker that already holds them is sent the id alone. */
@@ -809,10 +754,10 @@ function renderResults() {
   thCsv.textContent = 'schedule';
   thCsv.title = 'each job\'s submit, start and end as CSV';
   head.append(thCsv);
-  for (const [key, unit, def] of METRICS) {
+  for (const { key } of state.catalogue.metrics) {
     const th = document.createElement('th');
     th.textContent = key;
-    th.title = `${def}${unit ? ` (${unit})` : ''}`;
+    th.title = define(key);
     th.dataset.key = key;
     th.tabIndex = 0;
     th.onclick = th.onkeydown = (e) => {
@@ -856,7 +801,7 @@ function renderResults() {
     btn.className = 'small';
     btn.onclick = () => exportSchedule(r.result.policy);
     tr.insertCell().append(btn);
-    for (const [key] of METRICS) {
+    for (const { key } of state.catalogue.metrics) {
       const td = tr.insertCell();
       td.dataset.key = key;
       const v = r.result.metrics[key];
@@ -1302,7 +1247,7 @@ function download(name, text, type) {
 }
 
 function exportCsv() {
-  const keys = METRICS.map((m) => m[0]);
+  const keys = state.catalogue.metrics.map((m) => m.key);
   const lines = [['policy', ...keys].join(',')];
   for (const r of state.results.values()) lines.push([r.result.policy, ...keys.map((k) => r.result.metrics[k])].join(','));
   download('schedlab-results.csv', lines.join('\n') + '\n', 'text/csv');

@@ -11,8 +11,10 @@
 //! - percentiles are nearest-rank; averages are over all jobs unless the Tsafrir et al. cut is on.
 
 pub mod categories;
+mod docs;
 pub mod monthly;
 mod series;
+pub use docs::{MetricDoc, METRIC_DOCS};
 
 use serde::Serialize;
 

@@ -63,6 +63,7 @@ pub fn catalogue() -> JsValue {
         "trace_options": keys(TRACE_KEYS),
         "engine_options": keys(ENGINE_KEYS),
         "metric_options": keys(METRIC_KEYS),
+        "metrics": crate::metrics::METRIC_DOCS,
         "sweep_axes": crate::sweep::DEFAULT_AXES,
     }))
 }
