@@ -26,12 +26,14 @@ fn plots(
     let series: Vec<Series> = cmp
         .schemes
         .iter()
-        .map(|s| Series {
-            name: s.scheme.label.to_string(),
-            values: (0..t.rows.len())
-                .flat_map(|r| (0..t.cols.len()).map(move |c| (r, c)))
-                .map(|(r, c)| (s.all.count[r][c] > 0).then_some(s.all.avg_bsld[r][c]))
-                .collect(),
+        .map(|s| {
+            Series::new(
+                s.scheme.label.to_string(),
+                (0..t.rows.len())
+                    .flat_map(|r| (0..t.cols.len()).map(move |c| (r, c)))
+                    .map(|(r, c)| (s.all.count[r][c] > 0).then_some(s.all.avg_bsld[r][c]))
+                    .collect(),
+            )
         })
         .collect();
     let labels = Labels {
@@ -41,6 +43,7 @@ fn plots(
         x: "category".into(),
         y: "mean bounded slowdown (log scale)".into(),
         log: true,
+        ..Default::default()
     };
     plot::bars(out, &format!("kettimuthu-{}-categories", plot::file_name(name)), &labels, &cats, &series)?;
     let mut loads: Vec<f64> = points.iter().map(|p| p.load).collect();
@@ -56,12 +59,14 @@ fn plots(
     }
     let series: Vec<Series> = names
         .iter()
-        .map(|n| Series {
-            name: n.to_string(),
-            values: loads
-                .iter()
-                .map(|l| points.iter().find(|p| p.scheme.label == *n && p.load == *l).map(|p| p.avg_bsld))
-                .collect(),
+        .map(|n| {
+            Series::new(
+                n.to_string(),
+                loads
+                    .iter()
+                    .map(|l| points.iter().find(|p| p.scheme.label == *n && p.load == *l).map(|p| p.avg_bsld))
+                    .collect(),
+            )
         })
         .collect();
     let log = plot::wide(&series);
@@ -71,6 +76,7 @@ fn plots(
         x: "load factor".into(),
         y: if log { "mean bounded slowdown (log scale)".into() } else { "mean bounded slowdown".into() },
         log,
+        ..Default::default()
     };
     plot::xy(out, &format!("kettimuthu-{}-loads", plot::file_name(name)), &labels, &loads, &series)
 }

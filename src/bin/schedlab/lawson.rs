@@ -29,12 +29,14 @@ fn plot_r(out: &crate::plot::Out, name: &str, st: &schedlab::lawson::LawsonStudy
     }
     let series: Vec<Series> = highs
         .iter()
-        .map(|h| Series {
-            name: format!("{:.0}% high priority", 100.0 * h),
-            values: loads
-                .iter()
-                .map(|x| st.loads.iter().find(|l| l.load == *x && l.high_priority == *h).map(|l| l.comparison.r))
-                .collect(),
+        .map(|h| {
+            Series::new(
+                format!("{:.0}% high priority", 100.0 * h),
+                loads
+                    .iter()
+                    .map(|x| st.loads.iter().find(|l| l.load == *x && l.high_priority == *h).map(|l| l.comparison.r))
+                    .collect(),
+            )
         })
         .collect();
     let labels = Labels {
@@ -43,6 +45,7 @@ fn plot_r(out: &crate::plot::Out, name: &str, st: &schedlab::lawson::LawsonStudy
         x: "load".into(),
         y: "R".into(),
         log: false,
+        ..Default::default()
     };
     crate::plot::xy(out, &format!("lawson-{}-r", crate::plot::file_name(name)), &labels, &loads, &series)
 }

@@ -22,9 +22,8 @@ fn plot_widths(out: &crate::plot::Out, stem: &str, name: &str, cmp: &Comparison)
     let series: Vec<Series> = cmp
         .policies
         .iter()
-        .map(|p| Series {
-            name: p.policy.clone(),
-            values: p.by_width.iter().map(|w| w.fst_miss_share.map(|x| 100.0 * x)).collect(),
+        .map(|p| {
+            Series::new(p.policy.clone(), p.by_width.iter().map(|w| w.fst_miss_share.map(|x| 100.0 * x)).collect())
         })
         .collect();
     let labels = Labels {
@@ -34,6 +33,7 @@ fn plot_widths(out: &crate::plot::Out, stem: &str, name: &str, cmp: &Comparison)
         x: "processors".into(),
         y: "missed (percent)".into(),
         log: false,
+        ..Default::default()
     };
     crate::plot::bars(out, stem, &labels, &cats, &series)
 }

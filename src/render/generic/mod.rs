@@ -1,19 +1,34 @@
-//! Charts of any table of numbers, for the studies' figures: grouped bars (a value per
-//! category and series) and lines (a value per x and series), series coloured by
-//! [`palette`](super::chart::palette) in order.
+//! Charts of any table of numbers, for the studies' figures, asked for by value as a [`Spec`]
+//! (the page builds one from numbers it already has; the command line from the same numbers):
+//!
+//! - [`bars`]: grouped bars (a value per category and series) and bars (one value per name,
+//!   each in its own colour, names down the side);
+//! - [`lines`]: lines (a value per x and series; x linear, log, dates, or labelled such as
+//!   ω = ∞) and means with their spread (error bars over categories);
+//! - [`heatmap`]: heatmaps (a value per row and column, with counts), one or several panels
+//!   on one colour scale.
+//!
+//! Series take [`palette`](super::chart::palette) colours in order unless they name one, so a
+//! policy or scheme can keep its colour from chart to chart.
 
-use plotters::coord::combinators::IntoLogRange;
-use plotters::coord::ranged1d::Ranged;
-use plotters::coord::types::RangedCoordf64;
-use plotters::element::{Circle, PathElement, Rectangle};
-use plotters::style::Color;
+pub mod bars;
+pub mod heatmap;
+pub mod lines;
+
+use plotters::coord::Shift;
+use plotters::drawing::DrawingArea;
+use plotters::element::Text;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{FontStyle, IntoFont, RGBColor};
 use serde::{Deserialize, Serialize};
 
+pub use bars::{bars, grouped_bars, Bar};
+pub use heatmap::{heatmap, heatmaps, Panel};
+pub use lines::{error_bars, lines, lines_on, Spread, XScale};
+
 use super::axis::{fmt_number, fmt_tick, linear_ticks, nice_max, Tick};
-use super::chart::{
-    cartesian, nothing_below, rgba, series_colour, AxisSpec, Chart, ChartOptions, Ctx, Frame, Hit, LegendEntry, Sizes,
-    Table,
-};
+use super::chart::{label_style, series_colour, Chart, ChartOptions, LegendEntry, Table};
+use super::display::{Colour, Recorder, FONT_FAMILY};
 
 /// One named series: a value per category or per x (None: missing).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -22,36 +37,121 @@ pub struct Series {
     pub name: String,
     /// Its values, in the order of the categories or xs.
     pub values: Vec<Option<f64>>,
+    /// Its [`palette`](super::chart::palette) index (default: its place among the series).
+    #[serde(default)]
+    pub colour: Option<usize>,
+    /// The second of a pair sharing a colour (high and low priority): a paler tint, and dashed
+    /// when drawn as a line.
+    #[serde(default)]
+    pub pale: bool,
+}
+
+impl Series {
+    /// A series in its place's colour.
+    pub fn new(name: impl Into<String>, values: Vec<Option<f64>>) -> Series {
+        Series { name: name.into(), values, colour: None, pale: false }
+    }
 }
 
 /// What a generic chart shows.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Labels {
     /// Title.
     pub title: String,
     /// A line under the title: definitions, what is better.
     pub subtitle: String,
-    /// The horizontal axis.
+    /// The horizontal axis (a heatmap's columns).
     pub x: String,
-    /// The vertical axis.
+    /// The vertical axis (a heatmap's rows).
     pub y: String,
     /// A log scale on the values (all must be positive; others are left out).
     pub log: bool,
+    /// What a value is, for hit texts, tables and a heatmap's colour key (empty: the value
+    /// axis's description).
+    pub value: String,
+    /// Written after every value in hit texts and value labels: `%`, ` h`.
+    pub unit: String,
+    /// What a count counts (heatmap cells, error bars): `jobs`, `configurations`.
+    pub count: String,
+}
+
+impl Default for Labels {
+    fn default() -> Labels {
+        Labels {
+            title: String::new(),
+            subtitle: String::new(),
+            x: String::new(),
+            y: String::new(),
+            log: false,
+            value: String::new(),
+            unit: String::new(),
+            count: "jobs".to_string(),
+        }
+    }
+}
+
+impl Labels {
+    /// A value as hit texts and labels write it: three significant digits and the unit.
+    pub(crate) fn say(&self, v: f64) -> String {
+        format!("{}{}", fmt_number(v), self.unit)
+    }
+
+    /// What a value is: [`Labels::value`], else the axis given.
+    pub(crate) fn what<'a>(&'a self, axis: &'a str) -> &'a str {
+        if self.value.is_empty() {
+            axis
+        } else {
+            &self.value
+        }
+    }
+
+    /// What counts count, plural.
+    pub(crate) fn noun(&self) -> &str {
+        if self.count.is_empty() {
+            "items"
+        } else {
+            &self.count
+        }
+    }
+
+    /// `n` of what counts count: `1 job`, `1,234 jobs`.
+    pub(crate) fn counted(&self, n: u64) -> String {
+        let noun = self.noun();
+        let noun = if n == 1 { noun.strip_suffix('s').unwrap_or(noun) } else { noun };
+        format!("{} {noun}", fmt_tick(n as f64, 1.0))
+    }
+}
+
+/// The colour of series `k`: the one it names, else its place's; paler when it is the second
+/// of a pair.
+pub(crate) fn colour_of(colour: Option<usize>, pale: bool, k: usize) -> Colour {
+    let c = series_colour(colour.unwrap_or(k));
+    if pale {
+        tint(c)
+    } else {
+        c
+    }
+}
+
+/// A colour mixed a little over halfway with white.
+pub(crate) fn tint(c: Colour) -> Colour {
+    let mix = |v: u8| (v as u32 + (255 - v as u32) * 11 / 20) as u8;
+    Colour::rgb(mix(c.r), mix(c.g), mix(c.b))
 }
 
 fn legend(series: &[Series]) -> Vec<LegendEntry> {
     series
         .iter()
         .enumerate()
-        .map(|(i, s)| LegendEntry { label: s.name.clone(), colour: series_colour(i), series: i })
+        .map(|(i, s)| LegendEntry { label: s.name.clone(), colour: colour_of(s.colour, s.pale, i), series: i })
         .collect()
 }
 
-/// Value ticks over the values of `series`: from 0 on a linear axis, decades on a log one;
-/// returns the axis range and ticks.
-fn value_axis(series: &[Series], log: bool, max_ticks: usize) -> (f64, f64, Vec<Tick>) {
-    let vals = series.iter().flat_map(|s| s.values.iter().flatten().copied()).filter(|v| v.is_finite());
+/// Value ticks over `vals`: from 0 on a linear axis (below it when values are negative),
+/// decades on a log one; returns the axis range and ticks.
+pub(crate) fn value_axis(vals: impl Iterator<Item = f64>, log: bool, max_ticks: usize) -> (f64, f64, Vec<Tick>) {
+    let vals = vals.filter(|v| v.is_finite());
     if log {
         let (lo, hi) = vals.filter(|&v| v > 0.0).fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
         let (lo, hi) = if hi > 0.0 { (lo, hi) } else { (1.0, 10.0) };
@@ -66,7 +166,6 @@ fn value_axis(series: &[Series], log: bool, max_ticks: usize) -> (f64, f64, Vec<
             .collect();
         (lo, hi, ticks)
     } else {
-        // From 0, or from below it when values are negative (a relative change).
         let (bottom, top) = vals.fold((0.0f64, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
         let hi = if top > 0.0 { nice_max(top, max_ticks) } else { 0.0 };
         let lo = if bottom < 0.0 { -nice_max(-bottom, max_ticks) } else { 0.0 };
@@ -79,160 +178,18 @@ fn value_axis(series: &[Series], log: bool, max_ticks: usize) -> (f64, f64, Vec<
     }
 }
 
-/// Draws the bars of [`grouped_bars`] on either kind of value axis.
-fn draw_bars<Y: Ranged<ValueType = f64>>(
-    chart: &mut Ctx<'_, '_, RangedCoordf64, Y>,
-    hits: &mut Vec<Hit>,
-    labels: &Labels,
-    categories: &[String],
-    series: &[Series],
-    lo: f64,
-) {
-    let (nc, ns) = (categories.len(), series.len());
-    let width = 0.84 / ns as f64;
-    for (k, ser) in series.iter().enumerate() {
-        let c = series_colour(k);
-        for (i, v) in ser.values.iter().enumerate().take(nc) {
-            let Some(v) = v.filter(|v| v.is_finite() && (!labels.log || *v > 0.0)) else { continue };
-            let x0 = i as f64 + 0.08 + width * k as f64;
-            let (a, b) = ((x0, v.max(lo)), (x0 + width * 0.9, lo));
-            let _ = chart.draw_series(std::iter::once(Rectangle::new([a, b], rgba(c, 1.0).filled())));
-            let (ax, ay) = chart.backend_coord(&a);
-            let (bx, by) = chart.backend_coord(&b);
-            let rect = (ax.min(bx), ay.min(by).min(by - 2), ax.max(bx).max(ax.min(bx) + 2), ay.max(by));
-            let text = format!("{}, {}: {}", ser.name, categories[i], fmt_number(v));
-            hits.push(Hit { rect, series: k, index: i, text });
-        }
-    }
+/// Every finite value of `series`.
+fn all_values(series: &[Series]) -> impl Iterator<Item = f64> + '_ {
+    series.iter().flat_map(|s| s.values.iter().flatten().copied())
 }
 
-/// Bars grouped by category (one bar per series in each group), categories along x.
-pub fn grouped_bars(
-    labels: &Labels,
-    categories: &[String],
-    series: &[Series],
-    opts: &ChartOptions,
-) -> Result<Chart, String> {
-    if categories.is_empty() || series.is_empty() {
-        return Err("nothing to chart".to_string());
-    }
-    let s = Sizes::of(opts);
-    let nc = categories.len();
-    let (lo, hi, y_ticks) = value_axis(series, labels.log, s.ticks_y(s.plot_height(opts.size().1)));
-    let x_ticks: Vec<Tick> = categories.iter().enumerate().map(|(i, c)| (i as f64 + 0.5, c.clone())).collect();
-    let frame = Frame {
-        title: labels.title.clone(),
-        subtitle: labels.subtitle.clone(),
-        x: AxisSpec { ticks: x_ticks, desc: labels.x.clone(), grid: false },
-        y: AxisSpec { ticks: y_ticks, desc: labels.y.clone(), grid: true },
-        legend: legend(series),
-        ..Default::default()
-    };
-    let mut chart = if labels.log {
-        let ys = (lo..hi).log_scale();
-        cartesian(
-            opts,
-            &frame,
-            0.0..nc as f64,
-            ys,
-            |c, _, _, h| draw_bars(c, h, labels, categories, series, lo),
-            nothing_below,
-        )?
-    } else {
-        cartesian(
-            opts,
-            &frame,
-            0.0..nc as f64,
-            lo..hi,
-            |c, _, _, h| draw_bars(c, h, labels, categories, series, lo),
-            nothing_below,
-        )?
-    };
-    chart.table = table(labels, "category", categories, series);
-    Ok(chart)
+/// A number for a table cell: exactly the value (the shortest text that reads back as it), so
+/// a reader or a test gets what was drawn.
+pub(crate) fn exact(v: Option<f64>) -> String {
+    v.filter(|v| v.is_finite()).map_or(String::new(), |v| v.to_string())
 }
 
-/// Draws the lines of [`lines`] on either kind of value axis.
-fn draw_lines<Y: Ranged<ValueType = f64>>(
-    chart: &mut Ctx<'_, '_, RangedCoordf64, Y>,
-    hits: &mut Vec<Hit>,
-    labels: &Labels,
-    xs: &[f64],
-    series: &[Series],
-    highlight: Option<usize>,
-) {
-    for (k, ser) in series.iter().enumerate() {
-        let c = series_colour(k);
-        let faded = highlight.is_some_and(|h| h != k && h < series.len());
-        let width = if highlight == Some(k) { 3 } else { 2 };
-        let pts: Vec<(usize, f64, f64)> = xs
-            .iter()
-            .zip(&ser.values)
-            .enumerate()
-            .filter_map(|(i, (&x, v))| v.filter(|v| v.is_finite() && (!labels.log || *v > 0.0)).map(|v| (i, x, v)))
-            .collect();
-        let style = rgba(c, if faded { 0.3 } else { 1.0 }).stroke_width(width);
-        let path: Vec<(f64, f64)> = pts.iter().map(|p| (p.1, p.2)).collect();
-        let _ = chart.draw_series(std::iter::once(PathElement::new(path, style)));
-        for &(i, x, v) in &pts {
-            let _ = chart.draw_series(std::iter::once(Circle::new((x, v), 3, rgba(c, 1.0).filled())));
-            let (px, py) = chart.backend_coord(&(x, v));
-            let text = format!("{} at {} = {x}: {}", ser.name, labels.x, fmt_number(v));
-            hits.push(Hit { rect: (px, py, px + 1, py + 1), series: k, index: i, text });
-        }
-    }
-}
-
-/// One line per series through its values at `xs` (linear x axis).
-pub fn lines(labels: &Labels, xs: &[f64], series: &[Series], opts: &ChartOptions) -> Result<Chart, String> {
-    if xs.is_empty() || series.is_empty() {
-        return Err("nothing to chart".to_string());
-    }
-    let s = Sizes::of(opts);
-    let (x0, x1) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
-    let (x0, x1) = if x1 > x0 { (x0, x1) } else { (x0 - 0.5, x0 + 0.5) };
-    // The xs themselves label the axis when few, else plotters' ticks over their range.
-    let x_ticks: Vec<Tick> = if xs.len() <= 12 {
-        // The shortest decimal that reads back as the value: 1, 1.25, 1.5.
-        xs.iter().map(|&x| (x, format!("{x}"))).collect()
-    } else {
-        linear_ticks(x0, x1, s.ticks(opts.size().0 as i32 - 100))
-    };
-    let (lo, hi, y_ticks) = value_axis(series, labels.log, s.ticks_y(s.plot_height(opts.size().1)));
-    let frame = Frame {
-        title: labels.title.clone(),
-        subtitle: labels.subtitle.clone(),
-        x: AxisSpec { ticks: x_ticks, desc: labels.x.clone(), grid: true },
-        y: AxisSpec { ticks: y_ticks, desc: labels.y.clone(), grid: true },
-        legend: legend(series),
-        ..Default::default()
-    };
-    let mut chart = if labels.log {
-        cartesian(
-            opts,
-            &frame,
-            x0..x1,
-            (lo..hi).log_scale(),
-            |c, _, _, h| draw_lines(c, h, labels, xs, series, opts.highlight),
-            nothing_below,
-        )?
-    } else {
-        cartesian(
-            opts,
-            &frame,
-            x0..x1,
-            lo..hi,
-            |c, _, _, h| draw_lines(c, h, labels, xs, series, opts.highlight),
-            nothing_below,
-        )?
-    };
-    chart.reach = 8.0;
-    let xs_text: Vec<String> = xs.iter().map(|&x| fmt_number(x)).collect();
-    chart.table = table(labels, &labels.x, &xs_text, series);
-    Ok(chart)
-}
-
-/// The numbers of a generic chart: a row per category or x, a column per series.
+/// The numbers of a chart of series: a row per category or x, a column per series.
 fn table(labels: &Labels, first: &str, rows: &[String], series: &[Series]) -> Table {
     let mut columns = vec![if first.is_empty() { "x".to_string() } else { first.to_string() }];
     columns.extend(series.iter().map(|s| s.name.clone()));
@@ -241,58 +198,26 @@ fn table(labels: &Labels, first: &str, rows: &[String], series: &[Series]) -> Ta
         .enumerate()
         .map(|(i, r)| {
             let mut row = vec![r.clone()];
-            row.extend(
-                series.iter().map(|s| s.values.get(i).copied().flatten().map_or(String::new(), |v| v.to_string())),
-            );
+            row.extend(series.iter().map(|s| exact(s.values.get(i).copied().flatten())));
             row
         })
         .collect();
     Table { title: labels.title.clone(), columns, rows }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn two() -> Vec<Series> {
-        vec![
-            Series { name: "NS".into(), values: vec![Some(10.0), Some(100.0), None] },
-            Series { name: "SS".into(), values: vec![Some(2.0), Some(20.0), Some(5.0)] },
-        ]
-    }
-
-    #[test]
-    fn grouped_bars_hit_each_bar_and_skip_missing_values() {
-        let cats: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
-        let labels = Labels { title: "t".into(), log: true, ..Default::default() };
-        let c = grouped_bars(&labels, &cats, &two(), &ChartOptions::default()).unwrap();
-        assert_eq!(c.hits.len(), 5);
-        let h = &c.hits[1];
-        assert_eq!((h.series, h.index), (0, 1));
-        let centre = ((h.rect.0 + h.rect.2) / 2, (h.rect.1 + h.rect.3) / 2);
-        assert_eq!(c.hit(centre.0 as f64, centre.1 as f64).map(|h| h.text.as_str()), Some("NS, b: 100"));
-        // On a log axis from 1 to 100, 10 is halfway up.
-        let bottom = c.hits[0].rect.3;
-        let top10 = c.hits[0].rect.1;
-        let top100 = c.hits[1].rect.1;
-        assert!(((bottom - top10) * 2 - (bottom - top100)).abs() <= 2);
-        assert_eq!(c.table.rows[2], ["c", "", "5"]);
-    }
-
-    #[test]
-    fn lines_put_a_point_per_value() {
-        let labels = Labels { title: "t".into(), x: "load".into(), ..Default::default() };
-        let c = lines(&labels, &[1.0, 1.2, 1.4], &two(), &ChartOptions::default()).unwrap();
-        assert_eq!(c.hits.len(), 5);
-        let p = &c.hits[4];
-        assert_eq!(c.hit(p.rect.0 as f64 + 4.0, p.rect.1 as f64).unwrap().text, "SS at load = 1.4: 5.00");
-        assert_eq!(c.table.columns, ["load", "NS", "SS"]);
-        // Negative values get room below 0.
-        let down = vec![Series { name: "R".into(), values: vec![Some(-0.3), Some(0.2)] }];
-        let c = lines(&labels, &[1.0, 1.25], &down, &ChartOptions::default()).unwrap();
-        let (lo, hi) = (c.hits[0].rect.1, c.hits[1].rect.1);
-        assert!(lo < c.plot.3 && hi >= c.plot.1 && lo > hi, "{lo} {hi} {:?}", c.plot);
-    }
+/// Draws one line of text anchored at `pos` (vertically centred).
+pub(crate) fn draw_text(
+    root: &DrawingArea<Recorder<'_>, Shift>,
+    text: &str,
+    pos: (i32, i32),
+    size: f64,
+    colour: RGBColor,
+    bold: bool,
+    h: HPos,
+) {
+    let style =
+        if bold { (FONT_FAMILY, size, FontStyle::Bold).into_font().color(&colour) } else { label_style(size, colour) };
+    let _ = root.draw(&Text::new(text.to_string(), pos, style.pos(Pos::new(h, VPos::Center))));
 }
 
 /// A generic chart as data, so the page can ask for one by value (through serde) and get the
@@ -309,7 +234,14 @@ pub enum Spec {
         /// A value per category in each.
         series: Vec<Series>,
     },
-    /// [`lines`].
+    /// [`bars`].
+    Bars {
+        /// Titles and axes (`x` is the values', `y` the names').
+        labels: Labels,
+        /// One bar each, top to bottom.
+        bars: Vec<Bar>,
+    },
+    /// [`lines_on`].
     Lines {
         /// Titles and axes.
         labels: Labels,
@@ -317,6 +249,52 @@ pub enum Spec {
         xs: Vec<f64>,
         /// A value per x in each.
         series: Vec<Series>,
+        /// How x reads.
+        #[serde(default)]
+        x_scale: XScale,
+        /// A label per x (`∞`, `1 min`): the axis shows these at the xs instead of numbers.
+        #[serde(default)]
+        x_labels: Vec<String>,
+    },
+    /// [`error_bars`].
+    ErrorBars {
+        /// Titles and axes.
+        labels: Labels,
+        /// The groups along x.
+        categories: Vec<String>,
+        /// A mean and spread per category in each.
+        series: Vec<Spread>,
+    },
+    /// [`heatmap`].
+    Heatmap {
+        /// Titles, axes (`x` the columns', `y` the rows'), the value's name and a log scale.
+        labels: Labels,
+        /// Row labels, top to bottom.
+        rows: Vec<String>,
+        /// Column labels, left to right.
+        cols: Vec<String>,
+        /// `values[row][col]` (None: an empty cell).
+        values: Vec<Vec<Option<f64>>>,
+        /// `counts[row][col]`, written in each cell (0: an empty cell).
+        #[serde(default)]
+        counts: Option<Vec<Vec<u64>>>,
+        /// The colour scale's ends, to share one scale between charts (default: the values').
+        #[serde(default)]
+        range: Option<(f64, f64)>,
+    },
+    /// [`heatmaps`].
+    Heatmaps {
+        /// Titles, axes, the value's name and a log scale.
+        labels: Labels,
+        /// Row labels, top to bottom.
+        rows: Vec<String>,
+        /// Column labels, left to right.
+        cols: Vec<String>,
+        /// One heatmap each, on one colour scale.
+        panels: Vec<Panel>,
+        /// The colour scale's ends (default: the values').
+        #[serde(default)]
+        range: Option<(f64, f64)>,
     },
 }
 
@@ -324,6 +302,50 @@ pub enum Spec {
 pub fn draw(spec: &Spec, opts: &ChartOptions) -> Result<Chart, String> {
     match spec {
         Spec::GroupedBars { labels, categories, series } => grouped_bars(labels, categories, series, opts),
-        Spec::Lines { labels, xs, series } => lines(labels, xs, series, opts),
+        Spec::Bars { labels, bars: items } => bars(labels, items, opts),
+        Spec::Lines { labels, xs, series, x_scale, x_labels } => lines_on(labels, xs, series, *x_scale, x_labels, opts),
+        Spec::ErrorBars { labels, categories, series } => error_bars(labels, categories, series, opts),
+        Spec::Heatmap { labels, rows, cols, values, counts, range } => {
+            heatmap(labels, rows, cols, values, counts.as_deref(), *range, opts)
+        }
+        Spec::Heatmaps { labels, rows, cols, panels, range } => heatmaps(labels, rows, cols, panels, *range, opts),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_read_the_pages_json() {
+        let spec: Spec = serde_json::from_str(
+            r#"{"kind": "heatmap", "labels": {"title": "t", "log": true}, "rows": ["a"], "cols": ["x", "y"],
+                "values": [[1.5, null]], "counts": [[3, 0]], "range": [1, 100]}"#,
+        )
+        .unwrap();
+        let Spec::Heatmap { labels, values, counts, range, .. } = &spec else { panic!("{spec:?}") };
+        assert_eq!((labels.count.as_str(), labels.log), ("jobs", true));
+        assert_eq!(values, &vec![vec![Some(1.5), None]]);
+        assert_eq!(counts, &Some(vec![vec![3, 0]]));
+        assert_eq!(range, &Some((1.0, 100.0)));
+        let spec: Spec = serde_json::from_str(
+            r#"{"kind": "lines", "labels": {}, "xs": [0, 1], "x_labels": ["0", "∞"],
+                "series": [{"name": "Est", "values": [1, 2], "colour": 3, "pale": true}]}"#,
+        )
+        .unwrap();
+        let Spec::Lines { x_scale, x_labels, series, .. } = &spec else { panic!("{spec:?}") };
+        assert_eq!((*x_scale, x_labels.len(), series[0].colour, series[0].pale), (XScale::Linear, 2, Some(3), true));
+    }
+
+    #[test]
+    fn labels_say_values_and_counts() {
+        let l = Labels { unit: "%".into(), count: "configurations".into(), ..Default::default() };
+        assert_eq!(l.say(12.345), "12.3%");
+        assert_eq!(l.counted(1), "1 configuration");
+        assert_eq!(l.counted(12_345), "12,345 configurations");
+        assert_eq!(Labels::default().counted(2), "2 jobs");
+        assert_eq!(tint(Colour::rgb(0, 100, 255)), Colour::rgb(140, 185, 255));
+        assert_eq!(exact(Some(0.1 + 0.2)), "0.30000000000000004");
+        assert_eq!(exact(None), "");
     }
 }
