@@ -1,7 +1,6 @@
 // SchedLab page: load a trace, run policies in a pool of workers, show the results in views.
 // Data flows one way: bytes -> workers (engine) -> results -> the views' tables and the charts,
 // which the engine draws on the page (figures.js).
-import { heatmap, placeholder } from './charts.js';
 import { startFigures, pageEngine, showFigure, emptyFigure, saveBlob, fmt } from './figures.js';
 import {
   CUSTOM,
@@ -440,11 +439,6 @@ function syncPredictorUrl() {
   history.replaceState(null, '', u);
 }
 
-/** Draws a chart and remembers its hover function for the tooltip. */
-function draw(canvas, render) {
-  canvas.hover = render();
-}
-
 /** The header's line about the trace: its name, jobs, machine and span. */
 function renderTraceChip(value) {
   $('#trace-name').textContent = state.name || 'No trace yet';
@@ -580,7 +574,7 @@ async function loadFile(file, name) {
   clearLeung();
   $('#load-warning').hidden = true;
   $('#trace-report').textContent = '';
-  for (const id of ['#chart-shape-jobs', '#chart-shape-hours']) draw($(id), () => placeholder($(id), `Reading ${name}…`));
+  for (const id of ['#chart-shape-jobs', '#chart-shape-hours']) emptyFigure($(id), `Reading ${name}…`);
   $('#trace-name').textContent = name;
   $('#trace-facts').textContent = '· reading…';
   $('#progress').textContent = '';
@@ -1483,8 +1477,19 @@ function redrawStudy() {
 function renderShape() {
   const value = state.shape;
   if (!value) return;
-  draw($('#chart-shape-jobs'), () => heatmap($('#chart-shape-jobs'), value, 'jobs by length and width (Leung et al. Table I)', (g, r, c) => g.count[r][c]));
-  draw($('#chart-shape-hours'), () => heatmap($('#chart-shape-hours'), value, 'processor-hours by length and width (Table II)'));
+  const spec = (title, values, counts) => ({
+    kind: 'heatmap',
+    labels: { title, subtitle: 'length by actual runtime, width by processors asked for', x: 'processors', y: 'runtime', log: true },
+    rows: value.rows,
+    cols: value.cols,
+    values: values.map((row) => row.map((v) => v || null)),
+    counts,
+  });
+  const engine = pageEngine();
+  showFigure($('#chart-shape-jobs'), 'shape-jobs', (o) => engine.generic_figure(spec('Jobs by length and width (Leung et al. Table I)', value.count, null), o));
+  showFigure($('#chart-shape-hours'), 'shape-hours', (o) =>
+    engine.generic_figure(spec('Processor-hours by length and width (Table II)', value.value, value.count), o),
+  );
 }
 
 async function loadDemo() {

@@ -54,7 +54,22 @@ export function showFigure(canvas, name, make, extra = {}) {
   canvas.figure?.free();
   canvas.figure = fig;
   canvas.dataset.hash = fig.hash();
-  canvas.hover = (x, y) => fig.hit(x, y)?.text ?? null;
+  // The series under the pointer is drawn again on top, thicker and named; leaving the chart
+  // draws it plain. Redrawing waits for the next frame, so a fast pointer costs one drawing.
+  const highlight = extra.highlight ?? null;
+  const redraw = (series) => {
+    if (series === highlight) return;
+    cancelAnimationFrame(canvas.highlighting);
+    canvas.highlighting = requestAnimationFrame(() => {
+      if (canvas.figure === fig) showFigure(canvas, name, make, { ...extra, highlight: series ?? undefined });
+    });
+  };
+  canvas.hover = (x, y) => {
+    const hit = fig.hit(x, y);
+    redraw(hit ? hit.series : null);
+    return hit?.text ?? null;
+  };
+  canvas.onmouseleave = () => redraw(null);
   const box = canvas.parentElement;
   box.querySelector('p.empty')?.remove();
   tools(box, canvas, name);

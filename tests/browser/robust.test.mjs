@@ -57,6 +57,7 @@ test('a 1 GiB file streams in a worker with progress, the page stays responsive,
   assert.ok(fs.statSync(big).size >= 2 ** 30);
   const page = await openWith(['easy']);
   // One policy under a small time budget: it runs by itself after the load, and is stopped.
+  await choosePolicies(page);
   await page.fill('#budget', '0.5');
   await page.evaluate(() => delete document.body.dataset.load);
   // The path goes to the local browser; the test process never holds the file.
@@ -303,6 +304,7 @@ test('a worker that crashes, closes or overruns its budget is reported by policy
     assert.deepEqual(Object.keys(got).sort(), ['easy', 'easy++', 'fcfs', 'sjf']);
     for (const p of Object.keys(got)) assert.deepEqual(got[p], expected[p], p);
     // The replaced workers run the next policies as before.
+    await choosePolicies(page);
     await page.uncheck('#policy-list input[value="fffs"]');
     await page.uncheck('#policy-list input[value="bffs"]');
     await page.uncheck('#policy-list input[value="wffs"]');
