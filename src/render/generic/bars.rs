@@ -17,7 +17,7 @@ use super::super::chart::{
     Sizes, Table, INK, MUTED,
 };
 use super::super::display::{text_size, Recorder};
-use super::{all_values, colour_of, draw_text, exact, legend, table, value_axis, Labels, Series};
+use super::{all_values, category_ticks, colour_of, draw_text, exact, legend, table, value_axis, Labels, Series};
 
 /// The line at 0 on a value axis that goes below it.
 pub(crate) const ZERO: RGBColor = RGBColor(0x44, 0x44, 0x44);
@@ -81,7 +81,7 @@ pub fn grouped_bars(
     let s = Sizes::of(opts);
     let nc = categories.len();
     let (lo, hi, y_ticks) = value_axis(all_values(series), labels.log, s.ticks_y(s.plot_height(opts.size().1)));
-    let x_ticks: Vec<Tick> = categories.iter().enumerate().map(|(i, c)| (i as f64 + 0.5, c.clone())).collect();
+    let x_ticks = category_ticks(categories, opts.size().0, &s);
     let frame = Frame {
         title: labels.title.clone(),
         subtitle: labels.subtitle.clone(),

@@ -420,7 +420,7 @@ fn colour_key(
 ) {
     let bar_h = (s.label * 0.9).round() as i32;
     let mut name = labels.what("value").to_string();
-    if !labels.unit.trim().is_empty() && !name.contains(labels.unit.trim()) {
+    if !labels.unit.trim().is_empty() {
         name.push_str(&format!(" [{}]", labels.unit.trim()));
     }
     if scale.log {

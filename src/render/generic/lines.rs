@@ -15,7 +15,7 @@ use super::super::chart::{
 };
 use super::super::display::{text_size, Colour, Recorder};
 use super::bars::zero_line;
-use super::{all_values, colour_of, exact, legend, table, value_axis, Labels, Series};
+use super::{all_values, category_ticks, colour_of, exact, legend, table, value_axis, Labels, Series};
 
 /// How the x values of [`lines_on`] read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,6 +84,9 @@ pub fn lines_on(
         (false, XScale::Time) => (x0 - 3600.0, x0 + 3600.0),
         (false, XScale::Linear) => (x0 - 0.5, x0 + 0.5),
     };
+    // Labelled and few xs keep a little room beyond the first and last, for their labels.
+    let pad = if named || (x_scale == XScale::Linear && xs.len() <= 12) { (x1 - x0) * 0.04 } else { 0.0 };
+    let (x0, x1) = (x0 - pad, x1 + pad);
     let approx_w = w as i32 - 110;
     let unix = opts.unix_start;
     let x_ticks: Vec<Tick> = if named {
@@ -293,7 +296,7 @@ pub fn error_bars(
     };
     let ends = series.iter().flat_map(|sp| (0..nc).filter_map(move |i| point(sp, i)).flat_map(|(m, e)| [m - e, m + e]));
     let (lo, hi, y_ticks) = value_axis(ends, false, s.ticks_y(s.plot_height(opts.size().1)));
-    let x_ticks: Vec<Tick> = categories.iter().enumerate().map(|(i, c)| (i as f64 + 0.5, c.clone())).collect();
+    let x_ticks = category_ticks(categories, opts.size().0, &s);
     let frame = Frame {
         title: labels.title.clone(),
         subtitle: labels.subtitle.clone(),
@@ -413,7 +416,9 @@ mod tests {
             lines_on(&labels, &[0.0, 1.0, 2.0, 3.0, 4.0], &[est], XScale::Linear, &omegas, &ChartOptions::default())
                 .unwrap();
         let xs: Vec<i32> = c.hits.iter().map(|h| h.rect.0).collect();
-        assert_eq!((xs[0], xs[4]), (c.plot.0, c.plot.2 - 1), "the first and last x at the plot's edges");
+        // A twenty-fifth of the span beyond the first and last x.
+        let step = xs[1] - xs[0];
+        assert!(((xs[0] - c.plot.0) * 25 - step * 4).abs() <= 25, "{xs:?} {:?}", c.plot);
         for k in 1..4 {
             assert!(((xs[k + 1] - xs[k]) - (xs[1] - xs[0])).abs() <= 1, "{xs:?}");
         }

@@ -27,8 +27,8 @@ pub use heatmap::{heatmap, heatmaps, Panel};
 pub use lines::{error_bars, lines, lines_on, Spread, XScale};
 
 use super::axis::{fmt_number, fmt_tick, linear_ticks, nice_max, Tick};
-use super::chart::{label_style, series_colour, Chart, ChartOptions, LegendEntry, Table};
-use super::display::{Colour, Recorder, FONT_FAMILY};
+use super::chart::{label_style, series_colour, Chart, ChartOptions, LegendEntry, Sizes, Table};
+use super::display::{text_size, Colour, Recorder, FONT_FAMILY};
 
 /// One named series: a value per category or per x (None: missing).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -167,6 +167,14 @@ pub(crate) fn value_axis(vals: impl Iterator<Item = f64>, log: bool, max_ticks: 
         (lo, hi, ticks)
     } else {
         let (bottom, top) = vals.fold((0.0f64, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
+        if bottom < 0.0 && top > 0.0 {
+            // One step either side of 0, so 0 and both ends of the axis are labelled ticks.
+            let probe = linear_ticks(bottom, top, max_ticks);
+            let step = probe.windows(2).map(|p| p[1].0 - p[0].0).next().unwrap_or(top - bottom);
+            let (k0, k1) = ((bottom / step).floor() as i64, (top / step).ceil() as i64);
+            let ticks = (k0..=k1).map(|k| (k as f64 * step, fmt_tick(k as f64 * step, step))).collect();
+            return (k0 as f64 * step, k1 as f64 * step, ticks);
+        }
         let hi = if top > 0.0 { nice_max(top, max_ticks) } else { 0.0 };
         let lo = if bottom < 0.0 { -nice_max(-bottom, max_ticks) } else { 0.0 };
         let hi = if hi > lo { hi } else { 1.0 };
@@ -176,6 +184,15 @@ pub(crate) fn value_axis(vals: impl Iterator<Item = f64>, log: bool, max_ticks: 
             .collect();
         (lo, hi, ticks)
     }
+}
+
+/// The categories along x, each at the middle of its slot: every one labelled when they fit
+/// side by side in a chart `width` wide, else every k-th (the pointer names each).
+pub(crate) fn category_ticks(categories: &[String], width: u32, s: &Sizes) -> Vec<Tick> {
+    let slot = (width as f64 - 90.0).max(40.0) / categories.len().max(1) as f64;
+    let widest = categories.iter().map(|c| text_size(c, s.label).0).max().unwrap_or(0) as f64 + 8.0;
+    let every = (widest / slot).ceil().max(1.0) as usize;
+    categories.iter().enumerate().filter(|(i, _)| i % every == 0).map(|(i, c)| (i as f64 + 0.5, c.clone())).collect()
 }
 
 /// Every finite value of `series`.
@@ -347,5 +364,30 @@ mod tests {
         assert_eq!(tint(Colour::rgb(0, 100, 255)), Colour::rgb(140, 185, 255));
         assert_eq!(exact(Some(0.1 + 0.2)), "0.30000000000000004");
         assert_eq!(exact(None), "");
+    }
+
+    #[test]
+    fn value_axes_either_side_of_zero_share_a_step() {
+        let (lo, hi, ticks) = value_axis([-0.68, 0.24].into_iter(), false, 6);
+        assert_eq!((lo, hi), (-0.8, 0.4));
+        let labels: Vec<&str> = ticks.iter().map(|t| t.1.as_str()).collect();
+        assert_eq!(labels, ["-0.8", "-0.6", "-0.4", "-0.2", "0.0", "0.2", "0.4"]);
+        let (lo, hi, _) = value_axis([3.0, 93.0].into_iter(), false, 6);
+        assert_eq!((lo, hi), (0.0, 100.0));
+        let (lo, hi, ticks) = value_axis([3.0, 93.0].into_iter(), true, 6);
+        assert_eq!((lo, hi, ticks.len()), (1.0, 100.0, 3));
+    }
+
+    #[test]
+    fn category_labels_that_would_touch_are_thinned() {
+        let widths: Vec<String> =
+            ["1", "2", "3-4", "5-8", "9-16", "17-32", "33-64", "65-128", "129-256", "257-512", "513+"]
+                .map(String::from)
+                .to_vec();
+        let s = Sizes::of(&ChartOptions::default());
+        assert_eq!(category_ticks(&widths, 1200, &s).len(), 11);
+        let phone = Sizes::of(&ChartOptions { compact: true, ..Default::default() });
+        let narrow: Vec<String> = category_ticks(&widths, 390, &phone).into_iter().map(|t| t.1).collect();
+        assert_eq!(narrow, ["1", "3-4", "9-16", "33-64", "129-256", "513+"]);
     }
 }
