@@ -6,8 +6,7 @@
 // the job distribution (Table 2.2), the load curves (Figs. 4.9-4.11, Table 4.1's categories) and
 // the claims checked on the trace. Top-level names start with `km` (the single-file build joins
 // the modules into one scope).
-import { lineChart, placeholder, PALETTE } from './charts.js';
-import { fmt } from './figures.js';
+import { showFigure, emptyFigure, pageEngine } from './figures.js';
 import { cell } from './predictions.js';
 import { runTasks } from './tasks.js';
 
@@ -33,8 +32,6 @@ const KM_FOUR = [
   ['LN', 1, 0, 'long (> 1 h), narrow (≤ 8 processors)', '> 1 h, ≤ 8 procs'],
   ['LW', 1, 1, 'long (> 1 h), wide (> 8 processors)', '> 1 h, > 8 procs'],
 ];
-/** Viridis, dark to light: sequential and colour-blind safe. */
-const KM_VIRIDIS = ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'];
 
 const km = { ctx: null, schemes: [], loadSchemes: [], factors: [], generation: 0, last: null };
 const kmEl = (id) => document.getElementById(id);
@@ -44,8 +41,8 @@ const kmNumber = (s) => (/^\d+(\.\d+)?$|^\.\d+$/.test(s.trim()) ? Number(s) : Na
 const kmCanon = (s) => String(Number(s));
 /** A load factor as the thesis writes it (1 -> 1.0). */
 const kmLoadLabel = (v) => (Number.isInteger(Number(v)) ? Number(v).toFixed(1) : kmCanon(v));
-/** A scheme's colour, the same in every chart: its place in the scheme list picks it. */
-const kmColour = (label) => PALETTE[Math.max(0, km.schemes.findIndex((s) => s.label === label)) % PALETTE.length];
+/** A scheme's colour (the engine's palette index), the same in every chart: its place in the scheme list picks it. */
+const kmColour = (label) => Math.max(0, km.schemes.findIndex((s) => s.label === label));
 /** The first word of a category label ("VS <=10 min" -> "VS"). */
 const kmShort = (label) => label.split(' ')[0];
 
@@ -289,7 +286,7 @@ function kmHeatTable(last) {
   const jobs = t0.count.flat().reduce((a, b) => a + b, 0);
   kmEl('km-heat-note').textContent =
     `${KM_SPLITS.find((s) => s[0] === split)[1]}: ${jobs} jobs. ${m.name[0].toUpperCase()}${m.name.slice(1)}${m.unit ? ` in hours` : ''}; ` +
-    'colours on a log scale shared by the panels of a row (legend below each); hatched cells with "-" have no jobs.';
+    'colours on a log scale shared by the panels of a chart (the key below it); grey cells with “–” have no jobs.';
 }
 
 /** Per scheme: the overall figures, the suspensions and their overhead. */
@@ -388,6 +385,11 @@ function kmLoadTable(last) {
   }
 }
 
+/** Draws a chart by the engine from its spec. */
+function kmDraw(id, name, spec) {
+  showFigure(kmEl(id), name, (o) => pageEngine().generic_figure(spec, o));
+}
+
 /** Draws the heatmaps and the load curves from the last runs (or says what will appear there). */
 export function redrawKettimuthu() {
   const last = km.last;
@@ -395,16 +397,34 @@ export function redrawKettimuthu() {
   const { split, metric } = kmForm();
   const m = KM_METRICS[metric];
   const runs = last.comparison.schemes;
+  const t0 = runs[0][split];
   const splitName = KM_SPLITS.find((s) => s[0] === split)[1].replace(/ \(.*/, '');
-  for (const [id, key, kind] of [['chart-km-avg', m.avg, 'average'], ['chart-km-worst', m.max, 'worst-case']]) {
+  for (const [id, key, kind, figs] of [
+    ['chart-km-avg', m.avg, 'average', 'Figs. 3.1, 3.3'],
+    ['chart-km-worst', m.max, 'worst-case', 'Figs. 3.2, 3.4-3.6'],
+  ]) {
     const canvas = kmEl(id);
-    const panels = runs.map((r) => ({ label: r.scheme.label, table: r[split], values: r[split][key] }));
-    canvas.dataset.data = JSON.stringify({ split, metric, key, panels: panels.map((p) => ({ label: p.label, values: p.values, count: p.table.count })) });
-    canvas.hover = kmHeatRow(canvas, panels, {
-      title: `${kind} ${m.name} by category, ${splitName} (${kind === 'average' ? 'Figs. 3.1, 3.3' : 'Figs. 3.2, 3.4-3.6'})`,
-      what: `${kind} ${m.name}`,
-      scale: m.scale,
-      unit: m.unit,
+    // As many 4 x 4 panels across as leave cells room (the engine arranges them): the canvas grows to hold the rows.
+    const across = Math.max(1, Math.min(runs.length, Math.floor((canvas.clientWidth || 900) / 180)));
+    canvas.style.height = `${130 + Math.ceil(runs.length / across) * 170}px`;
+    kmDraw(id, `kettimuthu-${kind}-${metric}-${split}`, {
+      kind: 'heatmaps',
+      labels: {
+        title: `${kind[0].toUpperCase()}${kind.slice(1)} ${m.short}, ${splitName}`,
+        subtitle: `by category (${figs}): runtime ${t0.rows.join(', ')}; processors ${t0.cols.join(', ')}; lower is better`,
+        x: 'processors',
+        y: 'runtime',
+        log: true,
+        value: `${kind} ${m.name}`,
+        unit: m.unit,
+      },
+      rows: t0.rows.map(kmShort),
+      cols: t0.cols.map(kmShort),
+      panels: runs.map((r) => ({
+        name: r.scheme.label,
+        values: r[split][key].map((row, i) => row.map((v, j) => (r[split].count[i][j] ? v * m.scale : null))),
+        counts: r[split].count,
+      })),
     });
   }
   kmLoadCharts(last, metric);
@@ -415,39 +435,37 @@ function kmLoadCharts(last, metric) {
   const m = KM_METRICS[metric];
   const charts = ['chart-km-util', 'chart-km-overall', ...KM_FOUR.map(([name]) => `chart-km-${name.toLowerCase()}`)];
   if (!last.points.length) {
-    for (const id of charts) {
-      const canvas = kmEl(id);
-      delete canvas.dataset.data;
-      canvas.hover = placeholder(canvas, 'No load factor was ticked: tick one or more for the load study.');
-    }
+    for (const id of charts) emptyFigure(kmEl(id), 'No load factor was ticked: tick one or more for the load study.');
     return;
   }
   const loads = [...new Set(last.points.map((p) => p.load))].sort((a, b) => a - b);
   const series = (value, keep = () => true) =>
     km.loadSchemes.map((s) => ({
-      label: s.label,
+      name: s.label,
       colour: kmColour(s.label),
-      points: last.points.filter((p) => p.scheme.label === s.label && keep(p)).sort((a, b) => a.load - b.load).map((p) => [p.load, value(p)]),
+      values: loads.map((load) => {
+        const p = last.points.find((q) => q.scheme.label === s.label && q.load === load);
+        return p && keep(p) ? value(p) : null;
+      }),
     }));
-  const draw = (id, list, title, opts = {}) => {
-    const canvas = kmEl(id);
-    canvas.dataset.data = JSON.stringify(list.map((s) => ({ label: s.label, points: s.points })));
-    canvas.hover = lineChart(canvas, list, title, { xFormat: kmLoadLabel, xTicks: loads, ...opts });
+  const draw = (id, title, y, unit, list, subtitle = 'lower is better') => {
+    // Values spread over more than a factor of 30 (NS's slowdown beside IS's) read on a log scale.
+    const values = list.flatMap((s) => s.values).filter((v) => v !== null);
+    const log = values.length > 0 && values.every((v) => v > 0) && Math.max(...values) > 30 * Math.min(...values);
+    kmDraw(id, id.replace('chart-', ''), {
+      kind: 'lines',
+      labels: { title, subtitle: log ? `${subtitle}; log scale` : subtitle, x: 'load factor', y, unit, log },
+      xs: loads,
+      x_labels: loads.map(kmLoadLabel),
+      series: list,
+    });
   };
-  const util = series((p) => p.utilization);
-  const us = util.flatMap((s) => s.points.map((p) => p[1]));
-  draw('chart-km-util', util, 'utilization against load factor (Fig. 4.9)', {
-    yMin: Math.max(0, Math.floor(Math.min(...us) * 10) / 10 - 0.1),
-    yMax: Math.min(1, Math.ceil(Math.max(...us) * 10) / 10),
-  });
+  draw('chart-km-util', 'Utilization against load (Fig. 4.9)', 'utilization', '', series((p) => p.utilization), 'used processor-seconds / (makespan × machine size); higher is better');
   const overall = metric === 'bsld' ? (p) => p.avg_bsld : (p) => p.avg_turnaround_s * m.scale;
-  draw('chart-km-overall', series(overall), `average ${m.short} of all jobs against load factor (Fig. 4.10)`);
+  draw('chart-km-overall', `Average ${m.short} against load (Fig. 4.10)`, `average ${m.short}`, m.unit, series(overall));
   for (const [name, r, c, , brief] of KM_FOUR) {
-    draw(
-      `chart-km-${name.toLowerCase()}`,
-      series((p) => p.four[m.avg][r][c] * m.scale, (p) => p.four.count[r][c] > 0),
-      `${name} (${brief}): avg ${m.short}`,
-    );
+    const jobs = series((p) => p.four[m.avg][r][c] * m.scale, (p) => p.four.count[r][c] > 0);
+    draw(`chart-km-${name.toLowerCase()}`, `${name}: average ${m.short}`, `average ${m.short}`, m.unit, jobs, `jobs ${brief}; lower is better`);
   }
 }
 
@@ -462,158 +480,8 @@ function kmEmptyCharts() {
   for (const [id, text] of waiting) {
     const canvas = kmEl(id);
     if (id === 'chart-km-avg' || id === 'chart-km-worst') canvas.style.height = '';
-    canvas.hover = placeholder(canvas, text);
-    delete canvas.dataset.data;
+    emptyFigure(canvas, text);
   }
-}
-
-/** A colour of the viridis scale at t in [0, 1]. */
-function kmViridis(t) {
-  const x = Math.max(0, Math.min(1, t)) * (KM_VIRIDIS.length - 1);
-  const i = Math.min(Math.floor(x), KM_VIRIDIS.length - 2);
-  const [a, b] = [KM_VIRIDIS[i], KM_VIRIDIS[i + 1]].map((h) => [1, 3, 5].map((k) => parseInt(h.slice(k, k + 2), 16)));
-  const mix = (p, q) => Math.round(p + (q - p) * (x - i));
-  return `rgb(${mix(a[0], b[0])},${mix(a[1], b[1])},${mix(a[2], b[2])})`;
-}
-
-/** A cell with no jobs: grey, hatched, with "-". */
-function kmEmptyCell(ctx, x, y, w, h) {
-  ctx.fillStyle = '#eeeeee';
-  ctx.fillRect(x, y, w, h);
-  ctx.save();
-  ctx.beginPath();
-  ctx.rect(x, y, w, h);
-  ctx.clip();
-  ctx.strokeStyle = '#c4c4c4';
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  for (let d = -h; d < w; d += 6) {
-    ctx.moveTo(x + d, y + h);
-    ctx.lineTo(x + d + h, y);
-  }
-  ctx.stroke();
-  ctx.restore();
-  ctx.fillStyle = '#555';
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'middle';
-  ctx.fillText('-', x + w / 2, y + h / 2);
-}
-
-/**
- * One row of heatmaps, one panel per scheme ({label, table, values}: a 4 x 4 grid each), on a
- * log colour scale shared by the row, with the value in each cell and a legend below. The
- * canvas grows to fit (panels wrap on narrow screens). Returns a hover function.
- */
-function kmHeatRow(canvas, panels, { title, what, scale, unit }) {
-  const w = canvas.clientWidth || 900;
-  const per = Math.max(1, Math.min(panels.length, Math.floor((w - 8) / 150)));
-  const lines = Math.ceil(panels.length / per);
-  const T = { title: 22, panel: 16, head: 16, cell: 26, gap: 12, legend: 44, label: 30 };
-  const panelH = T.panel + T.head + 4 * T.cell;
-  const h = T.title + lines * (panelH + T.gap) + T.legend;
-  canvas.style.height = `${h}px`;
-  const ratio = window.devicePixelRatio || 1;
-  canvas.width = Math.round(w * ratio);
-  canvas.height = Math.round(h * ratio);
-  const ctx = canvas.getContext('2d');
-  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, w, h);
-  ctx.font = '12px system-ui, sans-serif';
-  ctx.fillStyle = '#333';
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'top';
-  ctx.fillText(title, 4, 4);
-
-  const vals = panels.flatMap((p) => p.values.flatMap((row, r) => row.filter((v, c) => p.table.count[r][c] > 0 && v > 0)));
-  const lo = vals.length ? Math.min(...vals) : 1;
-  const hi = vals.length ? Math.max(...vals) : 1;
-  const [llo, lhi] = [Math.log10(lo), Math.log10(hi)];
-  const pos = (v) => (lhi > llo ? (Math.log10(Math.max(v, lo)) - llo) / (lhi - llo) : 0.5);
-  const write = (v) => fmt(v * scale);
-
-  const pw = (w - 8) / per;
-  const regions = [];
-  panels.forEach((p, i) => {
-    const x0 = 4 + (i % per) * pw;
-    const y0 = T.title + Math.floor(i / per) * (panelH + T.gap);
-    const cw = (pw - T.label - 10) / p.table.cols.length;
-    const left = x0 + T.label;
-    ctx.font = 'bold 12px system-ui, sans-serif';
-    ctx.fillStyle = '#222';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    ctx.fillText(p.label, left + (cw * p.table.cols.length) / 2, y0);
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.fillStyle = '#555';
-    p.table.cols.forEach((col, c) => ctx.fillText(kmShort(col), left + (c + 0.5) * cw, y0 + T.panel));
-    p.table.rows.forEach((row, r) => {
-      const y = y0 + T.panel + T.head + r * T.cell;
-      ctx.fillStyle = '#555';
-      ctx.textAlign = 'right';
-      ctx.textBaseline = 'middle';
-      ctx.fillText(kmShort(row), left - 4, y + T.cell / 2);
-      p.table.cols.forEach((col, c) => {
-        const x = left + c * cw;
-        const n = p.table.count[r][c];
-        const v = p.values[r][c];
-        if (!n) kmEmptyCell(ctx, x + 1, y + 1, cw - 2, T.cell - 2);
-        else {
-          const t = pos(v);
-          ctx.fillStyle = kmViridis(t);
-          ctx.fillRect(x + 1, y + 1, cw - 2, T.cell - 2);
-          ctx.fillStyle = t > 0.55 ? '#000' : '#fff';
-          ctx.textAlign = 'center';
-          ctx.fillText(write(v), x + cw / 2, y + T.cell / 2);
-        }
-        regions.push({
-          x,
-          y,
-          w: cw,
-          h: T.cell,
-          text: `${p.label}: ${row}, ${col} processors\n${n} jobs${n ? `, ${what} ${write(v)}${unit}` : ''}`,
-        });
-      });
-    });
-  });
-
-  // The legend: the colour ramp from the row's lowest to its highest value, and the empty cell.
-  ctx.font = '11px system-ui, sans-serif';
-  const ly = h - T.legend + 8;
-  const lx = 4 + T.label;
-  const lw = Math.min(320, w / 2);
-  for (let k = 0; k < lw; k++) {
-    ctx.fillStyle = kmViridis(k / (lw - 1));
-    ctx.fillRect(lx + k, ly, 1.5, 10);
-  }
-  ctx.fillStyle = '#333';
-  ctx.textBaseline = 'top';
-  // The ends, and the powers of ten between them as written (hours for turnaround) that leave room for their labels.
-  const ticks = [lo];
-  const room = (v) => Math.min(pos(v), 1 - pos(v)) * lw > 36;
-  if (hi > lo) {
-    for (let e = Math.ceil(Math.log10(lo * scale)); e <= Math.floor(Math.log10(hi * scale)); e++) if (room(10 ** e / scale)) ticks.push(10 ** e / scale);
-    ticks.push(hi);
-  }
-  for (const v of ticks) {
-    const x = lx + pos(v) * (lw - 1);
-    ctx.fillRect(x, ly + 10, 1, 3);
-    ctx.textAlign = v === lo ? 'left' : v === hi ? 'right' : 'center';
-    ctx.fillText(write(v), x, ly + 14);
-  }
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'middle';
-  const name = `${what}${unit ? ` [${unit.trim()}]` : ''}, log scale`;
-  ctx.fillText(name, lx + lw + 10, ly + 5);
-  // The empty cell's key beside the scale's name, or under it when the canvas is narrow.
-  const beside = lx + lw + 20 + ctx.measureText(name).width;
-  const [ex, ey] = beside + 90 < w ? [beside, ly - 2] : [lx + lw + 10, ly + 14];
-  kmEmptyCell(ctx, ex, ey, 24, 14);
-  ctx.fillStyle = '#333';
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'middle';
-  ctx.fillText('no jobs', ex + 30, ey + 7);
-  return (px, py) => regions.find((r) => px >= r.x && px < r.x + r.w && py >= r.y && py < r.y + r.h)?.text ?? null;
 }
 
 /** Forgets the runs (a new trace makes them stale). */

@@ -5,8 +5,7 @@
 // 8), R per 1,000 submissions over time (Figs. 4, 7 and 9), the missed reservations (Table 2) and
 // the tail of the reservation delays (Fig. 11). Top-level names start with `lawson` (the
 // single-file build joins the modules into one scope).
-import { groupedBarChart, lineChart, placeholder, PALETTE } from './charts.js';
-import { fmt } from './figures.js';
+import { fmt, showFigure, emptyFigure, pageEngine } from './figures.js';
 import { cell } from './predictions.js';
 
 /** The paper's fractions of high-priority (local) jobs: all, 95% (Figs. 8-9) and 75% (Figs. 6-7). */
@@ -17,8 +16,6 @@ export const LAWSON_RESERVATIONS = ['0', '0.01', '0.05', '0.25'];
 export const LAWSON_LOADS = ['1', '1.25', '1.5'];
 /** Keys the panel sets itself, so the policy's own options and the shared settings do not. */
 const LAWSON_OWN = ['high_priority', 'reservations', 'load', 'queues', 'thresholds', 'seed'];
-/** Where Fig. 11's delay axis is labelled (seconds). */
-const LAWSON_TAIL_TICKS = [0, 60, 900, 3600, 14_400, 86_400, 345_600];
 /** The policy whose options (typed under Policies) both runs take. */
 export const LAWSON_POLICY = 'mq-backfill';
 
@@ -202,13 +199,8 @@ export async function runLawson() {
 
 const lawsonPct = (v) => `${Math.round(Number(v) * 100)}%`;
 const lawsonPriorities = (last) => Number(last.form.high) < 1;
-const lawsonColour = (load, i) => PALETTE[(LAWSON_LOADS.includes(load) ? LAWSON_LOADS.indexOf(load) : i) % PALETTE.length];
-
-/** A colour mixed halfway with white: the low-priority bars beside the high ones. */
-function lawsonLight(hex) {
-  const c = [1, 3, 5].map((k) => Math.round((parseInt(hex.slice(k, k + 2), 16) + 255) / 2));
-  return `rgb(${c.join(',')})`;
-}
+/** A load's colour in every chart (the engine's palette index): the paper's loads keep theirs whichever are ticked. */
+const lawsonColour = (load, i) => (LAWSON_LOADS.includes(load) ? LAWSON_LOADS.indexOf(load) : LAWSON_LOADS.length + i);
 
 /** The job classes of the thresholds: short, medium and long for the paper's two, else by range. */
 export function lawsonClasses(thresholds) {
@@ -308,20 +300,7 @@ function lawsonReservations(last) {
       : 'No job asks for a reservation (fraction 0): choose 0.01, 0.05 or 0.25 for Table 2 and Fig. 11.';
 }
 
-/** The trace's date of a submit time (dates in the trace's time zone when its header has one). */
-function lawsonDate(header) {
-  const start = header?.unix_start_time;
-  if (start === null || start === undefined) return (t) => `${fmt(t / 86400)} d`;
-  let format;
-  try {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone: header.time_zone_string || 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' });
-  } catch {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone: 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' });
-  }
-  return (t) => format.format(new Date((start + t) * 1000));
-}
-
-/** A delay in seconds as a short duration. */
+/** A delay in seconds as a short duration: 0, 5 min, 4 h, 2 d. */
 function lawsonDuration(v) {
   if (v <= 0) return '0';
   if (v < 60) return `${fmt(v)} s`;
@@ -330,71 +309,92 @@ function lawsonDuration(v) {
   return `${fmt(v / 86400)} d`;
 }
 
+/** Draws a chart by the engine from its spec; `extra` adds to the chart options. */
+function lawsonDraw(id, name, spec, extra = {}) {
+  showFigure(lawsonEl(id), name, (o) => pageEngine().generic_figure(spec, o), extra);
+}
+
 /** Draws the four charts from the last runs (or says what will appear there). */
 export function redrawLawson() {
   const last = lawson.last;
   if (!last) return lawsonEmptyCharts();
   const classes = lawsonClasses(last.runs[0].comparison.thresholds);
-  const groups = ['all', ...classes.map((c) => c.name)];
+  const categories = ['all', ...classes.map((c) => c.name)];
   const byClass = (c, r, classKey) => [c[r], ...c[classKey]];
+  const rLabels = { x: 'jobs (classes by estimated runtime)', y: 'R', value: 'R' };
+  const rWhat = 'R = (s1 − sm) / min(s1, sm): above 0, multiple queues do better';
 
   // Figs. 3 and 5: R per class, one bar per load.
-  const rCanvas = lawsonEl('chart-lawson-r');
-  const rSeries = last.runs.map((run, i) => ({ label: `load ${run.load}`, colour: lawsonColour(run.load, i), values: byClass(run.comparison, 'r', 'r_classes') }));
-  rCanvas.dataset.data = JSON.stringify({ groups, series: rSeries.map((s) => ({ label: s.label, values: s.values })) });
-  rCanvas.hover = groupedBarChart(rCanvas, groups, rSeries, 'R per class (Figs. 3, 5): above zero, multiple queues do better');
-
-  // Figs. 6 and 8: R of the high- and low-priority jobs per class.
-  const pCanvas = lawsonEl('chart-lawson-priority');
-  if (lawsonPriorities(last)) {
-    const pSeries = last.runs.flatMap((run, i) => [
-      { label: `load ${run.load} high`, colour: lawsonColour(run.load, i), values: byClass(run.comparison, 'r_high', 'r_classes_high') },
-      { label: `load ${run.load} low`, colour: lawsonLight(lawsonColour(run.load, i)), values: byClass(run.comparison, 'r_low', 'r_classes_low') },
-    ]);
-    pCanvas.dataset.data = JSON.stringify({ groups, series: pSeries.map((s) => ({ label: s.label, values: s.values })) });
-    pCanvas.hover = groupedBarChart(pCanvas, groups, pSeries, `R per class, high and low priority (${lawsonPct(last.form.high)} high; Figs. 6, 8)`);
-  } else {
-    delete pCanvas.dataset.data;
-    pCanvas.hover = placeholder(pCanvas, 'Every job is high priority: choose 0.95 or 0.75 for R by priority (Figs. 6, 8).');
-  }
-
-  // Figs. 4, 7 and 9: R per 1,000 submissions against time.
-  const tCanvas = lawsonEl('chart-lawson-transient');
-  const date = lawsonDate(last.header);
-  const points = (run, key) => run.comparison.transient.filter((b) => b[key] !== null && b[key] !== undefined).map((b) => [b.time, b[key]]);
-  const tSeries = lawsonPriorities(last)
-    ? last.runs.flatMap((run, i) => [
-        { label: `load ${run.load} high`, colour: lawsonColour(run.load, i), points: points(run, 'r_high') },
-        { label: `load ${run.load} low`, colour: lawsonColour(run.load, i), dash: [5, 3], points: points(run, 'r_low') },
-      ])
-    : last.runs.map((run, i) => ({ label: `load ${run.load}`, colour: lawsonColour(run.load, i), points: points(run, 'r') }));
-  tCanvas.dataset.data = JSON.stringify(tSeries.map((s) => ({ label: s.label, points: s.points })));
-  const ys = tSeries.flatMap((s) => s.points.map((p) => p[1]));
-  tCanvas.hover = lineChart(tCanvas, tSeries, 'R per 1,000 submissions against the submit time of each batch\'s first job (Figs. 4, 7, 9)', {
-    xFormat: date,
-    yMin: Math.min(0, Math.floor(Math.min(...ys, 0) * 10) / 10),
-    zero: true,
+  lawsonDraw('chart-lawson-r', 'lawson-r', {
+    kind: 'grouped-bars',
+    labels: { ...rLabels, title: 'R per class (Figs. 3, 5)', subtitle: rWhat },
+    categories,
+    series: last.runs.map((run, i) => ({ name: `load ${run.load}`, colour: lawsonColour(run.load, i), values: byClass(run.comparison, 'r', 'r_classes') })),
   });
 
-  // Fig. 11: the tail of the reservation delays.
-  const dCanvas = lawsonEl('chart-lawson-tail');
-  if (last.runs.some((run) => run.comparison.reservations.requested > 0)) {
-    const tail = (run, key) => run.tailPoints.map((x, k) => [x, run.comparison.reservations[key][k]]);
-    const dSeries = last.runs.flatMap((run, i) => [
-      { label: `load ${run.load} multiple`, colour: lawsonColour(run.load, i), points: tail(run, 'tail_multi') },
-      { label: `load ${run.load} single`, colour: lawsonColour(run.load, i), dash: [5, 3], points: tail(run, 'tail_single') },
-    ]);
-    dCanvas.dataset.data = JSON.stringify({ points: last.runs[0].tailPoints, series: dSeries.map((s) => ({ label: s.label, values: s.points.map((p) => p[1]) })) });
-    const top = Math.max(...dSeries.flatMap((s) => s.points.map((p) => p[1])));
-    dCanvas.hover = lineChart(dCanvas, dSeries, 'fraction of reservation requests delayed by more than x (Fig. 11)', {
-      xLog: true,
-      xTicks: LAWSON_TAIL_TICKS.filter((x) => x <= last.runs[0].tailPoints.at(-1)),
-      xFormat: lawsonDuration,
-      yMax: top > 0 ? top : 0.01,
+  // Figs. 6 and 8: R of the high- and low-priority jobs per class; low priority paler.
+  if (lawsonPriorities(last)) {
+    lawsonDraw('chart-lawson-priority', 'lawson-priority', {
+      kind: 'grouped-bars',
+      labels: { ...rLabels, title: 'R by priority (Figs. 6, 8)', subtitle: `per class, ${lawsonPct(last.form.high)} of the jobs high priority; paler bars: low priority` },
+      categories,
+      series: last.runs.flatMap((run, i) => [
+        { name: `load ${run.load} high`, colour: lawsonColour(run.load, i), values: byClass(run.comparison, 'r_high', 'r_classes_high') },
+        { name: `load ${run.load} low`, colour: lawsonColour(run.load, i), pale: true, values: byClass(run.comparison, 'r_low', 'r_classes_low') },
+      ]),
     });
   } else {
-    delete dCanvas.dataset.data;
-    dCanvas.hover = placeholder(dCanvas, 'No reservations were requested: choose a reservation fraction for Fig. 11.');
+    emptyFigure(lawsonEl('chart-lawson-priority'), 'Every job is high priority: choose 0.95 or 0.75 for R by priority (Figs. 6, 8).');
+  }
+
+  // Figs. 4, 7 and 9: R per 1,000 submissions against time. Each load's batches start at their
+  // own times: the xs are all of them, each line through its own.
+  const keys = lawsonPriorities(last) ? [['r_high', 'high', false], ['r_low', 'low', true]] : [['r', '', false]];
+  const xs = [...new Set(last.runs.flatMap((run) => run.comparison.transient.map((b) => b.time)))].sort((a, b) => a - b);
+  const series = last.runs.flatMap((run, i) =>
+    keys.map(([key, label, pale]) => {
+      const at = new Map(run.comparison.transient.map((b) => [b.time, b[key]]));
+      return { name: `load ${run.load}${label ? ` ${label}` : ''}`, colour: lawsonColour(run.load, i), pale, values: xs.map((t) => at.get(t) ?? null) };
+    }),
+  );
+  lawsonDraw(
+    'chart-lawson-transient',
+    'lawson-transient',
+    {
+      kind: 'lines',
+      labels: {
+        title: 'R over time (Figs. 4, 7, 9)',
+        subtitle: `R of each batch of 1,000 submissions, at its first job's submit time; ${rWhat}${keys.length > 1 ? '; dashed: low priority' : ''}`,
+        y: 'R',
+      },
+      xs,
+      x_scale: 'time',
+      series,
+    },
+    { unix_start: last.header?.unix_start_time ?? null },
+  );
+
+  // Fig. 11: the tail of the reservation delays, the delays evenly spaced.
+  if (last.runs.some((run) => run.comparison.reservations.requested > 0)) {
+    const points = last.runs[0].tailPoints;
+    lawsonDraw('chart-lawson-tail', 'lawson-tail', {
+      kind: 'lines',
+      labels: {
+        title: 'Reservations delayed (Fig. 11)',
+        subtitle: 'share of the reservation requests granted a start more than x later than asked; dashed: one queue (sq-backfill)',
+        x: 'delay',
+        y: 'requests [%]',
+        unit: '%',
+      },
+      xs: points.map((_, k) => k),
+      x_labels: points.map(lawsonDuration),
+      series: last.runs.flatMap((run, i) => [
+        { name: `load ${run.load} multiple`, colour: lawsonColour(run.load, i), values: run.comparison.reservations.tail_multi.map((v) => 100 * v) },
+        { name: `load ${run.load} single`, colour: lawsonColour(run.load, i), pale: true, values: run.comparison.reservations.tail_single.map((v) => 100 * v) },
+      ]),
+    });
+  } else {
+    emptyFigure(lawsonEl('chart-lawson-tail'), 'No reservations were requested: choose a reservation fraction for Fig. 11.');
   }
 }
 
@@ -405,9 +405,7 @@ function lawsonEmptyCharts() {
     ['chart-lawson-transient', 'Run the comparison to plot R per 1,000 submissions over time (Figs. 4, 7, 9).'],
     ['chart-lawson-tail', 'With reservations: the tail of the reservation delays (Fig. 11).'],
   ]) {
-    const canvas = lawsonEl(id);
-    canvas.hover = placeholder(canvas, text);
-    delete canvas.dataset.data;
+    emptyFigure(lawsonEl(id), text);
   }
 }
 

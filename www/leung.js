@@ -6,7 +6,7 @@
 // same by width class (Figs. 6, 7, 10, 12), and the trace's length x width Tables I and II for
 // the period studied. Top-level names start with `lg` (the single-file build joins the modules
 // into one scope).
-import { barChart, groupedBarChart, placeholder, PALETTE } from './charts.js';
+import { showFigure, emptyFigure, pageEngine } from './figures.js';
 import { cell } from './predictions.js';
 import { runTasks } from './tasks.js';
 
@@ -18,17 +18,15 @@ const LG_DEFAULTS = { decay: '0.5', heavy: '0.1' };
 const LG_PAPER_PERIOD = ['2002-12-01', '2003-07-14'];
 /** The policies of the by-width chart when the link names none: the original and the three the paper's text compares it with. */
 const LG_DEFAULT_SERIES = ['cplant24.nomax.all', 'cplant24.72max.all', 'cons.72max', 'consdyn.72max'];
-/** Nine policies, nine colours: the palette and a grey. */
-const LG_COLOURS = [...PALETTE, '#999999'];
 /**
  * What the by-width chart can show: the width row's key, how it is written, and whether it
  * counts segments as jobs (per submission) or follows the original job.
  */
 const LG_VIEWS = {
-  turnaround: { name: 'average turnaround per submission', short: 'turnaround [h]', key: 'avg_response_submitted_s', scale: 1 / 3600, unit: ' h', count: 'submission', figs: 'Figs. 7, 12' },
-  turnaround_jobs: { name: 'average turnaround per job', short: 'turnaround per job [h]', key: 'avg_response_s', scale: 1 / 3600, unit: ' h', count: 'job', figs: 'Figs. 7, 12, per job' },
-  miss: { name: 'average fair-start miss', short: 'FST miss [h]', key: 'avg_fst_miss_s', scale: 1 / 3600, unit: ' h', count: 'submission', figs: 'Figs. 6, 10' },
-  missed: { name: 'submissions that missed their fair start', short: 'missed FST [%]', key: 'fst_miss_share', scale: 100, unit: '%', count: 'submission', figs: 'Fig. 8 by width' },
+  turnaround: { name: 'average turnaround per submission', title: 'Turnaround per submission by width', short: 'turnaround [h]', key: 'avg_response_submitted_s', scale: 1 / 3600, unit: ' h', count: 'submission', figs: 'Figs. 7, 12' },
+  turnaround_jobs: { name: 'average turnaround per job', title: 'Turnaround per job by width', short: 'turnaround per job [h]', key: 'avg_response_s', scale: 1 / 3600, unit: ' h', count: 'job', figs: 'Figs. 7, 12, per job' },
+  miss: { name: 'average fair-start miss', title: 'Fair-start miss by width', short: 'FST miss [h]', key: 'avg_fst_miss_s', scale: 1 / 3600, unit: ' h', count: 'submission', figs: 'Figs. 6, 10' },
+  missed: { name: 'submissions that missed their fair start', title: 'Missed fair starts by width', short: 'missed FST [%]', key: 'fst_miss_share', scale: 100, unit: '%', count: 'submission', figs: 'Fig. 8 by width' },
 };
 /** Fig. 11's two counts. */
 const LG_TURN = [
@@ -59,8 +57,8 @@ const lgKey = (kv) => kv.slice(0, kv.indexOf('=')).trim().toLowerCase().replaceA
 const lgDate = (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s ?? '') ? s : '');
 /** A share in (0, 1] as the engine takes it. */
 const lgShare = (s) => /^\d*\.?\d+$/.test(s) && Number(s) > 0 && Number(s) <= 1;
-/** A policy's colour, the same in every chart: its place among the nine picks it. */
-const lgColour = (policy) => LG_COLOURS[Math.max(0, lg.policies.indexOf(policy)) % LG_COLOURS.length];
+/** A policy's colour (the engine's palette index), the same in every chart: its place among the nine picks it. */
+const lgColour = (policy) => Math.max(0, lg.policies.indexOf(policy));
 /** A value of a figure, or "–" when it was not measured. */
 const lgShow = (v, show) => (v === null || v === undefined || !Number.isFinite(v) ? '–' : show(v));
 
@@ -307,7 +305,7 @@ function lgNumbers(last) {
     const name = cell(tr, run.policy, '', '');
     name.className = 'rt';
     name.append(Object.assign(document.createElement('span'), { className: 'swatch', title: 'its colour in the charts' }));
-    name.lastChild.style.background = lgColour(run.policy);
+    name.lastChild.style.background = pageEngine()?.run_colour(lgColour(run.policy)) ?? '';
     for (const [key, , , show] of LG_COLUMNS) cell(tr, lgShow(run.metrics[key], show), key, run.metrics[key]);
   }
 }
@@ -371,36 +369,62 @@ function lgWidthTable(last) {
     '“–”: no jobs of that width, or not measured. The chart shows the ticked policies.';
 }
 
+/** Draws a chart by the engine from its spec. */
+function lgDraw(id, name, spec) {
+  showFigure(lgEl(id), name, (o) => pageEngine().generic_figure(spec, o));
+}
+
 /** Draws the charts from the last runs (or says what will appear there). */
 export function redrawLeung() {
   const last = lg.last;
   if (!last) return lgEmptyCharts();
   const { view: viewKey, turn, series } = lgForm();
-  const bars = (id, title, value, empty) => {
-    const canvas = lgEl(id);
-    const items = last.runs
-      .map((r) => ({ label: r.policy, value: value(r.metrics), colour: lgColour(r.policy) }))
-      .filter((it) => it.value !== null && Number.isFinite(it.value));
-    canvas.dataset.data = JSON.stringify(items.map((it) => ({ label: it.label, value: it.value })));
-    canvas.hover = items.length ? barChart(canvas, items, title) : placeholder(canvas, empty);
+  const measured = (v) => v !== null && v !== undefined && Number.isFinite(v);
+  // One bar per policy in its colour; a policy without the figure says n/a.
+  const bars = (id, labels, value, empty) => {
+    const items = last.runs.map((r) => ({ name: r.policy, value: measured(value(r.metrics)) ? value(r.metrics) : null, colour: lgColour(r.policy) }));
+    if (items.every((it) => it.value === null)) return emptyFigure(lgEl(id), empty);
+    lgDraw(id, id.replace('chart-', ''), { kind: 'bars', labels: { y: 'policy', ...labels }, bars: items });
   };
   const unmeasured = 'Fair starts were not measured (the engine option fst is off).';
-  const times = (v) => (v === null ? null : v / 3600);
-  bars('chart-lg-missed', 'submissions that missed their fair start [%] (Fig. 8)', (m) => (m.fst_miss_share === null ? null : 100 * m.fst_miss_share), unmeasured);
-  bars('chart-lg-miss', 'average fair-start miss per submission [h] (Fig. 9)', (m) => times(m.avg_fst_miss_s), unmeasured);
+  const hours = (v) => (measured(v) ? v / 3600 : null);
+  const lower = 'lower is better';
+  bars(
+    'chart-lg-missed',
+    { title: 'Missed fair starts (Fig. 8)', subtitle: `submissions started after their hybrid fair start time; ${lower}`, x: 'missed [%]', value: 'missed', unit: '%' },
+    (m) => (measured(m.fst_miss_share) ? 100 * m.fst_miss_share : null),
+    unmeasured,
+  );
+  bars(
+    'chart-lg-miss',
+    { title: 'Fair-start miss (Fig. 9)', subtitle: `max(0, start − fair start time), averaged over the submissions; ${lower}`, x: 'miss [h]', value: 'average miss', unit: ' h' },
+    (m) => hours(m.avg_fst_miss_s),
+    unmeasured,
+  );
   const perJob = turn === 'job';
   bars(
     'chart-lg-turnaround',
-    perJob ? 'average turnaround per job [h] (Fig. 11, per job)' : 'average turnaround per submission [h] (Fig. 11)',
-    (m) => times(perJob ? m.avg_response_s : m.avg_response_submitted_s),
-    '',
+    {
+      title: perJob ? 'Turnaround per job (Fig. 11)' : 'Turnaround per submission (Fig. 11)',
+      subtitle: `${perJob ? 'last end − first submission, averaged over the jobs' : 'end − submit, averaged over the submissions'}; ${lower}`,
+      x: 'turnaround [h]',
+      value: 'average turnaround',
+      unit: ' h',
+    },
+    (m) => hours(perJob ? m.avg_response_s : m.avg_response_submitted_s),
+    'No turnaround was measured.',
   );
-  bars('chart-lg-loc', 'loss of capacity (Fig. 13)', (m) => m.loss_of_capacity, '');
+  bars(
+    'chart-lg-loc',
+    { title: 'Loss of capacity (Fig. 13)', subtitle: `processors idle while jobs wait, over machine size × makespan; ${lower}`, x: 'loss of capacity', value: 'loss of capacity' },
+    (m) => m.loss_of_capacity,
+    'No loss of capacity was measured.',
+  );
   const view = LG_VIEWS[viewKey];
-  const canvas = lgEl('chart-lg-width');
   const chosen = last.runs.filter((r) => series.includes(r.policy));
-  const lines = chosen.map((r) => ({
-    label: r.policy,
+  if (!chosen.length) return emptyFigure(lgEl('chart-lg-width'), 'Tick one or more policies for the chart by width.');
+  const widthSeries = chosen.map((r) => ({
+    name: r.policy,
     colour: lgColour(r.policy),
     values: r.by_width.map((row) => {
       const n = view.count === 'job' ? row.jobs : row.submissions;
@@ -408,10 +432,16 @@ export function redrawLeung() {
       return n && v !== null ? v * view.scale : null;
     }),
   }));
-  canvas.dataset.data = JSON.stringify({ view: viewKey, series: lines.map((s) => ({ label: s.label, values: s.values })) });
-  canvas.hover = lines.length
-    ? groupedBarChart(canvas, lg.widths, lines, `${view.short} by width class [processors] (${view.figs})`, { unit: view.unit })
-    : placeholder(canvas, 'Tick one or more policies for the chart by width.');
+  // Values spread over more than a factor of 30 (the widest jobs' turnaround beside the narrowest) read on a log scale.
+  const values = widthSeries.flatMap((s) => s.values).filter((v) => v !== null);
+  const log = values.length > 0 && values.every((v) => v > 0) && Math.max(...values) > 30 * Math.min(...values);
+  const what = view.count === 'job' ? 'each job from its first submission to its last end' : 'each 72 h segment counted as a job, as the paper counts';
+  lgDraw('chart-lg-width', `leung-by-width-${viewKey}`, {
+    kind: 'grouped-bars',
+    labels: { title: `${view.title} (${view.figs})`, subtitle: log ? `${what}; log scale` : what, x: 'processors', y: view.short, unit: view.unit, log },
+    categories: lg.widths,
+    series: widthSeries,
+  });
 }
 
 function lgEmptyCharts() {
@@ -422,11 +452,7 @@ function lgEmptyCharts() {
     ['chart-lg-loc', 'Run the nine policies: loss of capacity (Fig. 13).'],
     ['chart-lg-width', 'Run the nine policies: the figures by width class (Figs. 6, 7, 10, 12).'],
   ];
-  for (const [id, text] of waiting) {
-    const canvas = lgEl(id);
-    canvas.hover = placeholder(canvas, text);
-    delete canvas.dataset.data;
-  }
+  for (const [id, text] of waiting) emptyFigure(lgEl(id), text);
 }
 
 /** The panel with no runs: empty tables and charts that say what will appear. */

@@ -2,7 +2,7 @@
 // values run as the "custom" configuration; Table 3 and the predictability and heel-and-toe
 // tables; the accuracy histogram of Fig. 2; and parameter sweeps ranked by average performance
 // degradation as in section 7 (Table 11, Fig. 10). Everything is built with DOM calls.
-import { histogram, errorBars, placeholder, PALETTE } from './charts.js';
+import { showFigure, emptyFigure, pageEngine } from './figures.js';
 
 /** The predictor panel's keys: the backfill family's prediction options (section 7's space and more). */
 export const PREDICTOR_KEYS = [
@@ -316,19 +316,24 @@ export function renderPredictability(table, rows, define) {
   }
 }
 
-/** Fig. 2: the accuracy histogram of one run, all jobs and those not killed at their estimate. */
+/** Fig. 2: the accuracy histogram of one run, all jobs and those not killed at their estimate, drawn by the engine. */
 export function drawAccuracy(canvas, name, run) {
   const h = run.result.accuracy_histogram;
+  const width = 100 / Math.max(h.all.length, 1);
   canvas.dataset.policy = name;
-  canvas.dataset.data = JSON.stringify(h);
-  return histogram(
-    canvas,
-    [
-      { label: 'all jobs', colour: PALETTE[0], values: h.all },
-      { label: 'jobs not killed at their estimate', colour: PALETTE[1], values: h.without_killed },
-    ],
-    `${name}: jobs by accuracy of the scheduler's predictions (Fig. 2)`,
-    { lo: 0, hi: 100, unit: '%' },
+  return showFigure(canvas, `accuracy-${name}`, (o) =>
+    pageEngine().generic_figure(
+      {
+        kind: 'grouped-bars',
+        labels: { title: `${name}: jobs by accuracy of the scheduler's predictions (Fig. 2)`, x: 'accuracy', y: 'jobs' },
+        categories: h.all.map((_, i) => `${i * width}-${(i + 1) * width}%`),
+        series: [
+          { name: 'all jobs', values: h.all },
+          { name: 'jobs not killed at their estimate', values: h.without_killed },
+        ],
+      },
+      o,
+    ),
   );
 }
 
@@ -512,19 +517,25 @@ async function rankAndShow(last) {
   document.body.dataset.sweep = 'done';
 }
 
-/** Fig. 10: mean degradation ± std per value of the chosen key (window size by default). */
+/** Fig. 10: mean degradation ± std per value of the chosen key (window size by default), drawn by the engine. */
 export function redrawSweep() {
   const last = sweep.last;
   if (!last?.rank) return emptySweepChart();
-  const canvas = document.getElementById('chart-sweep');
-  canvas.dataset.data = JSON.stringify(last.rank.by);
-  canvas.dataset.by = last.by;
-  canvas.hover = errorBars(
-    canvas,
-    last.rank.by.map((g) => ({ label: g.value, mean: g.mean, std: g.std, count: g.count })),
-    `average performance degradation [%] by ${last.by}: mean ± std over the configurations (Fig. 10)`,
-    { xTitle: last.by, unit: '%' },
-  );
+  const groups = last.rank.by;
+  const spec = {
+    kind: 'error-bars',
+    labels: {
+      title: `Degradation by ${last.by} (Fig. 10)`,
+      subtitle: `${last.base}: average performance degradation, mean ± standard deviation over the configurations with each ${last.by}; lower is better`,
+      x: last.by,
+      y: 'degradation [%]',
+      unit: '%',
+      count: 'configurations',
+    },
+    categories: groups.map((g) => g.value),
+    series: [{ name: last.base, means: groups.map((g) => g.mean), spreads: groups.map((g) => g.std), counts: groups.map((g) => g.count) }],
+  };
+  showFigure(document.getElementById('chart-sweep'), `sweep-${last.by}`, (o) => pageEngine().generic_figure(spec, o));
 }
 
 /** Table 11's layout: rank, average degradation, the configuration, and its two test cases. */
@@ -581,9 +592,7 @@ export function sweepUrlValues() {
 }
 
 function emptySweepChart() {
-  const canvas = document.getElementById('chart-sweep');
-  canvas.hover = placeholder(canvas, 'Run a sweep to plot its average degradation against window size (Fig. 10).');
-  delete canvas.dataset.data;
+  emptyFigure(document.getElementById('chart-sweep'), 'Run a sweep to plot its average degradation against window size (Fig. 10).');
 }
 
 /** Forgets a finished sweep (a new trace makes it stale). */

@@ -2,7 +2,7 @@
 // under Est and Act runtimes across the worker pool, shown as the paper's Tables 1-3 (by month)
 // and a line chart of total wait against omega. Top-level names start with `ward` (the
 // single-file build joins the modules into one scope).
-import { lineChart, placeholder, PALETTE } from './charts.js';
+import { showFigure, emptyFigure, pageEngine } from './figures.js';
 import { cell } from './predictions.js';
 
 /** The paper's omegas (section 4). */
@@ -321,27 +321,28 @@ function wardTable3(last) {
   row('total', wardSum(util.result, 'high_jobs'), last.omegas.map((w) => wardSum(wardRun(last, w, 'est'), 'high_wait_hours'))).className = 'total';
 }
 
-/** Total wait against omega, Est and Act; the omegas evenly spaced in order, inf at the right. */
+/** Total wait against omega, Est and Act, drawn by the engine; the omegas evenly spaced in order, ∞ at the right. */
 export function redrawWard() {
   const last = ward.last;
   if (!last) return wardEmptyChart();
-  const canvas = wardEl('chart-ward');
-  const series = WARD_RUNS.map(([runtime, label], i) => ({
-    label,
-    colour: PALETTE[i],
-    points: last.omegas.map((w, x) => [x, wardSum(wardRun(last, w, runtime), 'wait_hours')]),
-  }));
-  canvas.dataset.data = JSON.stringify({ omegas: last.omegas, ...Object.fromEntries(series.map((s) => [s.label, s.points.map((p) => p[1])])) });
-  const label = (v) => (Number.isInteger(v) && last.omegas[v] !== undefined ? last.omegas[v] : '');
-  canvas.hover = lineChart(canvas, series, 'total wait [hours] against ω, Est and Act (the ω values evenly spaced, in order; inf at the right)', {
-    xFormat: label,
-  });
+  const spec = {
+    kind: 'lines',
+    labels: {
+      title: 'Total wait against ω',
+      subtitle: 'the wait of every job, in hours, with estimated (Est) and actual (Act) runtimes; ω evenly spaced, ∞ at the right; lower is better',
+      x: 'ω',
+      y: 'total wait [hours]',
+      unit: ' h',
+    },
+    xs: last.omegas.map((_, i) => i),
+    x_labels: last.omegas.map((w) => (wardIsInf(w) ? '∞' : w)),
+    series: WARD_RUNS.map(([runtime, label]) => ({ name: label, values: last.omegas.map((w) => wardSum(wardRun(last, w, runtime), 'wait_hours')) })),
+  };
+  showFigure(wardEl('chart-ward'), 'ward-total-wait', (o) => pageEngine().generic_figure(spec, o));
 }
 
 function wardEmptyChart() {
-  const canvas = wardEl('chart-ward');
-  canvas.hover = placeholder(canvas, 'Run the omegas to plot total wait against ω for Est and Act.');
-  delete canvas.dataset.data;
+  emptyFigure(wardEl('chart-ward'), 'Run the omegas to plot total wait against ω for Est and Act.');
 }
 
 /** Forgets the runs (a new trace makes them stale). */

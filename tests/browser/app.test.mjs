@@ -140,6 +140,7 @@ test('the single-file build works opened from disk (file://)', async () => {
   await page.click('#sweep-run');
   await page.waitForFunction(() => document.body.dataset.sweep === 'done', null, { timeout: 60_000 });
   assert.equal(await page.locator('#sweep-table tbody tr').count(), 2);
+  assert.deepEqual((await drawnTable(page, '#chart-sweep')).rows.map((row) => row[0]), ['1', '2']);
   // So does the multiple-queue comparison (the worker task `lawson`).
   await showView(page, 'studies', 'lawson');
   await page.uncheck('#lawson-loads input[value="1.25"]');
@@ -148,6 +149,7 @@ test('the single-file build works opened from disk (file://)', async () => {
   await page.waitForFunction(() => document.body.dataset.lawson === 'done', null, { timeout: 60_000 });
   const r = Number(await page.getAttribute('#lawson-summary tr[data-load="1"][data-priority="all"] td[data-key="r"]', 'data-value'));
   assert.ok(Math.abs(r - cliRatio(cliRun('mq-backfill,sq-backfill').results)) < 1e-12, `R ${r}`);
+  assert.equal(num((await drawnTable(page, '#chart-lawson-r')).rows[0][1]), r);
   // And the selective-preemption panel (worker tasks `kettimuthu`, `kettimuthu-load` and the load findings).
   await showView(page, 'studies', 'kettimuthu');
   await page.click('#km-run');
@@ -157,7 +159,8 @@ test('the single-file build works opened from disk (file://)', async () => {
   assert.equal(Number(await page.getAttribute('#km-summary tr[data-scheme="SS 2"] td[data-key="avg_bsld"]', 'data-value')), ss2.avg_bsld);
   assert.equal(Number(await page.getAttribute('#km-summary tr[data-scheme="SS 2"] td[data-key="suspensions"]', 'data-value')), ss2.suspensions);
   assert.deepEqual(await page.$$eval('#km-load-findings li', (l) => l.map((li) => li.dataset.holds)), km.load_findings.map((f) => String(f.holds)));
-  assert.ok((await ink(page, '#chart-km-avg')) > 0.05, 'the heatmaps are blank in the single file');
+  // The engine draws the studies' charts in the single file too.
+  assert.deepEqual((await drawnTable(page, '#chart-km-avg', 0.05)).columns.slice(3), ['NS', 'SS 1.5', 'SS 2', 'SS 5', 'TSS 2', 'IS']);
   // And the fairshare panel (worker tasks `inspect`, `leung-policy` and `leung-findings`).
   assert.equal(await page.locator('#leung-section #lg-run').count(), 1);
   await showView(page, 'studies', 'leung');
@@ -331,6 +334,75 @@ async function ink(page, selector) {
   }, selector);
 }
 
+/** The chart the engine drew on a canvas: its display list's hash and its numbers ({title, columns, rows}), or null. */
+async function figureOf(page, selector) {
+  return page.evaluate((sel) => {
+    const c = document.querySelector(sel);
+    return c.figure ? { hash: c.dataset.hash, table: c.figure.table() } : null;
+  }, selector);
+}
+
+/** A chart's numbers, checked drawn: its hash is set and its canvas has ink. */
+async function drawnTable(page, selector, minInk = 0.01) {
+  const fig = await figureOf(page, selector);
+  assert.ok(fig, `${selector} has no chart`);
+  assert.match(fig.hash, /^[0-9a-f]{16}$/, `${selector} hash`);
+  assert.ok((await ink(page, selector)) > minInk, `${selector} is blank`);
+  return fig.table;
+}
+
+/** No chart on a canvas, and the message shown in its place. */
+async function noFigure(page, selector) {
+  assert.equal(await figureOf(page, selector), null, `${selector} still has a chart`);
+  assert.equal(await page.getAttribute(selector, 'data-hash'), null);
+  return page.evaluate((sel) => document.querySelector(sel).parentElement.querySelector('p.empty')?.textContent ?? '', selector);
+}
+
+/**
+ * Finds a place on a chart (scanning its canvas) where the engine's hit text is `want`, moves the
+ * pointer there and waits for the tooltip to say it.
+ */
+async function hoverChart(page, selector, want) {
+  await page.locator(selector).scrollIntoViewIfNeeded();
+  const at = await page.evaluate(
+    ([sel, want]) => {
+      const c = document.querySelector(sel);
+      for (let y = 0; y < c.clientHeight; y += 2) {
+        for (let x = 0; x < c.clientWidth; x += 2) {
+          const text = c.figure?.hit(x, y)?.text;
+          if (text === want) return { x, y, text };
+        }
+      }
+      return null;
+    },
+    [selector, want],
+  );
+  assert.ok(at, `${selector}: nowhere under the pointer says "${want}"`);
+  await page.locator(selector).hover({ position: { x: at.x, y: at.y } });
+  await page.waitForFunction((t) => !document.querySelector('#tip').hidden && document.querySelector('#tip').textContent === t, want);
+}
+
+/** Thousands separators as the engine writes them: only in numbers of five digits or more. */
+function grouped(s) {
+  const [sign, rest] = s.startsWith('-') ? ['-', s.slice(1)] : ['', s];
+  const [int, frac] = rest.split('.');
+  if (int.length <= 4) return s;
+  return sign + int.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (frac === undefined ? '' : `.${frac}`);
+}
+
+/** A value as the engine's charts write it (render::axis::fmt_number): three significant digits. */
+function fmt3(v) {
+  if (!Number.isFinite(v)) return 'n/a';
+  const a = Math.abs(v);
+  if (a >= 100 || a === 0) return grouped(v.toFixed(0));
+  if (a >= 10) return v.toFixed(1);
+  if (a >= 1) return v.toFixed(2);
+  return v.toFixed(Math.min(6, Math.max(2, 2 - Math.floor(Math.log10(a)))));
+}
+
+/** A table cell of a chart as a number, or null when blank (no value). */
+const num = (cell) => (cell === '' ? null : Number(cell));
+
 test('the policies are grouped, the prediction presets under the paper\'s heading', async () => {
   const page = await open(browser, `${base}/`);
   await waitForResults(page, DEFAULTS);
@@ -487,17 +559,20 @@ test('a sweep runs every configuration, ranks them as section 7 does with the CL
     assert.deepEqual([rows[pos].window, rows[pos].metric], [configs[i].window, configs[i].metric]);
     assert.equal(Number(rows[pos].avg_wait_s), perf[i][0]);
   }
-  // Fig. 10: mean and standard deviation of the degradation per window size.
-  const fig = JSON.parse(await page.getAttribute('#chart-sweep', 'data-data'));
-  assert.deepEqual(fig.map((g) => g.value), ['1', '2', '3']);
-  for (const g of fig) {
-    const ds = degradation.filter((_, i) => configs[i].window === g.value);
-    const mean = ds.reduce((a, b) => a + b, 0) / ds.length;
-    assert.ok(Math.abs(g.mean - mean) < 1e-9, `window ${g.value} mean`);
-    assert.ok(Math.abs(g.std - Math.sqrt(ds.reduce((a, d) => a + (d - mean) ** 2, 0) / ds.length)) < 1e-9);
-    assert.equal(g.count, 2);
+  // Fig. 10, drawn by the engine: mean and standard deviation of the degradation per window size.
+  const fig = await drawnTable(page, '#chart-sweep');
+  assert.deepEqual(fig.columns, ['window', 'mean', '±', 'configurations']);
+  assert.deepEqual(fig.rows.map((r) => r[0]), ['1', '2', '3']);
+  for (const [value, mean, std, count] of fig.rows) {
+    const ds = degradation.filter((_, i) => configs[i].window === value);
+    const want = ds.reduce((a, b) => a + b, 0) / ds.length;
+    assert.ok(Math.abs(Number(mean) - want) < 1e-9, `window ${value} mean`);
+    assert.ok(Math.abs(Number(std) - Math.sqrt(ds.reduce((a, d) => a + (d - want) ** 2, 0) / ds.length)) < 1e-9);
+    assert.equal(count, '2');
   }
-  assert.ok((await ink(page, '#chart-sweep')) > 0.01, 'Fig. 10 is blank');
+  // The pointer on window 2's whisker names the base, the value, mean ± std and the configurations.
+  const [, mean2, std2] = fig.rows[1];
+  await hoverChart(page, '#chart-sweep', `easy++, window 2: ${fmt3(Number(mean2))}% ± ${fmt3(Number(std2))}% over 2 configurations`);
   const longTasks = await page.evaluate(() => window.longTasks);
   assert.ok(longTasks.every((d) => d < 250), `the main thread blocked: ${longTasks}`);
   const url = new URL(page.url());
@@ -639,19 +714,17 @@ test('relaxed backfill (Ward et al.): omega x Est/Act runs give Tables 1-3 equal
   assert.ok(months.every((m) => m.high_jobs === 0));
   assert.match(await page.textContent('#ward-high-note'), /give no job of this trace a class of 1 or more/);
   assert.equal(await page.locator('#ward-high tbody tr').count(), 0);
-  // The chart: total wait against omega, Est and Act, inf at the right end.
-  const fig = JSON.parse(await page.getAttribute('#chart-ward', 'data-data'));
-  assert.deepEqual(fig.omegas, omegas);
-  for (const [label, rt] of [['Est', 'est'], ['Act', 'act']]) {
-    fig[label].forEach((v, i) => {
+  // The chart, drawn by the engine: total wait against omega, Est and Act, ∞ at the right end.
+  const fig = await drawnTable(page, '#chart-ward');
+  assert.deepEqual(fig.columns, ['ω', 'Est', 'Act']);
+  assert.deepEqual(fig.rows.map((r) => r[0]), ['0', '1', '∞']);
+  for (const [label, rt, col] of [['Est', 'est', 1], ['Act', 'act', 2]]) {
+    fig.rows.forEach((row, i) => {
       const want = cli[`${omegas[i]}:${rt}`].monthly.months.reduce((s, m) => s + m.wait_hours, 0);
-      assert.ok(Math.abs(v - want) < 1e-9, `chart ${label} omega=${omegas[i]}`);
+      assert.ok(Math.abs(Number(row[col]) - want) < 1e-9, `chart ${label} omega=${omegas[i]}`);
     });
   }
-  assert.ok((await ink(page, '#chart-ward')) > 0.01, 'the omega chart is blank');
-  const box = await page.locator('#chart-ward').boundingBox();
-  await page.locator('#chart-ward').hover({ position: { x: box.width - 20, y: box.height / 2 } });
-  await page.waitForFunction(() => /Est: [\d.,]+k? at inf\nAct: /.test(document.querySelector('#tip').textContent));
+  await hoverChart(page, '#chart-ward', `Est at ω = ∞: ${fmt3(Number(fig.rows[2][1]))} h`);
   // The grid is in the URL, and a reload brings it back without running.
   assert.equal(new URL(page.url()).searchParams.get('omegas'), '0,1,inf');
   await page.locator('#ward-section').screenshot({ path: path.join(shots, 'ward.png') });
@@ -719,6 +792,22 @@ function cliLawsonStudy(sets = []) {
 
 const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${what}: ${a} != ${b}`);
 
+/** The demo's UnixStartTime, from its header. */
+const DEMO_START = Number(fs.readFileSync(DEMO, 'utf8').match(/UnixStartTime:\s*(\d+)/)[1]);
+
+/** A trace time of the demo as the engine's time charts write it: the UTC minute. */
+const utc = (t) => new Date((DEMO_START + Math.floor(t)) * 1000).toISOString().slice(0, 16).replace('T', ' ');
+
+/**
+ * The transient chart's lines as drawn, [[UTC minute, R], ...] per series named: its rows are
+ * every batch time of any line, each line valued at its own.
+ */
+async function lawsonTransient(page, names) {
+  const fig = await drawnTable(page, '#chart-lawson-transient');
+  assert.deepEqual(fig.columns, ['date (UTC)', ...names]);
+  return names.map((_, k) => fig.rows.filter((r) => r[k + 1] !== '').map((r) => [r[0], Number(r[k + 1])]));
+}
+
 /** The multiple-queue summary table: {load: {priority: {key: number or null}}}. */
 async function lawsonTable(page) {
   return page.evaluate(() => {
@@ -772,25 +861,25 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
   const r1 = run(1, 1).r;
   assert.equal(shown, `${r1 >= 0 ? '+' : '−'}${Math.abs(r1).toFixed(3)}`);
   assert.equal(await page.getAttribute('#lawson-summary tr[data-load="1"] td[data-key="r"]', 'class'), r1 > 0 ? 'better' : 'worse');
-  // Fig. 3/5: one bar per load in each class group; Fig. 4: one line per load, one point per 1,000 submissions.
-  const bars = JSON.parse(await page.getAttribute('#chart-lawson-r', 'data-data'));
-  assert.deepEqual(bars.groups, ['all', 'short', 'medium', 'long']);
-  assert.deepEqual(bars.series.map((s) => s.label), ['load 1', 'load 1.25', 'load 1.5']);
-  bars.series.forEach((s, i) => assert.deepEqual(s.values, [run([1, 1.25, 1.5][i], 1).r, ...run([1, 1.25, 1.5][i], 1).r_classes]));
-  const lines = JSON.parse(await page.getAttribute('#chart-lawson-transient', 'data-data'));
-  assert.deepEqual(lines.map((s) => s.label), ['load 1', 'load 1.25', 'load 1.5']);
-  lines.forEach((s, i) => assert.deepEqual(s.points, run([1, 1.25, 1.5][i], 1).transient.map((b) => [b.time, b.r])));
-  assert.equal(lines[0].points.length, 3, 'the demo\'s 2,999 jobs make three batches');
-  for (const id of ['#chart-lawson-r', '#chart-lawson-transient']) assert.ok((await ink(page, id)) > 0.01, `${id} is blank`);
-  // Dates on the transient chart: the batches' submit times after the header's UnixStartTime, in the trace's zone.
-  const box = await page.locator('#chart-lawson-transient').boundingBox();
-  await page.locator('#chart-lawson-transient').hover({ position: { x: 70, y: box.height / 2 } });
-  await page.waitForFunction(() => /^load 1: -?[\d.]+ at 1996-09-30\n/.test(document.querySelector('#tip').textContent));
+  // Fig. 3/5, drawn by the engine: one bar per load in each class group, the study's R exactly.
+  const bars = await drawnTable(page, '#chart-lawson-r');
+  assert.deepEqual(bars.columns, ['jobs (classes by estimated runtime)', 'load 1', 'load 1.25', 'load 1.5']);
+  assert.deepEqual(bars.rows.map((r) => r[0]), ['all', 'short', 'medium', 'long']);
+  [1, 1.25, 1.5].forEach((load, i) => assert.deepEqual(bars.rows.map((r) => num(r[i + 1])), [run(load, 1).r, ...run(load, 1).r_classes], `load ${load}`));
+  await hoverChart(page, '#chart-lawson-r', `load 1.25, short: ${fmt3(run(1.25, 1).r_classes[0])}`);
+  // Fig. 4: one line per load, one point per 1,000 submissions at its first job's submit time.
+  const lines = await lawsonTransient(page, ['load 1', 'load 1.25', 'load 1.5']);
+  [1, 1.25, 1.5].forEach((load, i) => assert.deepEqual(lines[i], run(load, 1).transient.map((b) => [utc(b.time), b.r]), `load ${load}`));
+  assert.equal(lines[0].length, 3, 'the demo\'s 2,999 jobs make three batches');
+  // Dates on the transient chart: the batches' submit times after the header's UnixStartTime (UTC).
+  const first = run(1, 1).transient[0];
+  assert.match(utc(first.time), /^1996-09-30 /);
+  await hoverChart(page, '#chart-lawson-transient', `load 1 at ${utc(first.time)}: ${fmt3(first.r)}`);
   // No reservations were asked for: the table says none and Fig. 11 waits.
   assert.equal(await page.getAttribute('#lawson-reservations-table tr[data-load="1"] td[data-key="requested"]', 'data-value'), '0');
   assert.match(await page.textContent('#lawson-reservations-note'), /No job asks for a reservation/);
-  assert.equal(await page.getAttribute('#chart-lawson-tail', 'data-data'), null);
-  assert.equal(await page.getAttribute('#chart-lawson-priority', 'data-data'), null);
+  assert.match(await noFigure(page, '#chart-lawson-tail'), /No reservations were requested/);
+  assert.match(await noFigure(page, '#chart-lawson-priority'), /Every job is high priority/);
   await page.locator('#lawson-section').screenshot({ path: path.join(shots, 'lawson.png') });
 
   // 75% high priority: rows and bars for high and low priority (Figs. 6-7), equal to the study's.
@@ -815,12 +904,14 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
     }
   }
   close(Number(table['1'].all.r), cliRatio(cliRun('mq-backfill,sq-backfill', ['high_priority=0.75']).results), 'R with priorities from the CLI runs');
-  const prio = JSON.parse(await page.getAttribute('#chart-lawson-priority', 'data-data'));
-  assert.deepEqual(prio.series.map((s) => s.label), ['load 1 high', 'load 1 low', 'load 1.25 high', 'load 1.25 low', 'load 1.5 high', 'load 1.5 low']);
-  assert.deepEqual(prio.series[1].values, [run(1, 0.75).r_low, ...run(1, 0.75).r_classes_low]);
-  const prioLines = JSON.parse(await page.getAttribute('#chart-lawson-transient', 'data-data'));
-  assert.deepEqual(prioLines[1].points, run(1, 0.75).transient.map((b) => [b.time, b.r_low]));
-  assert.ok((await ink(page, '#chart-lawson-priority')) > 0.01, 'the priority chart is blank');
+  const prio = await drawnTable(page, '#chart-lawson-priority');
+  assert.deepEqual(prio.columns.slice(1), ['load 1 high', 'load 1 low', 'load 1.25 high', 'load 1.25 low', 'load 1.5 high', 'load 1.5 low']);
+  assert.deepEqual(prio.rows.map((r) => num(r[1])), [run(1, 0.75).r_high, ...run(1, 0.75).r_classes_high]);
+  assert.deepEqual(prio.rows.map((r) => num(r[2])), [run(1, 0.75).r_low, ...run(1, 0.75).r_classes_low]);
+  const lowAll = run(1.5, 0.75).r_low;
+  await hoverChart(page, '#chart-lawson-priority', `load 1.5 low, all: ${fmt3(lowAll)}`);
+  const prioLines = await lawsonTransient(page, ['load 1 high', 'load 1 low', 'load 1.25 high', 'load 1.25 low', 'load 1.5 high', 'load 1.5 low']);
+  assert.deepEqual(prioLines[1], run(1, 0.75).transient.filter((b) => b.r_low !== null).map((b) => [utc(b.time), b.r_low]));
   let url = new URL(page.url());
   assert.deepEqual([url.searchParams.get('mq_loads'), url.searchParams.get('mq_high'), url.searchParams.get('mq_res')], ['1,1.25,1.5', '0.75', '0']);
 
@@ -831,7 +922,7 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
   await page.uncheck('#lawson-loads input[value="1.5"]');
   assert.match(await page.textContent('#lawson-count'), /^1 comparison \(load 1\)/);
   await page.click('#lawson-run');
-  await page.waitForFunction(() => document.body.dataset.lawson === 'done' && document.querySelector('#chart-lawson-tail').dataset.data, null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.body.dataset.lawson === 'done' && document.querySelector('#chart-lawson-tail').dataset.hash, null, { timeout: 60_000 });
   const res = study.reservations.find((r) => r.fraction === 0.05).comparison;
   const cells = await page.$$eval('#lawson-reservations-table tbody tr', (trs) =>
     trs.map((tr) => Object.fromEntries([...tr.querySelectorAll('td[data-key]')].map((td) => [td.dataset.key, Number(td.dataset.value)]))),
@@ -848,14 +939,15 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
   assert.equal(cells[0].requested, withRes[0].metrics.reservations_requested);
   assert.equal(cells[0].missed_multi, withRes.find((r) => r.policy === 'mq-backfill').metrics.missed_reservations);
   assert.equal(cells[0].missed_single, withRes.find((r) => r.policy === 'sq-backfill').metrics.missed_reservations);
-  const tail = JSON.parse(await page.getAttribute('#chart-lawson-tail', 'data-data'));
-  assert.equal(tail.points.length, res.reservations.tail_single.length);
-  assert.deepEqual(tail.points.slice(0, 3), [0, 60, 300]);
-  assert.deepEqual(tail.series.map((s) => s.label), ['load 1 multiple', 'load 1 single']);
-  assert.deepEqual(tail.series[0].values, res.reservations.tail_multi);
-  assert.deepEqual(tail.series[1].values, res.reservations.tail_single);
-  assert.ok(tail.series[1].values[0] > 0 && tail.series[1].values[0] <= 1);
-  assert.ok((await ink(page, '#chart-lawson-tail')) > 0.01, 'Fig. 11 is blank');
+  const tail = await drawnTable(page, '#chart-lawson-tail');
+  assert.equal(tail.rows.length, res.reservations.tail_single.length);
+  assert.deepEqual(tail.rows.slice(0, 3).map((r) => r[0]), ['0', '1 min', '5 min']);
+  assert.deepEqual(tail.columns, ['delay', 'load 1 multiple', 'load 1 single']);
+  assert.deepEqual(tail.rows.map((r) => num(r[1])), res.reservations.tail_multi.map((v) => 100 * v));
+  assert.deepEqual(tail.rows.map((r) => num(r[2])), res.reservations.tail_single.map((v) => 100 * v));
+  assert.ok(res.reservations.tail_single[0] > 0 && res.reservations.tail_single[0] <= 1);
+  const single0 = 100 * res.reservations.tail_single[0];
+  await hoverChart(page, '#chart-lawson-tail', `load 1 single at delay = 0: ${fmt3(single0)}%`);
   assert.match(await page.textContent('#lawson-reservations-note'), /0\.05 of the jobs/);
   await page.locator('#lawson-section').screenshot({ path: path.join(shots, 'lawson-reservations.png') });
 
@@ -871,7 +963,7 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
   assert.equal(own.find((r) => r.policy === 'mq-backfill').metrics.speculative_runs, 0);
   table = await lawsonTable(page);
   close(Number(table['1'].all.r), cliRatio(own), 'R with speculate_s=0, two queues');
-  assert.deepEqual(JSON.parse(await page.getAttribute('#chart-lawson-r', 'data-data')).groups, ['all', 'short', 'long']);
+  assert.deepEqual((await drawnTable(page, '#chart-lawson-r')).rows.map((r) => r[0]), ['all', 'short', 'long']);
   assert.match(await page.textContent('#lawson-explain'), /short \(estimate < 3600 s\), long \(estimate >= 3600 s\)/);
   url = new URL(page.url());
   assert.deepEqual(
@@ -897,7 +989,7 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
   await page.waitForFunction(() => document.body.dataset.lawson === 'stopped');
   assert.match(await page.textContent('#lawson-status'), /Cancelled after 0 of 3 comparisons/);
   assert.equal(await page.locator('#lawson-summary tbody tr').count(), 0);
-  assert.equal(await page.getAttribute('#chart-lawson-r', 'data-data'), null);
+  assert.match(await noFigure(page, '#chart-lawson-r'), /Run the comparison/);
   // The pool still works after the cancel.
   await page.click('#lawson-run');
   await page.waitForFunction(() => document.body.dataset.lawson === 'done', null, { timeout: 60_000 });
@@ -964,17 +1056,35 @@ async function checkKmHeat(page, cli, split, avg, max, scale) {
       }
     }),
   );
-  // The heatmaps are drawn from the same numbers.
+  // The heatmaps are drawn by the engine from the same numbers: a row per category, the jobs (the
+  // same under every scheme), then a column per scheme; no value where a category has no jobs.
+  const schemes = ['NS', 'SS 1.5', 'SS 2', 'SS 5', 'TSS 2', 'IS'];
   for (const [id, key] of [['#chart-km-avg', avg], ['#chart-km-worst', max]]) {
-    const data = JSON.parse(await page.getAttribute(id, 'data-data'));
-    assert.deepEqual([data.split, data.key], [split, key]);
-    assert.deepEqual(data.panels.map((p) => p.label), ['NS', 'SS 1.5', 'SS 2', 'SS 5', 'TSS 2', 'IS']);
-    data.panels.forEach((p, i) => {
-      assert.deepEqual(p.values, cli.comparison.schemes[i][split][key], `${id} ${p.label}`);
-      assert.deepEqual(p.count, cli.comparison.schemes[i][split].count);
-    });
+    const fig = await drawnTable(page, id);
+    assert.deepEqual(fig.columns, ['runtime', 'processors', 'jobs', ...schemes]);
+    assert.match(fig.title, split === 'all' ? /, all jobs$/ : split === 'well' ? /, well estimated$/ : /, poorly estimated$/);
+    KM_ROWS.forEach((row, r) =>
+      KM_COLS.forEach((col, c) => {
+        const cells = fig.rows[4 * r + c];
+        assert.deepEqual(cells.slice(0, 3), [row, col, String(cli.comparison.schemes[0][split].count[r][c])], `${id} ${row} ${col}`);
+        cli.comparison.schemes.forEach((run, i) => {
+          const t = run[split];
+          assert.equal(num(cells[3 + i]), t.count[r][c] ? t[key][r][c] * scale : null, `${id} ${row} ${col} ${run.scheme.label}`);
+        });
+      }),
+    );
   }
   return empty;
+}
+
+/** A load curve chart's lines as drawn, by scheme: [[load, value], ...] where it has a value. */
+async function kmCurves(page, selector) {
+  const fig = await drawnTable(page, selector);
+  assert.equal(fig.columns[0], 'load factor');
+  const loads = fig.rows.map((r) => Number(r[0]));
+  return Object.fromEntries(
+    fig.columns.slice(1).map((label, k) => [label, fig.rows.map((r, i) => [loads[i], num(r[k + 1])]).filter((p) => p[1] !== null)]),
+  );
 }
 
 /** The findings as shown: [{holds, claim, detail}]. */
@@ -1053,24 +1163,24 @@ test('selective preemption (Kettimuthu et al.): category heatmaps, findings, dis
     for (const key of ['utilization', 'avg_bsld', 'avg_turnaround_s', 'suspensions']) assert.equal(load[i][key], p[key], `load ${p.load} ${p.scheme.label} ${key}`);
     for (const [name, r, c] of KM_FOUR) assert.equal(load[i][name], p.four.avg_bsld[r][c], `load ${p.load} ${p.scheme.label} ${name}`);
   });
-  // The curves: one line per scheme, one point per load.
+  // The curves, drawn by the engine: one line per scheme, one point per load.
   const of = (label, pick) => cli.loads.filter((p) => p.scheme.label === label).map((p) => [p.load, pick(p)]);
-  const util = JSON.parse(await page.getAttribute('#chart-km-util', 'data-data'));
-  assert.deepEqual(util.map((s) => s.label), ['NS', 'SS 2', 'IS']);
-  util.forEach((s) => assert.deepEqual(s.points, of(s.label, (p) => p.utilization)));
-  const overall = JSON.parse(await page.getAttribute('#chart-km-overall', 'data-data'));
-  overall.forEach((s) => assert.deepEqual(s.points, of(s.label, (p) => p.avg_bsld)));
+  const util = await kmCurves(page, '#chart-km-util');
+  assert.deepEqual(Object.keys(util), ['NS', 'SS 2', 'IS']);
+  for (const [label, points] of Object.entries(util)) assert.deepEqual(points, of(label, (p) => p.utilization), `utilization ${label}`);
+  for (const [label, points] of Object.entries(await kmCurves(page, '#chart-km-overall'))) assert.deepEqual(points, of(label, (p) => p.avg_bsld));
   for (const [name, r, c] of KM_FOUR) {
-    const lines = JSON.parse(await page.getAttribute(`#chart-km-${name.toLowerCase()}`, 'data-data'));
-    lines.forEach((s) => assert.deepEqual(s.points, of(s.label, (p) => p.four.avg_bsld[r][c]), `${name} ${s.label}`));
+    for (const [label, points] of Object.entries(await kmCurves(page, `#chart-km-${name.toLowerCase()}`))) {
+      assert.deepEqual(points, of(label, (p) => p.four.avg_bsld[r][c]), `${name} ${label}`);
+    }
   }
-  for (const id of ['avg', 'worst', 'util', 'overall', 'sn', 'sw', 'ln', 'lw']) assert.ok((await ink(page, `#chart-km-${id}`)) > 0.01, `chart-km-${id} is blank`);
-  // Hover names the scheme, the category, the jobs and the value.
-  const heat = page.locator('#chart-km-avg');
-  await heat.scrollIntoViewIfNeeded();
-  const box = await heat.boundingBox();
-  await heat.hover({ position: { x: 4 + 30 + 10, y: 22 + 16 + 16 + 10 } });
-  await page.waitForFunction(() => /^NS: VS <=10 min, Seq 1 processors\n\d+ jobs, average bounded slowdown [\d.]+$/.test(document.querySelector('#tip').textContent));
+  const ss2 = cli.loads.find((p) => p.scheme.label === 'SS 2' && p.load === 1.3);
+  await hoverChart(page, '#chart-km-overall', `SS 2 at load factor = 1.3: ${fmt3(ss2.avg_bsld)}`);
+  // Hover names the scheme, the category, the value and the jobs.
+  const nsAll = cli.comparison.schemes[0].all;
+  const jobs = nsAll.count[0][0];
+  await hoverChart(page, '#chart-km-avg', `NS: VS × Seq: average bounded slowdown ${fmt3(nsAll.avg_bsld[0][0])} over ${grouped(String(jobs))} job${jobs === 1 ? '' : 's'}`);
+  const box = await page.locator('#chart-km-avg').boundingBox();
   assert.ok(box.height > 150, 'the heatmap canvas grows to hold its panels');
   assert.equal(new URL(page.url()).searchParams.get('km_loads'), '1,1.3');
   await page.locator('#kettimuthu-section').screenshot({ path: path.join(shots, 'kettimuthu.png') });
@@ -1081,11 +1191,11 @@ test('selective preemption (Kettimuthu et al.): category heatmaps, findings, dis
   assert.ok((await checkKmHeat(page, cli, 'poor', 'avg_turnaround_s', 'max_turnaround_s', 1 / 3600)) > 0, 'the poorly estimated jobs leave some category empty');
   const turn = await page.$$eval('#km-load-table tbody tr', (trs) => trs.map((tr) => Number(tr.querySelector('td[data-key="LW"]').dataset.value)));
   assert.deepEqual(turn, cli.loads.map((p) => p.four.avg_turnaround_s[1][1]));
-  const lwLines = JSON.parse(await page.getAttribute('#chart-km-lw', 'data-data'));
-  lwLines.forEach((s) => assert.deepEqual(s.points, of(s.label, (p) => p.four.avg_turnaround_s[1][1] / 3600)));
+  for (const [label, points] of Object.entries(await kmCurves(page, '#chart-km-lw'))) {
+    assert.deepEqual(points, of(label, (p) => p.four.count[1][1] ? p.four.avg_turnaround_s[1][1] * (1 / 3600) : null).filter((x) => x[1] !== null), `LW ${label}`);
+  }
   let url = new URL(page.url());
   assert.deepEqual([url.searchParams.get('km_split'), url.searchParams.get('km_metric')], ['poor', 'turnaround']);
-  assert.ok((await ink(page, '#chart-km-worst')) > 0.01);
   await page.locator('#kettimuthu-section').screenshot({ path: path.join(shots, 'kettimuthu-poor.png') });
 
   // Overhead on, no load study: the CLI with overhead=on and --loads none agrees; the curves wait.
@@ -1103,7 +1213,7 @@ test('selective preemption (Kettimuthu et al.): category heatmaps, findings, dis
   checkKmFindings(await kmFindings(page, '#km-findings'), withOverhead.comparison.findings);
   assert.equal(await page.locator('#km-load-table tbody tr').count(), 0);
   assert.equal(await page.locator('#km-load-findings li').count(), 0);
-  assert.equal(await page.getAttribute('#chart-km-util', 'data-data'), null);
+  assert.match(await noFigure(page, '#chart-km-util'), /No load factor was ticked/);
   url = new URL(page.url());
   assert.deepEqual(
     ['km_loads', 'km_split', 'km_metric', 'km_overhead'].map((k) => url.searchParams.get(k)),
@@ -1134,7 +1244,7 @@ test('selective preemption (Kettimuthu et al.): category heatmaps, findings, dis
   assert.match(await page.textContent('#km-status'), /^Cancelled after 0 of 22 tasks\.$/);
   assert.equal(await page.locator('#km-heat-table tbody tr').count(), 0);
   assert.equal(await page.locator('#km-findings li').count(), 0);
-  assert.equal(await page.getAttribute('#chart-km-avg', 'data-data'), null);
+  assert.match(await noFigure(page, '#chart-km-avg'), /Run the comparison/);
   assert.equal(await page.evaluate(() => document.querySelector('#busy').textContent), '');
   // The pool still works after the cancel: the whole load study.
   await page.click('#km-run');
@@ -1194,6 +1304,14 @@ const LG_VIEWS = {
   missed: ['fst_miss_share', 100, 'submissions'],
 };
 
+/** How the chart by width is titled in each view. */
+const LG_VIEW_TITLES = {
+  turnaround: 'Turnaround per submission by width (Figs. 7, 12)',
+  turnaround_jobs: 'Turnaround per job by width (Figs. 7, 12, per job)',
+  miss: 'Fair-start miss by width (Figs. 6, 10)',
+  missed: 'Missed fair starts by width (Fig. 8 by width)',
+};
+
 /** A table's body cells: [{row: data-*, cells: {key: {value, text}}}]. */
 async function lgRows(page, selector, attr) {
   return page.$$eval(
@@ -1243,18 +1361,19 @@ async function checkLeung(page, cmp) {
     assert.ok(Math.abs(Number(shape[11].cells.all.value) - sum(grid.flat())) < 1e-6);
   }
   assert.equal(Number((await lgRows(page, '#lg-shape-jobs', 'width'))[11].cells.all.value), cmp.policies[0].metrics.jobs);
-  // The bars of Figs. 8, 9, 11 (per submission or per job, as chosen) and 13.
+  // The bars of Figs. 8, 9, 11 (per submission or per job, as chosen) and 13, drawn by the engine: one per policy.
   const perJob = (await page.inputValue('#lg-turn')) === 'job';
-  for (const [id, pick] of [
-    ['#chart-lg-missed', (m) => 100 * m.fst_miss_share],
-    ['#chart-lg-miss', (m) => m.avg_fst_miss_s / 3600],
-    ['#chart-lg-turnaround', (m) => (perJob ? m.avg_response_s : m.avg_response_submitted_s) / 3600],
-    ['#chart-lg-loc', (m) => m.loss_of_capacity],
+  for (const [id, what, pick] of [
+    ['#chart-lg-missed', 'missed', (m) => 100 * m.fst_miss_share],
+    ['#chart-lg-miss', 'average miss', (m) => m.avg_fst_miss_s / 3600],
+    ['#chart-lg-turnaround', 'average turnaround', (m) => (perJob ? m.avg_response_s : m.avg_response_submitted_s) / 3600],
+    ['#chart-lg-loc', 'loss of capacity', (m) => m.loss_of_capacity],
   ]) {
-    const bars = JSON.parse(await page.getAttribute(id, 'data-data'));
-    assert.deepEqual(bars, cmp.policies.map((r) => ({ label: r.policy, value: pick(r.metrics) })), id);
-    assert.ok((await ink(page, id)) > 0.01, `${id} is blank`);
+    const bars = await drawnTable(page, id);
+    assert.deepEqual(bars.columns, ['policy', what], id);
+    assert.deepEqual(bars.rows.map(([policy, v]) => [policy, num(v)]), cmp.policies.map((r) => [r.policy, pick(r.metrics)]), id);
   }
+  assert.match((await drawnTable(page, '#chart-lg-turnaround')).title, perJob ? /per job/ : /per submission/);
   // Every view of the table by width, and the chart of the ticked policies.
   const view = await page.inputValue('#lg-view');
   const ticked = await page.$$eval('#lg-series input:checked', (l) => l.map((i) => i.value));
@@ -1272,15 +1391,19 @@ async function checkLeung(page, cmp) {
         assert.equal(got.text, w[need] && w[key] !== null ? (w[key] * scale).toFixed(2) : '–', `${v} ${run.policy} ${w.width} as written`);
       }
     });
-    const chart = JSON.parse(await page.getAttribute('#chart-lg-width', 'data-data'));
-    assert.equal(chart.view, v);
-    assert.deepEqual(
-      chart.series,
-      cmp.policies.filter((r) => ticked.includes(r.policy)).map((r) => ({ label: r.policy, values: r.by_width.map((w) => (w[need] && w[key] !== null ? w[key] * scale : null)) })),
-    );
+    if (!ticked.length) {
+      assert.match(await noFigure(page, '#chart-lg-width'), /Tick one or more policies/);
+      continue;
+    }
+    const chart = await drawnTable(page, '#chart-lg-width');
+    assert.ok(chart.title.startsWith(LG_VIEW_TITLES[v]), `${v}: ${chart.title}`);
+    assert.deepEqual(chart.columns, ['processors', ...cmp.policies.filter((r) => ticked.includes(r.policy)).map((r) => r.policy)]);
+    assert.deepEqual(chart.rows.map((r) => r[0]), LG_WIDTHS);
+    cmp.policies
+      .filter((r) => ticked.includes(r.policy))
+      .forEach((r, k) => assert.deepEqual(chart.rows.map((row) => num(row[k + 1])), r.by_width.map((w) => (w[need] && w[key] !== null ? w[key] * scale : null)), `${v} ${r.policy}`));
   }
   await page.selectOption('#lg-view', view);
-  if (ticked.length) assert.ok((await ink(page, '#chart-lg-width')) > 0.01, 'the chart by width is blank');
 }
 
 test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and claims equal schedlab leung\'s; options, URL state and Cancel', async () => {
@@ -1326,10 +1449,10 @@ test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and 
   }
   let url = new URL(page.url());
   assert.deepEqual([...url.searchParams.keys()].filter((k) => k.startsWith('lg_')), [], 'the defaults stay out of the link');
-  // Hover names the policy and its value.
-  const box = await page.locator('#chart-lg-loc').boundingBox();
-  await page.locator('#chart-lg-loc').hover({ position: { x: 64 + (box.width - 80) / 18, y: box.height / 2 } });
-  await page.waitForFunction(() => /^cplant24\.nomax\.all: [\d.]+$/.test(document.querySelector('#tip').textContent));
+  // Hover names the policy, the figure and its value.
+  await hoverChart(page, '#chart-lg-loc', `cplant24.nomax.all: loss of capacity ${fmt3(cmp.policies[0].metrics.loss_of_capacity)}`);
+  const cons = cmp.policies.find((r) => r.policy === 'cons.72max').metrics;
+  await hoverChart(page, '#chart-lg-missed', `cons.72max: missed ${fmt3(100 * cons.fst_miss_share)}%`);
   await page.locator('#leung-section').screenshot({ path: path.join(shots, 'leung.png') });
 
   // The views follow the selects from the same runs, and live in the URL.
@@ -1398,7 +1521,7 @@ test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and 
   assert.equal(await page.textContent('#lg-status'), 'Cancelled after 0 of 10 tasks.');
   assert.equal(await page.locator('#lg-table tbody tr').count(), 0);
   assert.equal(await page.locator('#lg-findings li').count(), 0);
-  for (const id of ['missed', 'miss', 'turnaround', 'loc', 'width']) assert.equal(await page.getAttribute(`#chart-lg-${id}`, 'data-data'), null, id);
+  for (const id of ['missed', 'miss', 'turnaround', 'loc', 'width']) assert.match(await noFigure(page, `#chart-lg-${id}`), /^Run the nine policies/, id);
   assert.equal(await page.evaluate(() => document.querySelector('#busy').textContent), '');
   // The pool still works after the cancel.
   await page.click('#lg-run');
