@@ -1477,18 +1477,18 @@ function redrawStudy() {
 function renderShape() {
   const value = state.shape;
   if (!value) return;
-  const spec = (title, values, counts) => ({
+  const spec = (title, valueName, values, counts) => ({
     kind: 'heatmap',
-    labels: { title, subtitle: 'length by actual runtime, width by processors asked for', x: 'processors', y: 'runtime', log: true },
+    labels: { title, subtitle: 'length by actual runtime, width by processors asked for', x: 'processors', y: 'runtime', log: true, value: valueName },
     rows: value.rows,
     cols: value.cols,
     values: values.map((row) => row.map((v) => v || null)),
     counts,
   });
   const engine = pageEngine();
-  showFigure($('#chart-shape-jobs'), 'shape-jobs', (o) => engine.generic_figure(spec('Jobs by length and width (Leung et al. Table I)', value.count, null), o));
+  showFigure($('#chart-shape-jobs'), 'shape-jobs', (o) => engine.generic_figure(spec('Jobs by length and width (Leung et al. Table I)', 'jobs', value.count, null), o));
   showFigure($('#chart-shape-hours'), 'shape-hours', (o) =>
-    engine.generic_figure(spec('Processor-hours by length and width (Table II)', value.value, value.count), o),
+    engine.generic_figure(spec('Processor-hours by length and width (Table II)', 'processor-hours', value.value, value.count), o),
   );
 }
 
