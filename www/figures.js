@@ -20,6 +20,8 @@ export function emptyFigure(canvas, text) {
   canvas.hover = null;
   delete canvas.dataset.hash;
   canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
+  // The message takes the chart's place, not a blank box beside it.
+  canvas.hidden = true;
   let p = box.querySelector('p.empty');
   if (!p) {
     p = document.createElement('p');
@@ -37,7 +39,8 @@ export function emptyFigure(canvas, text) {
  * the exported files. Returns the Figure, or null when there is nothing to draw.
  */
 export function showFigure(canvas, name, make, extra = {}) {
-  if (!engine || !canvas.isConnected || canvas.closest('[hidden]')) return null;
+  if (!engine || !canvas.isConnected || canvas.parentElement.closest('[hidden]')) return null;
+  canvas.hidden = false;
   const width = Math.max(160, Math.round(canvas.clientWidth || 640));
   const height = Math.max(120, Math.round(canvas.clientHeight || 300));
   let fig;
