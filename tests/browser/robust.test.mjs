@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, waitForResults, tableValues, dist, shared, shots, root, showView, choosePolicies } from './harness.mjs';
+import { serve, launch, open, waitForResults, tableValues, dist, shared, shots, root, showView, choosePolicies, allMetrics } from './harness.mjs';
 import { writeBigTrace, writePrefix, HPC2N } from './bigtrace.mjs';
 
 let server;
@@ -70,7 +70,7 @@ test('a 1 GiB file streams in a worker with progress, the page stays responsive,
   // The main thread answers and paints while the worker reads.
   const during = await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(document.body.dataset.load))));
   assert.equal(during, 'reading');
-  await page.locator('#load').screenshot({ path: path.join(shots, 'big-loading.png') });
+  await page.locator('#top').screenshot({ path: path.join(shots, 'big-loading.png') });
   await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.load), null, { timeout: 300_000 });
   const report = await page.evaluate(() => ({
     warning: document.querySelector('#load-warning').hidden ? null : document.querySelector('#load-warning').textContent,
@@ -105,7 +105,8 @@ test('a 1 GiB file streams in a worker with progress, the page stays responsive,
   assert.equal(m.jobs, kept);
   assert.ok(m.jobs_unfinished > 0 && m.jobs_unfinished < kept, JSON.stringify(m));
   assert.ok(new URL(page.url()).searchParams.get('budget') === '0.5');
-  await page.locator('#load').screenshot({ path: path.join(shots, 'big-limit.png') });
+  await page.locator('#top').screenshot({ path: path.join(shots, 'big-limit.png') });
+  await allMetrics(page);
   await page.locator('#results').screenshot({ path: path.join(shots, 'big-budget.png') });
   assert.deepEqual(page.errors, []);
   await page.close();
