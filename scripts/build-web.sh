@@ -23,7 +23,7 @@ wasm-bindgen --target no-modules --no-typescript --out-dir target/pkg-no-modules
 # binaryen's optimizer (the npm package: Debian's older wasm-opt breaks wasm-bindgen's externref
 # tables) shrinks the wasm by about a tenth. Both glues load the same wasm.
 [ -x node_modules/binaryen/bin/wasm-opt ] || npm ci --no-audit --no-fund
-node_modules/binaryen/bin/wasm-opt -Oz --enable-reference-types --enable-bulk-memory \
+node_modules/binaryen/bin/wasm-opt -Oz --converge --strip-producers --enable-reference-types --enable-bulk-memory \
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
   www/pkg/schedlab_bg.wasm -o www/pkg/schedlab_bg.wasm
 cp www/pkg/schedlab_bg.wasm target/pkg-no-modules/schedlab_bg.wasm

@@ -524,6 +524,8 @@ pub(crate) fn cartesian<X, Y, F, B>(
 where
     X: AsRangedCoord<Value = f64>,
     Y: AsRangedCoord<Value = f64>,
+    X::CoordDescType: Ranged<ValueType = f64>,
+    Y::CoordDescType: Ranged<ValueType = f64>,
     F: FnOnce(
         &mut Ctx<'_, '_, X::CoordDescType, Y::CoordDescType>,
         &DrawingArea<Recorder<'_>, Shift>,
@@ -531,6 +533,46 @@ where
         &mut Vec<Hit>,
     ),
     B: FnOnce(&DrawingArea<Recorder<'_>, Shift>, i32, (i32, i32, i32, i32), &Sizes),
+{
+    // The layout is instantiated once per pair of axis types, not once per chart's closures,
+    // which keeps the page's wasm smaller.
+    let (mut draw, mut below) = (Some(draw), Some(below));
+    laid_out(
+        opts,
+        frame,
+        xs.into(),
+        ys.into(),
+        &mut |c, r, s, h| {
+            if let Some(f) = draw.take() {
+                f(c, r, s, h)
+            }
+        },
+        &mut |r, t, p, s| {
+            if let Some(f) = below.take() {
+                f(r, t, p, s)
+            }
+        },
+    )
+}
+
+/// What a chart draws its data with, once its frame is laid out.
+type DrawData<'f, X, Y> =
+    dyn FnMut(&mut Ctx<'_, '_, X, Y>, &DrawingArea<Recorder<'_>, Shift>, &Sizes, &mut Vec<Hit>) + 'f;
+/// What a chart draws in the strip below its legend.
+type DrawBelow<'f> = dyn FnMut(&DrawingArea<Recorder<'_>, Shift>, i32, (i32, i32, i32, i32), &Sizes) + 'f;
+
+/// [`cartesian`] on the axes' coordinate types.
+fn laid_out<X, Y>(
+    opts: &ChartOptions,
+    frame: &Frame,
+    xs: X,
+    ys: Y,
+    draw: &mut DrawData<'_, X, Y>,
+    below: &mut DrawBelow<'_>,
+) -> Result<Chart, String>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
 {
     let (w, h) = opts.size();
     let s = Sizes::of(opts);
@@ -564,7 +606,7 @@ where
             .margin_top(label_h / 2 + 2)
             .x_label_area_size(x_area)
             .y_label_area_size(y_area)
-            .build_cartesian_2d(Ticked { inner: xs.into(), ticks: xt }, Ticked { inner: ys.into(), ticks: yt })
+            .build_cartesian_2d(Ticked { inner: xs, ticks: xt }, Ticked { inner: ys, ticks: yt })
             .map_err(err)?;
         let label = |ticks: &[Tick], v: f64| ticks.iter().find(|t| t.0 == v).map(|t| t.1.clone()).unwrap_or_default();
         let xf = |v: &f64| label(&frame.x.ticks, *v);
