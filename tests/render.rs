@@ -590,3 +590,157 @@ fn study_plots_are_written() {
         }
     }
 }
+
+/// The studies' chart specs, as the page sends them (JSON), each drawn with its hit regions,
+/// its numbers and a well-formed SVG; the hash follows the data.
+#[test]
+fn study_specs_from_the_pages_json_draw() {
+    use schedlab::render::generic::{draw, Spec};
+    let specs = [
+        (
+            r#"{"kind": "heatmaps", "labels": {"title": "Average bsld, all jobs", "x": "processors", "y": "runtime",
+                "log": true, "value": "average bounded slowdown"}, "rows": ["VS", "S"], "cols": ["Seq", "N"],
+                "panels": [{"name": "NS", "values": [[1.5, 12], [null, 3]], "counts": [[10, 4], [0, 2]]},
+                           {"name": "IS", "values": [[1.1, 2], [null, 30]], "counts": [[10, 4], [0, 2]]}]}"#,
+            "IS: S × N: average bounded slowdown 30.0 over 2 jobs",
+            vec!["runtime", "processors", "jobs", "NS", "IS"],
+        ),
+        (
+            r#"{"kind": "heatmap", "labels": {"title": "Processor-hours", "value": "processor-hours"},
+                "rows": ["0-1 h", "1-4 h"], "cols": ["1", "2", "3-4"], "values": [[1, 2, 3], [40, 50, null]],
+                "counts": [[1, 2, 3], [4, 5, 0]], "range": [1, 100]}"#,
+            "1-4 h × 2: processor-hours 50.0 over 5 jobs",
+            vec!["row", "column", "jobs", "processor-hours"],
+        ),
+        (
+            r#"{"kind": "bars", "labels": {"title": "Loss of capacity (Fig. 13)", "x": "loss of capacity", "y": "policy",
+                "value": "loss of capacity"}, "bars": [{"name": "cons.nomax", "value": 0.1348, "colour": 5},
+                {"name": "consdyn.72max", "value": 0.272, "colour": 8}]}"#,
+            "consdyn.72max: loss of capacity 0.272",
+            vec!["policy", "loss of capacity"],
+        ),
+        (
+            r#"{"kind": "error-bars", "labels": {"title": "Degradation by window (Fig. 10)", "x": "window", "unit": "%",
+                "count": "configurations"}, "categories": ["1", "2"],
+                "series": [{"name": "easy++", "means": [4.5, 5.75], "spreads": [0.25, 1], "counts": [2, 2]}]}"#,
+            "easy++, window 2: 5.75% ± 1.00% over 2 configurations",
+            vec!["window", "mean", "±", "configurations"],
+        ),
+        (
+            r#"{"kind": "lines", "labels": {"title": "Total wait against ω", "x": "ω", "unit": " h"}, "xs": [0, 1, 2],
+                "x_labels": ["0", "4", "∞"], "series": [{"name": "Est", "values": [300, 120, 100]},
+                {"name": "Act", "values": [250, 90, 95], "pale": true}]}"#,
+            "Act at ω = ∞: 95.0 h",
+            vec!["ω", "Est", "Act"],
+        ),
+        (
+            r#"{"kind": "lines", "labels": {"title": "R over time (Figs. 4, 7, 9)", "y": "R"}, "xs": [3600, 90000],
+                "x_scale": "time", "series": [{"name": "load 1", "values": [0.25, -0.5], "colour": 0}]}"#,
+            "load 1 at day 1 01:00: -0.500",
+            vec!["time since the trace's start", "load 1"],
+        ),
+        (
+            r#"{"kind": "grouped-bars", "labels": {"title": "R per class (Figs. 3, 5)", "x": "jobs", "value": "R"},
+                "categories": ["all", "short"], "series": [{"name": "load 1 high", "values": [0.5, -0.25], "colour": 1},
+                {"name": "load 1 low", "values": [-0.125, null], "colour": 1, "pale": true}]}"#,
+            "load 1 low, all: -0.125",
+            vec!["jobs", "load 1 high", "load 1 low"],
+        ),
+    ];
+    for (json, said, columns) in specs {
+        let spec: Spec = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
+        let chart = draw(&spec, &opts(640, 360)).unwrap();
+        let hit = chart.hits.iter().find(|h| h.text == said).unwrap_or_else(|| {
+            panic!("no hit says {said:?}: {:?}", chart.hits.iter().map(|h| &h.text).collect::<Vec<_>>())
+        });
+        // The pointer in the middle of the region (or on the point) finds it.
+        let (x, y) = (((hit.rect.0 + hit.rect.2) / 2) as f64, ((hit.rect.1 + hit.rect.3) / 2) as f64);
+        assert_eq!(chart.hit(x, y).map(|h| h.text.as_str()), Some(said));
+        assert_eq!(chart.table.columns, columns);
+        assert_balanced(&chart.svg());
+        // The same spec draws the same picture; other numbers another.
+        assert_eq!(draw(&spec, &opts(640, 360)).unwrap().hash(), chart.hash());
+        let changed: Spec = serde_json::from_str(&json.replacen('5', "6", 1)).unwrap();
+        assert_ne!(draw(&changed, &opts(640, 360)).unwrap().hash(), chart.hash(), "{json}");
+    }
+}
+
+/// Bars by name: exactly from the plot's left edge to each value, in the colour each names.
+#[test]
+fn bars_by_name_geometry() {
+    use schedlab::render::generic::{bars, Bar, Labels};
+    let items: Vec<Bar> = [("a", 25.0, 3), ("b", 50.0, 4), ("c", 100.0, 5)]
+        .into_iter()
+        .map(|(n, v, c)| Bar { name: n.into(), value: Some(v), colour: Some(c) })
+        .collect();
+    let said = ["a: share 25.0%", "b: share 50.0%", "c: share 100%"];
+    let labels = Labels { x: "share".into(), unit: "%".into(), ..Default::default() };
+    let chart = bars(&labels, &items, &opts(640, 300)).unwrap();
+    let (px0, py0, px1, py1) = chart.plot;
+    let labels_x = x_labels(&chart);
+    let xmax: f64 = labels_x.last().unwrap().1.replace(',', "").parse().unwrap();
+    assert!(xmax >= 100.0, "{labels_x:?}");
+    for (i, b) in items.iter().enumerate() {
+        let r = rects_of(&chart, series_colour(b.colour.unwrap()));
+        assert_eq!(r.len(), 1, "bar {i}");
+        assert_eq!(r[0].0, px0);
+        assert_eq!(r[0].2, map(b.value.unwrap(), 0.0, xmax, px0, px1 - 1), "bar {i} ends at its value");
+        let centre = map(3.0 - i as f64 - 0.5, 0.0, 3.0, py1 - 1, py0);
+        assert!(((r[0].1 + r[0].3) / 2 - centre).abs() <= 1, "bar {i} centred on its row");
+        assert_eq!(chart.hits[i].text, said[i]);
+    }
+    assert_eq!(chart.table.rows, [["a", "25"], ["b", "50"], ["c", "100"]]);
+}
+
+/// The studies' --plot draws the page's figures of the same numbers, and `sweep --plot` Fig. 10.
+#[test]
+fn study_plots_draw_the_pages_figures() {
+    let d = scratch("study-figures");
+    let trace = d.0.join("small.swf");
+    std::fs::write(
+        &trace,
+        "; MaxProcs: 4\n; UnixStartTime: 844041600\n1 0 -1 100 2 -1 -1 2 100 -1 1 7 1 -1 1 -1 -1 -1\n2 10 -1 50 4 -1 -1 4 50 -1 1 8 1 -1 1 -1 -1 -1\n3 20 -1 30 2 -1 -1 2 40 -1 1 7 1 -1 2 -1 -1 -1\n4 30 -1 10 1 -1 -1 1 10 -1 1 9 1 -1 1 -1 -1 -1\n",
+    )
+    .unwrap();
+    let plots = d.0.join("plots");
+    let t = trace.to_str().unwrap();
+    for (args, stems) in [
+        (vec!["lawson", t], vec!["lawson-small-r-classes", "lawson-small-r-priority", "lawson-small-transient"]),
+        (
+            vec!["kettimuthu", t, "--loads", "1.0,1.3"],
+            vec!["kettimuthu-small-categories", "kettimuthu-small-worst", "kettimuthu-small-utilization"],
+        ),
+        (
+            vec!["leung", t],
+            vec![
+                "leung-1-small-missed",
+                "leung-1-small-miss",
+                "leung-1-small-turnaround",
+                "leung-1-small-loss-of-capacity",
+            ],
+        ),
+        (vec!["sweep", t, "--vary", "window=1-3"], vec!["sweep-window"]),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+            .args(&args)
+            .args(["--plot", plots.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        let hashes: BTreeMap<String, String> =
+            serde_json::from_str(&std::fs::read_to_string(plots.join("hashes.json")).unwrap()).unwrap();
+        for stem in stems {
+            let svg =
+                std::fs::read_to_string(plots.join(format!("{stem}.svg"))).unwrap_or_else(|e| panic!("{stem}: {e}"));
+            assert_balanced(&svg);
+            assert!(svg.contains("small") || stem.starts_with("sweep"), "{stem} names the trace");
+            assert_eq!(&std::fs::read(plots.join(format!("{stem}.png"))).unwrap()[..4], b"\x89PNG");
+            assert_eq!(hashes.get(stem).map(String::len), Some(16), "{stem} in hashes.json");
+        }
+    }
+    // Dates on the transient chart's axis, from the trace's start (1996-09-30).
+    let transient = std::fs::read_to_string(plots.join("lawson-small-transient.svg")).unwrap();
+    assert!(transient.contains("date (UTC)"), "the time axis is dated");
+    let sweep = std::fs::read_to_string(plots.join("sweep-window.svg")).unwrap();
+    assert!(sweep.contains("window") && sweep.contains("easy++"));
+}

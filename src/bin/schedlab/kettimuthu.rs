@@ -3,50 +3,78 @@
 use schedlab::kettimuthu::{compare, load_findings, load_study, LOAD_FACTORS};
 use schedlab::metrics::categories::CategoryTable;
 
-use schedlab::render::generic::{Labels, Series};
+use schedlab::render::chart::ChartOptions;
+use schedlab::render::generic::{draw, Labels, Panel, Series, Spec, XScale};
 
 use crate::plot;
-use crate::study::{load_scaled, paths_or, short, verdict};
+use crate::study::{load_scaled, paths_or, picture, short, verdict};
 use crate::{fail, load_trace, settings, usage, Args, Fail};
 
-/// `--plot`: mean bounded slowdown by category per scheme, and against the load factor.
+/// The first word of a category label ("VS <=10 min" -> "VS"), as the heatmaps' axes show it.
+fn word(s: &str) -> String {
+    s.split(' ').next().unwrap_or("").to_string()
+}
+
+/// A table's average or worst-case bounded slowdown by category.
+fn bsld(t: &CategoryTable, worst: bool) -> &[Vec<f64>] {
+    if worst {
+        &t.max_bsld
+    } else {
+        &t.avg_bsld
+    }
+}
+
+/// `--plot`: the page's figures of the same numbers: the average and worst-case bounded
+/// slowdown by category of every scheme as heatmaps on one scale (Figs. 3.1-3.6), and the load
+/// study's average bounded slowdown and utilization against the load factor (Figs. 4.9, 4.10).
 fn plots(
     out: &plot::Out,
     name: &str,
     cmp: &schedlab::kettimuthu::Comparison,
     points: &[schedlab::kettimuthu::LoadPoint],
 ) -> Result<(), Fail> {
+    let stem = |what: &str| format!("kettimuthu-{}-{what}", plot::file_name(name));
     let Some(first) = cmp.schemes.first() else { return Ok(()) };
     let t = &first.all;
-    let word = |s: &str| s.split(' ').next().unwrap_or("").to_string();
-    let cats: Vec<String> = (0..t.rows.len())
-        .flat_map(|r| (0..t.cols.len()).map(move |c| (r, c)))
-        .map(|(r, c)| format!("{} {}", word(&t.rows[r]), word(&t.cols[c])))
-        .collect();
-    let series: Vec<Series> = cmp
-        .schemes
-        .iter()
-        .map(|s| {
-            Series::new(
-                s.scheme.label.to_string(),
-                (0..t.rows.len())
-                    .flat_map(|r| (0..t.cols.len()).map(move |c| (r, c)))
-                    .map(|(r, c)| (s.all.count[r][c] > 0).then_some(s.all.avg_bsld[r][c]))
-                    .collect(),
-            )
-        })
-        .collect();
-    let labels = Labels {
-        title: format!("{name}: mean bounded slowdown by job category"),
-        subtitle: "Kettimuthu et al. Table 2.1: runtime (VS, S, L, VL) by width (Seq, N, W, VW); lower is better"
-            .into(),
-        x: "category".into(),
-        y: "mean bounded slowdown (log scale)".into(),
-        log: true,
-        ..Default::default()
-    };
-    plot::bars(out, &format!("kettimuthu-{}-categories", plot::file_name(name)), &labels, &cats, &series)?;
+    for (what, kind, figs) in
+        [("categories", "Average", "Figs. 3.1, 3.3"), ("worst", "Worst-case", "Figs. 3.2, 3.4-3.6")]
+    {
+        let spec = Spec::Heatmaps {
+            labels: Labels {
+                title: format!("{name}: {} bsld, all jobs", kind.to_lowercase()),
+                subtitle: format!(
+                    "by category ({figs}): runtime {}; processors {}; lower is better",
+                    t.rows.join(", "),
+                    t.cols.join(", ")
+                ),
+                x: "processors".into(),
+                y: "runtime".into(),
+                log: true,
+                value: format!("{} bounded slowdown", kind.to_lowercase()),
+                ..Default::default()
+            },
+            rows: t.rows.iter().map(|r| word(r)).collect(),
+            cols: t.cols.iter().map(|c| word(c)).collect(),
+            panels: cmp
+                .schemes
+                .iter()
+                .map(|s| Panel {
+                    name: s.scheme.label.to_string(),
+                    values: bsld(&s.all, what == "worst")
+                        .iter()
+                        .zip(&s.all.count)
+                        .map(|(row, n)| row.iter().zip(n).map(|(v, n)| (*n > 0).then_some(*v)).collect())
+                        .collect(),
+                    counts: Some(s.all.count.clone()),
+                })
+                .collect(),
+            range: None,
+        };
+        let opts = ChartOptions { height: 560, ..plot::options(None) };
+        out.chart(&stem(what), &draw(&spec, &opts).map_err(fail)?)?;
+    }
     let mut loads: Vec<f64> = points.iter().map(|p| p.load).collect();
+    loads.sort_by(|a, b| a.total_cmp(b));
     loads.dedup();
     if loads.is_empty() {
         return Ok(());
@@ -57,28 +85,60 @@ fn plots(
             names.push(p.scheme.label);
         }
     }
-    let series: Vec<Series> = names
-        .iter()
-        .map(|n| {
-            Series::new(
-                n.to_string(),
-                loads
-                    .iter()
-                    .map(|l| points.iter().find(|p| p.scheme.label == *n && p.load == *l).map(|p| p.avg_bsld))
-                    .collect(),
-            )
-        })
-        .collect();
-    let log = plot::wide(&series);
-    let labels = Labels {
-        title: format!("{name}: mean bounded slowdown against load"),
-        subtitle: "Kettimuthu et al. Figs. 4.9-4.11: runtimes scaled by the load factor; lower is better".into(),
-        x: "load factor".into(),
-        y: if log { "mean bounded slowdown (log scale)".into() } else { "mean bounded slowdown".into() },
-        log,
-        ..Default::default()
+    let curves = |pick: &dyn Fn(&schedlab::kettimuthu::LoadPoint) -> f64| -> Vec<Series> {
+        names
+            .iter()
+            .map(|n| Series {
+                // A scheme's colour is its place among the comparison's schemes, as on the page.
+                colour: cmp.schemes.iter().position(|s| s.scheme.label == *n),
+                ..Series::new(
+                    n.to_string(),
+                    loads
+                        .iter()
+                        .map(|l| points.iter().find(|p| p.scheme.label == *n && p.load == *l).map(pick))
+                        .collect(),
+                )
+            })
+            .collect()
     };
-    plot::xy(out, &format!("kettimuthu-{}-loads", plot::file_name(name)), &labels, &loads, &series)
+    // The load factors as the thesis writes them: 1.0, 1.3.
+    let x_labels: Vec<String> =
+        loads.iter().map(|l| if l.fract() == 0.0 { format!("{l:.1}") } else { format!("{l}") }).collect();
+    for (what, title, y, subtitle, pick) in [
+        (
+            "loads",
+            "average bsld against load (Fig. 4.10)",
+            "average bsld",
+            "lower is better",
+            &(|p: &schedlab::kettimuthu::LoadPoint| p.avg_bsld) as &dyn Fn(&schedlab::kettimuthu::LoadPoint) -> f64,
+        ),
+        (
+            "utilization",
+            "utilization against load (Fig. 4.9)",
+            "utilization",
+            "used processor-seconds / (makespan × machine size); higher is better",
+            &|p: &schedlab::kettimuthu::LoadPoint| p.utilization,
+        ),
+    ] {
+        let series = curves(pick);
+        let log = plot::wide(&series);
+        let spec = Spec::Lines {
+            labels: Labels {
+                title: format!("{name}: {title}"),
+                subtitle: if log { format!("{subtitle}; log scale") } else { subtitle.to_string() },
+                x: "load factor".into(),
+                y: y.into(),
+                log,
+                ..Default::default()
+            },
+            xs: loads.clone(),
+            series,
+            x_scale: XScale::Linear,
+            x_labels: x_labels.clone(),
+        };
+        picture(out, &stem(what), &spec, None)?;
+    }
+    Ok(())
 }
 
 /// The traces the command runs by default.

@@ -3,7 +3,9 @@
 use schedlab::leung::{compare, Comparison, PolicyRun};
 use schedlab::run::Settings;
 
-use crate::study::{short, verdict, SHARED_TRACES};
+use schedlab::render::generic::{Bar, Labels, Series, Spec};
+
+use crate::study::{picture, short, verdict, SHARED_TRACES};
 use crate::{fail, load_trace, settings, Args, Fail};
 
 /// The runs the command makes by default: Sandia-Ross in the paper's period (December 1, 2002 to
@@ -14,10 +16,74 @@ const DEFAULT_RUNS: &[(&str, &[&str])] = &[
     ("SDSC-SP2-1998-4.2-cln.swf.gz", &[]),
 ];
 
-/// `--plot`: the share of jobs missing their fair start time, by width class, per policy.
-fn plot_widths(out: &crate::plot::Out, stem: &str, name: &str, cmp: &Comparison) -> Result<(), Fail> {
-    use schedlab::render::generic::{Labels, Series};
+/// `--plot`: the page's figures of the same numbers: one bar per policy for the missed fair
+/// starts (Fig. 8), the mean miss (Fig. 9), the turnaround per submission (Fig. 11) and the loss
+/// of capacity (Fig. 13), and the share of submissions missing their fair start by width class.
+fn plots(out: &crate::plot::Out, stem: &str, name: &str, cmp: &Comparison) -> Result<(), Fail> {
     let Some(first) = cmp.policies.first() else { return Ok(()) };
+    let lower = "lower is better";
+    let hours = |v: Option<f64>| v.map(|x| x / 3600.0);
+    for (what, title, subtitle, x, value, unit, pick) in [
+        (
+            "missed",
+            "Missed fair starts (Fig. 8)",
+            "submissions started after their hybrid fair start time",
+            "missed [%]",
+            "missed",
+            "%",
+            &(|p: &PolicyRun| p.metrics.fst_miss_share.map(|x| 100.0 * x)) as &dyn Fn(&PolicyRun) -> Option<f64>,
+        ),
+        (
+            "miss",
+            "Fair-start miss (Fig. 9)",
+            "max(0, start − fair start time), averaged over the submissions",
+            "miss [h]",
+            "average miss",
+            " h",
+            &|p: &PolicyRun| hours(p.metrics.avg_fst_miss_s),
+        ),
+        (
+            "turnaround",
+            "Turnaround per submission (Fig. 11)",
+            "end − submit, averaged over the submissions",
+            "turnaround [h]",
+            "average turnaround",
+            " h",
+            &|p: &PolicyRun| Some(p.metrics.avg_response_submitted_s / 3600.0),
+        ),
+        (
+            "loss-of-capacity",
+            "Loss of capacity (Fig. 13)",
+            "processors idle while jobs wait, over machine size × makespan",
+            "loss of capacity",
+            "loss of capacity",
+            "",
+            &|p: &PolicyRun| Some(p.metrics.loss_of_capacity),
+        ),
+    ] {
+        let bars: Vec<Bar> = cmp
+            .policies
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Bar { name: p.policy.clone(), value: pick(p), colour: Some(i) })
+            .collect();
+        if bars.iter().all(|b| b.value.is_none()) {
+            continue;
+        }
+        let spec = Spec::Bars {
+            labels: Labels {
+                title: format!("{name}: {title}"),
+                subtitle: format!("{subtitle}; {lower}"),
+                x: x.into(),
+                y: "policy".into(),
+                value: value.into(),
+                unit: unit.into(),
+                ..Default::default()
+            },
+            bars,
+        };
+        picture(out, &format!("{stem}-{what}"), &spec, None)?;
+    }
     let cats: Vec<String> = first.by_width.iter().map(|w| w.width.to_string()).collect();
     let series: Vec<Series> = cmp
         .policies
@@ -32,10 +98,10 @@ fn plot_widths(out: &crate::plot::Out, stem: &str, name: &str, cmp: &Comparison)
             .into(),
         x: "processors".into(),
         y: "missed (percent)".into(),
-        log: false,
+        unit: "%".into(),
         ..Default::default()
     };
-    crate::plot::bars(out, stem, &labels, &cats, &series)
+    crate::plot::bars(out, &format!("{stem}-fst-by-width"), &labels, &cats, &series)
 }
 
 /// Prints one figure per policy by width class.
@@ -134,12 +200,7 @@ pub fn cmd_leung(a: &Args) -> Result<(), Fail> {
         let name = short(path);
         let period = if extra.is_empty() { String::new() } else { format!(" ({})", extra.join(" ")) };
         if let Some(o) = &pics {
-            plot_widths(
-                o,
-                &format!("leung-{}-{}-fst-by-width", k + 1, crate::plot::file_name(&name)),
-                &format!("{name}{period}"),
-                &cmp,
-            )?;
+            plots(o, &format!("leung-{}-{}", k + 1, crate::plot::file_name(&name)), &format!("{name}{period}"), &cmp)?;
         }
         if json {
             docs.push(serde_json::json!({ "trace": name, "settings": extra, "comparison": cmp }));

@@ -2,11 +2,18 @@
 
 use schedlab::findings::{tsafrir, Study};
 use schedlab::metrics::Cut;
+use schedlab::render::generic::{draw, Labels, Spec, Spread};
 use schedlab::run::{configure, run_one, Settings};
 use schedlab::sweep::{by_key, degradation, grid, ranking, Axis, DEFAULT_AXES};
 use schedlab::trace::Trace;
 
+use crate::plot;
 use crate::{fail, load_trace, settings, usage, Args, Fail};
+
+/// Writes the chart of `spec` as `stem.svg` and `stem.png` (time axes dated from `unix_start`).
+pub fn picture(out: &plot::Out, stem: &str, spec: &Spec, unix_start: Option<i64>) -> Result<(), Fail> {
+    out.chart(stem, &draw(spec, &plot::options(unix_start)).map_err(fail)?)
+}
 
 /// `../shared/traces` beside the repository, where commands run without TRACE look.
 pub const SHARED_TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces/");
@@ -216,6 +223,7 @@ pub fn cmd_sweep(a: &Args) -> Result<(), Fail> {
         return Err(usage("sweep needs one or more TRACE"));
     }
     let traces: Vec<_> = paths.iter().map(|p| load_trace(p, &base)).collect::<Result<_, _>>()?;
+    let pics = a.plot.as_deref().map(plot::Out::new).transpose()?;
     let mut perf: Vec<Vec<f64>> = Vec::with_capacity(configs.len());
     for c in &configs {
         let mut s = base.clone();
@@ -247,11 +255,39 @@ pub fn cmd_sweep(a: &Args) -> Result<(), Fail> {
             out!("{:>5} {:>11.2}%  {}", order.len(), d[worst], show(worst));
         }
     }
+    let names: Vec<String> = paths.iter().map(|p| short(p)).collect();
     for ax in &axes {
         let fig = if ax.key == "window" { " (Fig. 10)" } else { "" };
         out!("\nmean degradation by {}{fig}:", ax.key);
-        for g in by_key(&configs, &d, &ax.key) {
+        let groups = by_key(&configs, &d, &ax.key);
+        for g in &groups {
             out!("  {:<12} {:>8.2}% +- {:>6.2}  ({} configurations)", g.value, g.mean, g.std, g.count);
+        }
+        if let Some(o) = &pics {
+            // The page's Fig. 10 of the same groups, the traces named.
+            let spec = Spec::ErrorBars {
+                labels: Labels {
+                    title: format!("{}: degradation by {}{fig}", names.join(", "), ax.key),
+                    subtitle: format!(
+                        "{policy}: average performance degradation, mean ± standard deviation over the configurations with each {}; lower is better",
+                        ax.key
+                    ),
+                    x: ax.key.clone(),
+                    y: "degradation [%]".into(),
+                    unit: "%".into(),
+                    count: "configurations".into(),
+                    ..Default::default()
+                },
+                categories: groups.iter().map(|g| g.value.clone()).collect(),
+                series: vec![Spread {
+                    name: policy.clone(),
+                    means: groups.iter().map(|g| Some(g.mean)).collect(),
+                    spreads: groups.iter().map(|g| Some(g.std)).collect(),
+                    counts: groups.iter().map(|g| g.count as u64).collect(),
+                    colour: None,
+                }],
+            };
+            picture(o, &format!("sweep-{}", plot::file_name(&ax.key)), &spec, None)?;
         }
     }
     Ok(())

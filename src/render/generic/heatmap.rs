@@ -269,7 +269,14 @@ fn draw_panels(
         let ys = |y0: i32, r: usize| y0 + (r as f64 * g.cell_h).round() as i32;
         let big = (s.label * 1.1).min(g.cell_h / 2.4).max(7.0);
         let small = (s.label * 0.85).min(big);
-        let two_lines = counted && g.cell_h >= big + small + 6.0;
+        // Counts under the values in every cell or in none, so cells read alike.
+        let widest_count = panels
+            .iter()
+            .flat_map(|p| (0..nr).flat_map(move |r| (0..nc).map(move |c| (r, c))).filter_map(|(r, c)| p.count(r, c)))
+            .map(|n| text_size(&labels.counted(n), small).0)
+            .max()
+            .unwrap_or(0);
+        let two_lines = counted && g.cell_h >= big + small + 6.0 && (widest_count as f64) <= g.cell_w - 6.0;
         let mut extent = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
         for (p, panel) in panels.iter().enumerate() {
             let (pc, pr) = ((p % g.across) as i32, (p / g.across) as i32);
@@ -324,7 +331,7 @@ fn draw_panels(
                     match v.and_then(|v| shrink(&fmt_number(v), big, room, true)) {
                         Some((value, size)) => {
                             let jobs = labels.counted(count.unwrap_or(0));
-                            let under = two_lines && size == big && bold_width(&jobs, small) <= room as f64;
+                            let under = two_lines && size == big;
                             let dy = if under { ((big + small) / 2.0 * 0.55) as i32 } else { 0 };
                             draw_text(&root, &value, (cx, cy - dy), size, ink, true, HPos::Center);
                             if under {
