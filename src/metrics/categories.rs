@@ -12,7 +12,7 @@ use super::Record;
 use crate::trace::Trace;
 
 /// A table of values by length class (rows) and width class (columns).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Grid {
     /// What the cells hold.
     pub title: String,

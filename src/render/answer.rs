@@ -162,8 +162,6 @@ pub fn answer(runs: &[RunView]) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::categories::Grid;
-    use crate::metrics::AccuracyHistogram;
 
     fn run(policy: &str, bsld: f64, wait: f64, util: f64) -> RunView {
         RunView {
@@ -172,17 +170,7 @@ mod tests {
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), Some(v)))
                 .collect(),
-            stopped: None,
-            series: Vec::new(),
-            wait_quantiles: Vec::new(),
-            categories: Grid {
-                title: String::new(),
-                rows: Vec::new(),
-                cols: Vec::new(),
-                count: Vec::new(),
-                value: Vec::new(),
-            },
-            accuracy: AccuracyHistogram::default(),
+            ..Default::default()
         }
     }
 

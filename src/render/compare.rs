@@ -12,7 +12,7 @@ use plotters::coord::Shift;
 use plotters::drawing::DrawingArea;
 use plotters::element::{PathElement, Rectangle, Text};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::{Color, FontStyle, IntoFont, RGBColor};
+use plotters::style::{Color, RGBColor};
 use serde::{Deserialize, Serialize};
 
 use super::axis::{
@@ -23,7 +23,8 @@ use super::chart::{
     cartesian, fit, label_style, nothing_below, rgba, series_colour, y_label_width, AxisSpec, Chart, ChartOptions,
     Frame, Hit, LegendEntry, Sizes, Table, INK,
 };
-use super::display::{text_size, Colour, Recorder, FONT_FAMILY};
+use super::display::{text_size, Colour, Recorder};
+use super::generic::draw_text;
 use crate::engine::Outcome;
 use crate::metrics::categories::{bsld_by_category, Grid};
 use crate::metrics::SeriesPoint;
@@ -33,7 +34,7 @@ use crate::trace::Trace;
 
 /// What the charts need of one policy's run (built natively by the CLI, in wasm by the page's
 /// worker; crosses the wasm boundary through serde).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunView {
     /// The policy's name.
     pub policy: String,
@@ -445,21 +446,6 @@ fn tick_label(unit: Unit, v: f64, xmax: f64, max_ticks: usize) -> String {
         Unit::Fraction | Unit::Percent => format!("{}%", fmt_tick(v, step)),
         _ => fmt_tick(v, step),
     }
-}
-
-/// Text at absolute pixel `pos`, vertically centred.
-fn draw_text(
-    root: &DrawingArea<Recorder<'_>, Shift>,
-    text: &str,
-    pos: (i32, i32),
-    size: f64,
-    colour: RGBColor,
-    bold: bool,
-    h: HPos,
-) {
-    let style =
-        if bold { (FONT_FAMILY, size, FontStyle::Bold).into_font().color(&colour) } else { label_style(size, colour) };
-    let _ = root.draw(&Text::new(text.to_string(), pos, style.pos(Pos::new(h, VPos::Center))));
 }
 
 /// Line widths: thin when many lines share the plot, thick for the highlighted one.
@@ -1056,17 +1042,7 @@ mod tests {
             .map(|&(policy, v)| RunView {
                 policy: policy.to_string(),
                 metrics: [("jobs_backfilled".to_string(), Some(v))].into_iter().collect(),
-                stopped: None,
-                series: Vec::new(),
-                wait_quantiles: Vec::new(),
-                categories: Grid {
-                    title: String::new(),
-                    rows: Vec::new(),
-                    cols: Vec::new(),
-                    count: Vec::new(),
-                    value: Vec::new(),
-                },
-                accuracy: AccuracyHistogram::default(),
+                ..Default::default()
             })
             .collect()
     }
