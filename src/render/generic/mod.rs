@@ -158,7 +158,8 @@ pub(crate) fn value_axis(vals: impl Iterator<Item = f64>, log: bool, max_ticks: 
         let lo = 10f64.powi(lo.log10().floor() as i32);
         let hi = 10f64.powi((hi.log10().ceil() as i32).max(lo.log10() as i32 + 1));
         let decades = (hi / lo).log10().round() as i32;
-        let every = (decades as usize).div_ceil(max_ticks.max(2) - 1).max(1);
+        // Decade labels are short: twice as many fit as the linear ticks the height allows.
+        let every = (decades as usize).div_ceil(2 * max_ticks.max(2) - 1).max(1);
         let ticks = (0..=decades)
             .filter(|d| (*d as usize).is_multiple_of(every))
             .map(|d| lo * 10f64.powi(d))
