@@ -13,7 +13,6 @@ import {
   predictionPresets,
   renderTable3,
   renderPredictability,
-  drawAccuracy,
   installSweep,
   sweepUrlValues,
   clearSweep,

@@ -316,27 +316,6 @@ export function renderPredictability(table, rows, define) {
   }
 }
 
-/** Fig. 2: the accuracy histogram of one run, all jobs and those not killed at their estimate, drawn by the engine. */
-export function drawAccuracy(canvas, name, run) {
-  const h = run.result.accuracy_histogram;
-  const width = 100 / Math.max(h.all.length, 1);
-  canvas.dataset.policy = name;
-  return showFigure(canvas, `accuracy-${name}`, (o) =>
-    pageEngine().generic_figure(
-      {
-        kind: 'grouped-bars',
-        labels: { title: `${name}: jobs by accuracy of the scheduler's predictions (Fig. 2)`, x: 'accuracy', y: 'jobs' },
-        categories: h.all.map((_, i) => `${i * width}-${(i + 1) * width}%`),
-        series: [
-          { name: 'all jobs', values: h.all },
-          { name: 'jobs not killed at their estimate', values: h.without_killed },
-        ],
-      },
-      o,
-    ),
-  );
-}
-
 // ---------------------------------------------------------------- parameter sweeps
 
 const axisKey = (k) => k.trim().toLowerCase().replaceAll('-', '_');

@@ -8,7 +8,9 @@
 //!   and the frame cartesian charts share.
 //! - [`compare`]: the charts comparing policies' runs.
 //! - [`gantt`]: the Gantt chart's raster and its frame.
-//! - [`generic`]: grouped bars and lines of any table, for the studies' figures.
+//! - [`generic`]: charts of any table of numbers (bars, grouped bars, lines, error bars,
+//!   heatmaps) from a serde spec, for the studies' figures and the trace's shape.
+//! - [`answer`]: the comparison said in words, on the page's first screen.
 
 pub mod answer;
 pub mod axis;

@@ -23,7 +23,7 @@ USAGE:
   schedlab policies
   schedlab bench [TRACE ...] [--policy NAME[,NAME...]|all] [--set KEY=VALUE ...] [--repeat N]
   schedlab findings [TRACE ...] [--set KEY=VALUE ...]
-  schedlab sweep TRACE ... [--policy NAME] [--vary KEY=V1,V2|A-B ...] [--set KEY=VALUE ...] [--top N]
+  schedlab sweep TRACE ... [--policy NAME] [--vary KEY=V1,V2|A-B ...] [--set KEY=VALUE ...] [--top N] [--plot DIR]
   schedlab omega [TRACE ...] [--months] [--set KEY=VALUE ...]
   schedlab lawson [TRACE ...] [--set KEY=VALUE ...] [--format table|json] [--plot DIR]
   schedlab kettimuthu [TRACE ...] [--loads F,F,...|none] [--set KEY=VALUE ...] [--format table|json]
