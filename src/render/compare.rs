@@ -25,6 +25,7 @@ use super::chart::{
 };
 use super::display::{text_size, Colour, Recorder};
 use super::generic::draw_text;
+use super::generic::heatmap::ramp;
 use crate::engine::Outcome;
 use crate::metrics::categories::{bsld_by_category, Grid};
 use crate::metrics::SeriesPoint;
@@ -755,24 +756,6 @@ fn over_time(runs: &[RunView], opts: &ChartOptions, q: Quantity) -> Result<Chart
         .collect();
     chart.table = Table { title: format!("{what} over time (mean per bucket)"), columns, rows };
     Ok(chart)
-}
-
-/// A sequential colour-blind-safe ramp (viridis, light to dark) at `t` in [0, 1].
-fn ramp(t: f64) -> Colour {
-    const STOPS: [(u8, u8, u8); 6] = [
-        (0xfd, 0xe7, 0x25),
-        (0x7a, 0xd1, 0x51),
-        (0x22, 0xa8, 0x84),
-        (0x2a, 0x78, 0x8e),
-        (0x41, 0x44, 0x87),
-        (0x44, 0x01, 0x54),
-    ];
-    let t = t.clamp(0.0, 1.0) * (STOPS.len() - 1) as f64;
-    let i = (t.floor() as usize).min(STOPS.len() - 2);
-    let f = t - i as f64;
-    let mix = |a: u8, b: u8| (a as f64 + (b as f64 - a as f64) * f).round() as u8;
-    let (a, b) = (STOPS[i], STOPS[i + 1]);
-    Colour::rgb(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
 /// Where a mean bounded slowdown `v` sits on the log colour scale from 1 to `top`.
