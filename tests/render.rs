@@ -534,15 +534,7 @@ fn stopped_runs_are_marked_and_missing_values_said() {
     runs.push(view("sjf", &[], vec![]));
     let chart =
         compare_chart(&runs, &CompareChart::MetricBars { metric: "avg_wait_s".into() }, &opts(640, 360)).unwrap();
-    let texts: Vec<&str> = chart
-        .list
-        .items
-        .iter()
-        .filter_map(|p| match p {
-            Primitive::Text { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let texts: Vec<&str> = chart.list.texts();
     assert!(texts.contains(&"easy (stopped)"), "{texts:?}");
     assert!(texts.contains(&"n/a"), "a run without the metric says so");
     assert!(texts.iter().any(|t| t.contains("faded bars: runs stopped early")));

@@ -1030,18 +1030,6 @@ mod tests {
             .collect()
     }
 
-    fn texts(chart: &Chart) -> Vec<String> {
-        chart
-            .list
-            .items
-            .iter()
-            .filter_map(|p| match p {
-                crate::render::display::Primitive::Text { text, .. } => Some(text.clone()),
-                _ => None,
-            })
-            .collect()
-    }
-
     #[test]
     fn wide_ranges_go_on_a_log_axis() {
         let which = CompareChart::MetricBars { metric: "jobs_backfilled".into() };
@@ -1052,9 +1040,9 @@ mod tests {
         let ends: Vec<i32> = chart.hits.iter().map(|h| h.rect.2).collect();
         assert!(((ends[1] - ends[0]) - (ends[2] - ends[1])).abs() <= 1, "{ends:?}");
         assert!(ends[0] > chart.plot.0 + 20, "the shortest bar is visible: {ends:?}");
-        let t = texts(&chart);
+        let t = chart.list.texts();
         for label in ["10", "100", "1000"] {
-            assert!(t.iter().any(|x| x == label), "tick {label} in {t:?}");
+            assert!(t.contains(&label), "tick {label} in {t:?}");
         }
         assert!(chart.svg().contains("log scale"));
         // 10 to 200 is a factor of 20: a linear axis from 0, the 10 bar a twentieth of the 200.

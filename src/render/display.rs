@@ -194,6 +194,17 @@ impl DisplayList {
         }
     }
 
+    /// Every text drawn, in drawing order (what a chart says, for checks).
+    pub fn texts(&self) -> Vec<&str> {
+        self.items
+            .iter()
+            .filter_map(|p| match p {
+                Primitive::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// 16 hex digits of FNV-1a 64 over every primitive's integers, colours and text bytes:
     /// equal on every target for the same chart, different when any pixel of the geometry moves.
     pub fn hash(&self) -> String {

@@ -424,15 +424,7 @@ mod tests {
         }
         assert_eq!(c.hits[4].text, "Est at ω = ∞: 50.0 h");
         assert_eq!(c.table.rows[4], ["∞", "50"]);
-        let texts: Vec<&str> = c
-            .list
-            .items
-            .iter()
-            .filter_map(|p| match p {
-                Primitive::Text { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
+        let texts: Vec<&str> = c.list.texts();
         assert!(texts.contains(&"∞"), "{texts:?}");
     }
 
