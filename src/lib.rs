@@ -26,14 +26,10 @@
 //!   a canvas and the CLI writes as SVG or PNG (the same picture, the same hash), with hit
 //!   regions and the numbers drawn; the comparison charts, the Gantt chart, generic charts for
 //!   the studies, and the answer in words on the page's first screen.
-//! - [`findings`]: a paper's qualitative claims checked on any trace (Tsafrir et al.).
 //! - [`fairstart`]: the hybrid fair start time of Leung et al., measured while any policy runs.
-//! - [`leung`]: the nine CPlant policies compared by fair-start misses, turnaround and loss of
-//!   capacity, per width and length class (Leung, Sabin & Sadayappan).
-//! - [`kettimuthu`]: selective preemption compared by category (Kettimuthu et al.).
-//! - [`lawson`]: multiple-queue backfilling against its single-queue baseline: slowdown
-//!   ratios, transient batches, missed reservations (Lawson & Smirni).
-//! - [`sweep`]: grids of option values ranked by average degradation (Tsafrir et al. section 7).
+//! - [`studies`]: the papers' studies, one file per paper, above everything else: Tsafrir's
+//!   and Ward's findings, parameter sweeps, Lawson & Smirni's multiple queues, Kettimuthu's
+//!   selective preemption, Leung's CPlant fairshare policies.
 //! - [`check`]: the invariants every completed simulation keeps, checked on its outcome (tests,
 //!   property tests and fuzz targets share it).
 //! - [`run`]: `KEY=VALUE` settings and the whole flow in one call, as the CLI uses it.
@@ -60,11 +56,7 @@ pub mod calendar;
 pub mod check;
 pub mod engine;
 pub mod fairstart;
-pub mod findings;
-pub mod kettimuthu;
 pub mod keys;
-pub mod lawson;
-pub mod leung;
 pub mod metrics;
 pub mod policy;
 pub mod predict;
@@ -72,7 +64,7 @@ pub mod profile;
 pub mod random;
 pub mod render;
 pub mod run;
-pub mod sweep;
+pub mod studies;
 pub mod trace;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -251,7 +251,7 @@ fn the_nine_policies_finish_every_job_of_sandia_ross() {
     let t = parse(&bytes, &opts).expect("Sandia-Ross parses");
     assert_eq!(t.jobs.len(), 12134);
     let s = Settings::default();
-    for name in schedlab::leung::POLICIES {
+    for name in schedlab::studies::leung::POLICIES {
         let cfg = configure(name, &s).unwrap().remove(0);
         let mut o = s.engine;
         o.placements = true;

@@ -5,9 +5,9 @@ mod common;
 
 use std::process::Command;
 
-use schedlab::findings::tsafrir;
 use schedlab::metrics::Cut;
 use schedlab::run::Settings;
+use schedlab::studies::findings::tsafrir;
 use schedlab::trace::parse;
 
 fn schedlab(args: &[&str]) -> (bool, String, String) {
@@ -86,7 +86,7 @@ fn ward_findings_on_sandia_ross() {
     let bytes = common::read_shared("traces/Sandia-Ross-2001-1.1-cln.swf.gz");
     let s = Settings::parse(&["queue_classes=header"]).expect("settings");
     let est = parse(&bytes, &s.trace).expect("trace parses");
-    let st = schedlab::findings::ward(&est, &s).expect("relaxed configures");
+    let st = schedlab::studies::findings::ward(&est, &s).expect("relaxed configures");
     let holds: Vec<Option<bool>> = st.findings.iter().map(|f| f.holds).collect();
     assert_eq!(holds, [Some(true), Some(true), Some(true), None], "{:#?}", st.findings);
     // Every month's jobs add up to the trace, in every run.

@@ -64,7 +64,7 @@ pub fn catalogue() -> JsValue {
         "engine_options": keys(ENGINE_KEYS),
         "metric_options": keys(METRIC_KEYS),
         "metrics": crate::metrics::METRIC_DOCS,
-        "sweep_axes": crate::sweep::DEFAULT_AXES,
+        "sweep_axes": crate::studies::sweep::DEFAULT_AXES,
     }))
 }
 
@@ -148,8 +148,8 @@ pub fn lawson_compare(bytes: &[u8], settings: Vec<String>) -> JsValue {
         Ok(x) => x,
         Err(value) => return value,
     };
-    match crate::lawson::compare(&trace, &s) {
-        Ok(c) => js(&json!({"ok": true, "comparison": c, "tail_points": crate::lawson::TAIL_POINTS})),
+    match crate::studies::lawson::compare(&trace, &s) {
+        Ok(c) => js(&json!({"ok": true, "comparison": c, "tail_points": crate::studies::lawson::TAIL_POINTS})),
         Err(e) => failure(e.to_string(), Value::Null),
     }
 }
@@ -163,7 +163,7 @@ pub fn kettimuthu_compare(bytes: &[u8], settings: Vec<String>) -> JsValue {
         Ok(x) => x,
         Err(value) => return value,
     };
-    match crate::kettimuthu::compare(&trace, &s) {
+    match crate::studies::kettimuthu::compare(&trace, &s) {
         Ok(c) => js(&json!({"ok": true, "comparison": c})),
         Err(e) => failure(e.to_string(), Value::Null),
     }
@@ -172,7 +172,7 @@ pub fn kettimuthu_compare(bytes: &[u8], settings: Vec<String>) -> JsValue {
 /// The schemes and load factors of Kettimuthu et al.'s study, as JSON.
 #[wasm_bindgen]
 pub fn kettimuthu_schemes() -> JsValue {
-    use crate::kettimuthu::{LOAD_FACTORS, LOAD_SCHEMES, SCHEMES};
+    use crate::studies::kettimuthu::{LOAD_FACTORS, LOAD_SCHEMES, SCHEMES};
     js(&json!({"schemes": SCHEMES, "load_schemes": LOAD_SCHEMES, "load_factors": LOAD_FACTORS}))
 }
 
@@ -181,7 +181,7 @@ pub fn kettimuthu_schemes() -> JsValue {
 /// the four categories of Table 4.1.
 #[wasm_bindgen]
 pub fn kettimuthu_load(bytes: &[u8], label: &str, factor: f64, settings: Vec<String>) -> JsValue {
-    use crate::kettimuthu::{load_point, LOAD_SCHEMES};
+    use crate::studies::kettimuthu::{load_point, LOAD_SCHEMES};
     let mut s = match Settings::parse(&settings) {
         Ok(s) => s,
         Err(e) => return failure(e.to_string(), Value::Null),
@@ -212,7 +212,7 @@ pub fn kettimuthu_load_findings(
     utilization: Vec<f64>,
     avg_bsld: Vec<f64>,
 ) -> JsValue {
-    use crate::kettimuthu::{load_findings_of, LoadSummary};
+    use crate::studies::kettimuthu::{load_findings_of, LoadSummary};
     let rows: Vec<LoadSummary> = labels
         .into_iter()
         .zip(loads)
@@ -226,7 +226,9 @@ pub fn kettimuthu_load_findings(
 /// `{"policies", "widths"}`.
 #[wasm_bindgen]
 pub fn leung_policies() -> JsValue {
-    js(&json!({"policies": crate::leung::POLICIES, "widths": crate::metrics::categories::leung_width_labels()}))
+    js(
+        &json!({"policies": crate::studies::leung::POLICIES, "widths": crate::metrics::categories::leung_width_labels()}),
+    )
 }
 
 /// One policy of Leung et al.'s study on the trace: `{"ok", "run"}` with its metrics (fair-start
@@ -238,7 +240,7 @@ pub fn leung_policy(bytes: &[u8], policy: &str, settings: Vec<String>) -> JsValu
         Ok(x) => x,
         Err(value) => return value,
     };
-    match crate::leung::run_policy(&trace, policy, &s) {
+    match crate::studies::leung::run_policy(&trace, policy, &s) {
         Ok(run) => js(&json!({"ok": true, "run": run})),
         Err(e) => failure(e.to_string(), Value::Null),
     }
@@ -255,7 +257,7 @@ pub fn leung_findings(
     avg_response_submitted_s: Vec<f64>,
     loss_of_capacity: Vec<f64>,
 ) -> JsValue {
-    use crate::leung::{findings, Summary};
+    use crate::studies::leung::{findings, Summary};
     let rows: Vec<Summary> = policies
         .into_iter()
         .enumerate()
@@ -366,12 +368,12 @@ pub fn rank_sweep(input: JsValue) -> JsValue {
         Ok(i) => i,
         Err(e) => return failure(format!("bad sweep input: {e}"), Value::Null),
     };
-    let d = crate::sweep::degradation(&i.perf);
+    let d = crate::studies::sweep::degradation(&i.perf);
     js(&json!({
         "ok": true,
         "degradation": d,
-        "order": crate::sweep::ranking(&d),
-        "by": crate::sweep::by_key(&i.configs, &d, &i.by),
+        "order": crate::studies::sweep::ranking(&d),
+        "by": crate::studies::sweep::by_key(&i.configs, &d, &i.by),
     }))
 }
 

@@ -1,7 +1,7 @@
 //! `schedlab kettimuthu`: Kettimuthu et al.'s selective preemption study.
 
-use schedlab::kettimuthu::{compare, load_findings, load_study, LOAD_FACTORS};
 use schedlab::metrics::categories::CategoryTable;
+use schedlab::studies::kettimuthu::{compare, load_findings, load_study, LOAD_FACTORS};
 
 use schedlab::render::chart::ChartOptions;
 use schedlab::render::generic::{draw, Labels, Panel, Series, Spec, XScale};
@@ -30,8 +30,8 @@ fn bsld(t: &CategoryTable, worst: bool) -> &[Vec<f64>] {
 fn plots(
     out: &plot::Out,
     name: &str,
-    cmp: &schedlab::kettimuthu::Comparison,
-    points: &[schedlab::kettimuthu::LoadPoint],
+    cmp: &schedlab::studies::kettimuthu::Comparison,
+    points: &[schedlab::studies::kettimuthu::LoadPoint],
 ) -> Result<(), Fail> {
     let stem = |what: &str| format!("kettimuthu-{}-{what}", plot::file_name(name));
     let Some(first) = cmp.schemes.first() else { return Ok(()) };
@@ -85,7 +85,7 @@ fn plots(
             names.push(p.scheme.label);
         }
     }
-    let curves = |pick: &dyn Fn(&schedlab::kettimuthu::LoadPoint) -> f64| -> Vec<Series> {
+    let curves = |pick: &dyn Fn(&schedlab::studies::kettimuthu::LoadPoint) -> f64| -> Vec<Series> {
         names
             .iter()
             .map(|n| Series {
@@ -110,14 +110,15 @@ fn plots(
             "average bsld against load (Fig. 4.10)",
             "average bsld",
             "lower is better",
-            &(|p: &schedlab::kettimuthu::LoadPoint| p.avg_bsld) as &dyn Fn(&schedlab::kettimuthu::LoadPoint) -> f64,
+            &(|p: &schedlab::studies::kettimuthu::LoadPoint| p.avg_bsld)
+                as &dyn Fn(&schedlab::studies::kettimuthu::LoadPoint) -> f64,
         ),
         (
             "utilization",
             "utilization against load (Fig. 4.9)",
             "utilization",
             "used processor-seconds / (makespan × machine size); higher is better",
-            &|p: &schedlab::kettimuthu::LoadPoint| p.utilization,
+            &|p: &schedlab::studies::kettimuthu::LoadPoint| p.utilization,
         ),
     ] {
         let series = curves(pick);

@@ -1,8 +1,8 @@
 //! `schedlab lawson`: Lawson & Smirni's multiple- against single-queue backfilling study.
 
-use schedlab::lawson::{study, LawsonStudy, LoadRun, TAIL_POINTS};
 use schedlab::render::axis::fmt_number;
 use schedlab::render::generic::{Labels, Series, Spec, XScale};
+use schedlab::studies::lawson::{study, LawsonStudy, LoadRun, TAIL_POINTS};
 
 use crate::study::{load_scaled, paths_or, picture, short, verdict};
 use crate::{fail, load_trace, settings, Args, Fail};

@@ -1,7 +1,7 @@
 //! `schedlab leung`: Leung, Sabin & Sadayappan's fairshare study.
 
-use schedlab::leung::{compare, Comparison, PolicyRun};
 use schedlab::run::Settings;
+use schedlab::studies::leung::{compare, Comparison, PolicyRun};
 
 use schedlab::render::generic::{Bar, Labels, Series, Spec};
 

@@ -1,10 +1,10 @@
 //! `schedlab findings` and `schedlab sweep`: the Tsafrir et al. study on any traces.
 
-use schedlab::findings::{tsafrir, Study};
 use schedlab::metrics::Cut;
 use schedlab::render::generic::{draw, Labels, Spec, Spread};
 use schedlab::run::{configure, run_one, Settings};
-use schedlab::sweep::{by_key, degradation, grid, ranking, Axis, DEFAULT_AXES};
+use schedlab::studies::findings::{tsafrir, Study};
+use schedlab::studies::sweep::{by_key, degradation, grid, ranking, Axis, DEFAULT_AXES};
 use schedlab::trace::Trace;
 
 use crate::plot;
@@ -311,7 +311,7 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
             out!("\n{name}: skipped, its jobs are all in one queue");
             continue;
         }
-        let st = schedlab::findings::ward(&est, &s).map_err(|e| fail(e.to_string()))?;
+        let st = schedlab::studies::findings::ward(&est, &s).map_err(|e| fail(e.to_string()))?;
         let zone = st.est.first().map_or(String::new(), |r| r.monthly.zone.clone());
         out!("\n{name}: {} jobs, {} processors; months in {zone}", est.jobs.len(), est.machine);
         let classes = schedlab::run::configure("relaxed", &s).map_err(|e| fail(e.to_string()))?[0].queue_classes(&est);
@@ -327,18 +327,19 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
             if named.is_empty() { "every queue primary (0)".to_string() } else { named.join(", ") }
         );
         let mut head = format!("  {:<26}", "");
-        for o in schedlab::findings::OMEGAS {
+        for o in schedlab::studies::findings::OMEGAS {
             head.push_str(&format!(" {:>11}", format!("omega={o}")));
         }
         out!("{head}");
-        let row =
-            |label: &str, runs: &[schedlab::findings::OmegaRun], f: &dyn Fn(&schedlab::findings::OmegaRun) -> f64| {
-                let mut line = format!("  {label:<26}");
-                for r in runs {
-                    line.push_str(&format!(" {:>11.0}", f(r)));
-                }
-                out!("{line}");
-            };
+        let row = |label: &str,
+                   runs: &[schedlab::studies::findings::OmegaRun],
+                   f: &dyn Fn(&schedlab::studies::findings::OmegaRun) -> f64| {
+            let mut line = format!("  {label:<26}");
+            for r in runs {
+                line.push_str(&format!(" {:>11.0}", f(r)));
+            }
+            out!("{line}");
+        };
         row("total wait [h], Est", &st.est, &|r| r.wait_hours);
         row("total wait [h], Act", &st.act, &|r| r.wait_hours);
         row("high-class wait [h], Est", &st.est, &|r| r.high_wait_hours);
@@ -348,7 +349,7 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
         out!("  {:<26} {logged:>11.0}  (the log's own scheduler, SWF field 3)", "actual wait [h]");
         if a.months {
             out!("  Table 1 layout: month, jobs, utilization % (omega=inf, Est), actual (logged) wait hours, wait hours Est / Act per omega");
-            let find = |r: &schedlab::findings::OmegaRun, label: &str| {
+            let find = |r: &schedlab::studies::findings::OmegaRun, label: &str| {
                 r.monthly.months.iter().find(|m| m.month == label).cloned().unwrap_or_default()
             };
             // Every month any run reaches (runs end at different times).

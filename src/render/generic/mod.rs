@@ -1,11 +1,11 @@
 //! Charts of any table of numbers, for the studies' figures, asked for by value as a [`Spec`]
 //! (the page builds one from numbers it already has; the command line from the same numbers):
 //!
-//! - [`bars`]: grouped bars (a value per category and series) and bars (one value per name,
+//! - [`bars`](mod@bars): grouped bars (a value per category and series) and bars (one value per name,
 //!   each in its own colour, names down the side);
-//! - [`lines`]: lines (a value per x and series; x linear, log, dates, or labelled such as
+//! - [`lines`](mod@lines): lines (a value per x and series; x linear, log, dates, or labelled such as
 //!   ω = ∞) and means with their spread (error bars over categories);
-//! - [`heatmap`]: heatmaps (a value per row and column, with counts), one or several panels
+//! - [`heatmap`](mod@heatmap): heatmaps (a value per row and column, with counts), one or several panels
 //!   on one colour scale.
 //!
 //! Series take [`palette`](super::chart::palette) colours in order unless they name one, so a
@@ -252,7 +252,7 @@ pub enum Spec {
         /// A value per category in each.
         series: Vec<Series>,
     },
-    /// [`bars`].
+    /// [`bars()`].
     Bars {
         /// Titles and axes (`x` is the values', `y` the names').
         labels: Labels,
@@ -283,7 +283,7 @@ pub enum Spec {
         /// A mean and spread per category in each.
         series: Vec<Spread>,
     },
-    /// [`heatmap`].
+    /// [`heatmap()`].
     Heatmap {
         /// Titles, axes (`x` the columns', `y` the rows'), the value's name and a log scale.
         labels: Labels,

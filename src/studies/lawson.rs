@@ -15,11 +15,11 @@
 
 use serde::Serialize;
 
-use crate::findings::Finding;
 use crate::metrics::{records, Metrics, Record};
 use crate::policy::multiqueue::class_of;
 use crate::policy::PolicyError;
 use crate::run::{configure, run_one, Settings};
+use crate::studies::findings::Finding;
 use crate::trace::Trace;
 
 /// Submissions per transient batch (the paper's 1,000).

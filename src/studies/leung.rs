@@ -12,11 +12,11 @@
 
 use serde::Serialize;
 
-use crate::findings::Finding;
 use crate::metrics::categories::{leung_width, leung_width_labels, shape, Grid};
 use crate::metrics::{submissions, Metrics};
 use crate::policy::PolicyError;
 use crate::run::{configure, run_one, Settings};
+use crate::studies::findings::Finding;
 use crate::trace::Trace;
 
 /// The nine policies of section V.E, the original first.

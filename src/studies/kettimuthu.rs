@@ -9,11 +9,11 @@
 
 use serde::Serialize;
 
-use crate::findings::Finding;
 use crate::metrics::categories::{kettimuthu_table, CategoryTable, Classes, Estimates};
 use crate::metrics::{records, Metrics, Record};
 use crate::policy::PolicyError;
 use crate::run::{configure, run_one, Settings};
+use crate::studies::findings::Finding;
 use crate::trace::Trace;
 
 /// One scheme of the comparison: a label, the policy and its suspension factor.
