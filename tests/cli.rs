@@ -226,3 +226,42 @@ fn lawson_study_matches_two_plain_runs() {
     assert!(text.contains("missed single"), "{text}");
     assert_eq!(text.matches("] ").count(), 5, "{text}");
 }
+
+/// Several policies run on several threads print exactly what one thread prints, in every format,
+/// and write the same schedules.
+#[test]
+fn threads_change_no_output_byte() {
+    let trace =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz");
+    let trace = trace.to_str().unwrap();
+    let dir = scratch("threads");
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let mut files = Vec::new();
+        for format in ["json", "table", "csv"] {
+            let base = dir.join(format!("s{threads}.csv"));
+            let schedules = base.to_str().unwrap();
+            let policies = "fcfs,easy,conservative,easy++,ss,relaxed,mq-backfill,cplant24.nomax.all";
+            let mut args = vec!["run", trace, "--policy", policies, "--format", format, "--threads", threads];
+            args.extend(["--schedule-out", schedules]);
+            if format == "json" {
+                args.extend(["--series", "50"]);
+            }
+            let o = schedlab(&args);
+            assert!(o.status.success(), "{}", stderr(&o));
+            files.push(o.stdout);
+        }
+        for policy in ["fcfs", "ss", "cplant24.nomax.all"] {
+            files.push(std::fs::read(dir.join(format!("s{threads}.{policy}.csv"))).unwrap());
+        }
+        let o = schedlab(&["sweep", trace, "--vary", "window=1-3", "--threads", threads]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        files.push(o.stdout);
+        outputs.push(files);
+    }
+    assert_eq!(outputs[0].len(), outputs[1].len());
+    for (one, two) in outputs[0].iter().zip(&outputs[1]) {
+        assert!(!one.is_empty());
+        assert_eq!(String::from_utf8_lossy(one), String::from_utf8_lossy(two));
+    }
+}

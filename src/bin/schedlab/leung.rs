@@ -1,5 +1,6 @@
 //! `schedlab leung`: Leung, Sabin & Sadayappan's fairshare study.
 
+use rayon::prelude::*;
 use schedlab::run::Settings;
 use schedlab::studies::leung::{compare, Comparison, PolicyRun};
 
@@ -189,14 +190,21 @@ pub fn cmd_leung(a: &Args) -> Result<(), Fail> {
         out!("turn/job: from a job's submission to its last segment's end; LOC: loss of capacity (eq. 1)");
     }
     let mut docs = Vec::new();
-    for (k, (path, extra)) in runs.iter().enumerate() {
-        let mut s: Settings = base.clone();
-        for e in extra {
-            let (k, v) = schedlab::keys::split_setting(e).map_err(|e| fail(e.to_string()))?;
-            s.trace.set(&k, &v).map_err(|e| fail(e.to_string()))?;
-        }
-        let trace = load_trace(path, &s)?;
-        let cmp = compare(&trace, &s).map_err(|e| fail(e.to_string()))?;
+    // Each trace's study on its own core, printed in the order the traces were named.
+    let studies: Vec<_> = runs
+        .par_iter()
+        .map(|(path, extra)| -> Result<_, Fail> {
+            let mut s: Settings = base.clone();
+            for e in extra {
+                let (k, v) = schedlab::keys::split_setting(e).map_err(|e| fail(e.to_string()))?;
+                s.trace.set(&k, &v).map_err(|e| fail(e.to_string()))?;
+            }
+            let trace = load_trace(path, &s)?;
+            let cmp = compare(&trace, &s).map_err(|e| fail(e.to_string()))?;
+            Ok((trace.jobs.len(), trace.machine, cmp))
+        })
+        .collect::<Result<_, _>>()?;
+    for (k, ((path, extra), (jobs, machine, cmp))) in runs.iter().zip(studies).enumerate() {
         let name = short(path);
         let period = if extra.is_empty() { String::new() } else { format!(" ({})", extra.join(" ")) };
         if let Some(o) = &pics {
@@ -205,7 +213,7 @@ pub fn cmd_leung(a: &Args) -> Result<(), Fail> {
         if json {
             docs.push(serde_json::json!({ "trace": name, "settings": extra, "comparison": cmp }));
         } else {
-            print(&name, &period, trace.jobs.len(), trace.machine, &cmp);
+            print(&name, &period, jobs, machine, &cmp);
         }
     }
     if json {

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use rayon::prelude::*;
 use serde_json::{json, Value};
 
 use schedlab::metrics::{compress, records, schedule_csv, Cut, Record};
@@ -31,6 +32,8 @@ USAGE:
   schedlab leung [TRACE ...] [--set KEY=VALUE ...] [--format table|json] [--plot DIR]
 
 TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_' alike.
+Independent simulations (several policies, bench, sweep and the studies) run on every core;
+--threads N (-j N) sets how many threads; the output is the same on any number.
 Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
 With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each.
 'run --plot DIR' writes the page's charts into DIR as SVG and PNG (800x450, or --plot-size WxH)
@@ -66,11 +69,15 @@ macro_rules! out {
     }};
 }
 
+mod alloc;
 mod kettimuthu;
 mod lawson;
 mod leung;
 mod plot;
 mod study;
+
+#[global_allocator]
+static ALLOC: alloc::Counting = alloc::Counting;
 
 /// A command-line failure: the message and the exit code.
 struct Fail(String, u8);
@@ -98,6 +105,7 @@ struct Args {
     months: bool,
     loads: Option<String>,
     plot: Option<String>,
+    threads: Option<usize>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
@@ -131,6 +139,15 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
             "--loads" => a.loads = Some(value("--loads")?),
             "--plot" => a.plot = Some(value("--plot")?),
             "--plot-size" => plot::set_size(&value("--plot-size")?)?,
+            "--threads" | "-j" => {
+                let v = value("--threads")?;
+                a.threads = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| usage(format!("--threads: not a positive count: {v}")))?,
+                );
+            }
             "--top" => {
                 let v = value("--top")?;
                 a.top = Some(v.parse().map_err(|_| usage(format!("--top: not a count: {v}")))?);
@@ -317,22 +334,36 @@ fn cmd_run(a: &Args) -> Result<(), Fail> {
     }
     let out = a.plot.as_deref().map(plot::Out::new).transpose()?;
     let trace = load_trace(path, &s)?;
+    // Each policy on its own core; what a run leaves behind is small, and comes back in the
+    // order the policies were named, so the output is the same on any number of threads.
+    let pictured = out.is_some();
+    let runs: Vec<_> = configs
+        .par_iter()
+        .map(|cfg| -> Result<_, Fail> {
+            let (outcome, result) = run_one(&trace, cfg, &s);
+            let pictures = pictured.then(|| {
+                (
+                    RunView::new(&trace, &outcome, &result, s.metrics.tau, 400),
+                    (cfg.policy.to_string(), Gantt::new(&trace, &outcome)),
+                )
+            });
+            if let Some(base) = &a.schedule_out {
+                write_schedule(&schedule_path(base, cfg.policy, configs.len() > 1), &records(&trace, &outcome))?;
+            }
+            let points = a.series.map(|n| json!({"policy": cfg.policy, "points": compress(&outcome.series, n)}));
+            Ok((result, pictures, points))
+        })
+        .collect::<Result<_, _>>()?;
     let mut results: Vec<PolicyResult> = Vec::new();
     let mut series: Vec<Value> = Vec::new();
     let mut views = Vec::new();
     let mut gantts = Vec::new();
-    for cfg in &configs {
-        let (outcome, result) = run_one(&trace, cfg, &s);
-        if out.is_some() {
-            views.push(RunView::new(&trace, &outcome, &result, s.metrics.tau, 400));
-            gantts.push((cfg.policy.to_string(), Gantt::new(&trace, &outcome)));
+    for (result, pictures, points) in runs {
+        if let Some((view, gantt)) = pictures {
+            views.push(view);
+            gantts.push(gantt);
         }
-        if let Some(base) = &a.schedule_out {
-            write_schedule(&schedule_path(base, cfg.policy, configs.len() > 1), &records(&trace, &outcome))?;
-        }
-        if let Some(n) = a.series {
-            series.push(json!({"policy": cfg.policy, "points": compress(&outcome.series, n)}));
-        }
+        series.extend(points);
         results.push(result);
     }
     let report = RunReport {
@@ -448,16 +479,52 @@ fn cmd_policies() {
     }
 }
 
-/// Resets the peak-memory mark so the next reading covers only what follows (Linux).
-fn reset_peak_rss() -> bool {
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+/// The median of `v` (the upper one of an even count).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-/// Peak resident memory of this process in KiB (Linux), if known.
-fn peak_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+/// One policy's figures in `schedlab bench`.
+struct Measured {
+    seconds: Vec<f64>,
+    passes: u64,
+    peak_bytes: u64,
+    fst: schedlab::fairstart::FstCost,
+}
+
+/// Simulates `cfg` once on this thread: seconds, passes, the heap it held at its peak beyond
+/// what the thread held before, and the fair-start cost.
+fn measure_once(trace: &Trace, cfg: &Configured, s: &Settings) -> (f64, u64, u64, schedlab::fairstart::FstCost) {
+    let start = alloc::reset_peak();
+    let t = Instant::now();
+    let outcome = simulate_configured(trace, cfg, &s.engine, &mut |_| {});
+    let secs = t.elapsed().as_secs_f64();
+    let peak = alloc::peak_since(start);
+    let out = (secs, outcome.passes, peak, outcome.fst_cost);
+    drop(std::hint::black_box(outcome));
+    out
+}
+
+/// Seconds the whole `schedlab run PATH --policy NAME --format json` takes as a new process
+/// (reading, simulating, summarising, printing), the median of `repeat` runs.
+fn whole_process(path: &str, name: &str, sets: &[String], repeat: usize) -> Option<f64> {
+    let exe = std::env::current_exe().ok()?;
+    let mut times = Vec::new();
+    for _ in 0..repeat {
+        let mut cmd = std::process::Command::new(&exe);
+        cmd.args(["run", path, "--policy", name, "--format", "json", "--threads", "1"]);
+        for set in sets {
+            cmd.args(["--set", set]);
+        }
+        cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+        let t = Instant::now();
+        if !cmd.status().ok()?.success() {
+            return None;
+        }
+        times.push(t.elapsed().as_secs_f64());
+    }
+    Some(median(&mut times))
 }
 
 fn cmd_bench(a: &Args) -> Result<(), Fail> {
@@ -470,67 +537,98 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
         paths = vec![format!("{dir}SDSC-SP2-1998-4.2-cln.swf.gz"), format!("{dir}HPC2N-2002-2.2-cln.swf.gz")];
     }
     let repeat = a.repeat.unwrap_or(3).max(1);
+    let threads = rayon::current_num_threads();
     out!(
-        "{:<24} {:<20} {:>8} {:>9} {:>11} {:>8} {:>9}",
+        "{:<24} {:<20} {:>8} {:>9} {:>11} {:>8} {:>10} {:>9}",
         "trace",
         "policy",
         "jobs",
         "seconds",
         "jobs/s",
         "passes",
+        "peak B/job",
         "peak MiB"
     );
-    let mib = |k: Option<u64>| k.map_or("-".to_string(), |k| format!("{:.1}", k as f64 / 1024.0));
+    let per_job = |b: u64, n: usize| format!("{:.0}", b as f64 / n.max(1) as f64);
+    let mib = |b: u64| format!("{:.1}", b as f64 / (1024.0 * 1024.0));
     for path in &paths {
-        reset_peak_rss();
-        let t0 = Instant::now();
-        let trace = load_trace(path, &s)?;
-        let parse_s = t0.elapsed().as_secs_f64();
+        let mut parse = Vec::new();
+        let mut parse_peak = 0;
+        let mut loaded = None;
+        for _ in 0..repeat {
+            let start = alloc::reset_peak();
+            let t0 = Instant::now();
+            let trace = load_trace(path, &s)?;
+            parse.push(t0.elapsed().as_secs_f64());
+            parse_peak = alloc::peak_since(start);
+            loaded = Some(trace);
+        }
+        let Some(trace) = loaded else { continue };
+        let parse_s = median(&mut parse);
         let short: String = study::short(path).chars().take(24).collect();
         let n = trace.jobs.len();
         out!(
-            "{short:<24} {:<20} {n:>8} {parse_s:>9.3} {:>11.0} {:>8} {:>9}",
-            "(parse)",
+            "{short:<24} {:<20} {n:>8} {parse_s:>9.3} {:>11.0} {:>8} {:>10} {:>9}",
+            "(read and parse)",
             n as f64 / parse_s,
             "-",
-            mib(peak_rss_kib())
+            per_job(parse_peak, n),
+            mib(parse_peak)
         );
         // One untimed run first: the allocator's first large blocks come fresh from the kernel,
         // which would otherwise be charged to whichever policy is measured first.
         if let Some(cfg) = configs.first() {
-            std::hint::black_box(simulate_configured(&trace, cfg, &s.engine, &mut |_| {}));
+            std::hint::black_box(measure_once(&trace, cfg, &s));
         }
         // Rounds over every policy rather than all runs of one policy in a row: a slow spell of
         // the machine then costs each policy a run or two, not one policy all of its runs.
-        let mut best = vec![f64::INFINITY; configs.len()];
-        let mut passes = vec![0u64; configs.len()];
-        let mut peak: Vec<Option<u64>> = vec![None; configs.len()];
-        let mut cost = vec![schedlab::fairstart::FstCost::default(); configs.len()];
+        let mut m: Vec<Measured> = configs
+            .iter()
+            .map(|_| Measured { seconds: Vec::new(), passes: 0, peak_bytes: 0, fst: Default::default() })
+            .collect();
+        let mut walls = Vec::new();
         for _ in 0..repeat {
-            for (i, cfg) in configs.iter().enumerate() {
-                reset_peak_rss();
-                let t = Instant::now();
-                let outcome = simulate_configured(&trace, cfg, &s.engine, &mut |_| {});
-                best[i] = best[i].min(t.elapsed().as_secs_f64());
-                passes[i] = outcome.passes;
-                cost[i] = outcome.fst_cost;
-                std::hint::black_box(&outcome);
-                drop(outcome);
-                peak[i] = peak[i].max(peak_rss_kib());
+            let wall = Instant::now();
+            let round: Vec<_> = configs.par_iter().map(|cfg| measure_once(&trace, cfg, &s)).collect();
+            walls.push(wall.elapsed().as_secs_f64());
+            for (m, (secs, passes, peak, fst)) in m.iter_mut().zip(round) {
+                m.seconds.push(secs);
+                m.passes = passes;
+                m.peak_bytes = m.peak_bytes.max(peak);
+                m.fst = fst;
             }
         }
-        for (i, cfg) in configs.iter().enumerate() {
+        for (m, cfg) in m.iter_mut().zip(&configs) {
+            let secs = median(&mut m.seconds);
             out!(
-                "{short:<24} {:<20} {n:>8} {:>9.3} {:>11.0} {:>8} {:>9}",
+                "{short:<24} {:<20} {n:>8} {secs:>9.3} {:>11.0} {:>8} {:>10} {:>9}",
                 cfg.policy,
-                best[i],
-                n as f64 / best[i],
-                passes[i],
-                mib(peak[i])
+                n as f64 / secs,
+                m.passes,
+                per_job(m.peak_bytes, n),
+                mib(m.peak_bytes)
             );
         }
-        for (i, cfg) in configs.iter().enumerate() {
-            let c = cost[i];
+        if configs.len() > 1 {
+            out!(
+                "{short:<24} {:<20} {n:>8} {:>9.3}   (wall, {} policies on {threads} thread(s))",
+                "(all of them)",
+                median(&mut walls),
+                configs.len()
+            );
+        }
+        let first = configs.iter().find(|c| c.policy == "easy").or(configs.first());
+        if let Some(cfg) = first {
+            if let Some(w) = whole_process(path, cfg.policy, &a.sets, repeat) {
+                out!(
+                    "{short:<24} {:<20} {n:>8} {w:>9.3}   (schedlab run --policy {} --format json, one process)",
+                    "(whole process)",
+                    cfg.policy
+                );
+            }
+        }
+        for (m, cfg) in m.iter().zip(&configs) {
+            let c = m.fst;
             if c.computed > 0 {
                 let per = |x: u64| x as f64 / c.computed as f64;
                 out!(
@@ -545,8 +643,8 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
         }
         let _ = std::io::stdout().flush();
     }
-    out!("seconds: best of {repeat} rounds over every policy, after one untimed run: the simulation alone (the trace is parsed once; metrics not included)");
-    out!("peak MiB: the process's peak resident memory (VmHWM) during that step, trace included");
+    out!("seconds: the median of {repeat} rounds over every policy (after one untimed run), each simulation timed on its own thread, {threads} at once (--threads N); the trace is parsed once, metrics are not included");
+    out!("peak: the most heap a simulation held beyond the trace, per trace job and in MiB (for reading: the trace's own peak)");
     out!("fair start times (fst=on, or the fairshare policies) are measured inside the timed simulation");
     Ok(())
 }
@@ -554,7 +652,13 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
 fn main() -> ExitCode {
     let mut it = std::env::args().skip(1);
     let cmd = it.next();
-    let result = parse_args(it).and_then(|a| match cmd.as_deref() {
+    let result = parse_args(it).inspect(|a| {
+        if let Some(n) = a.threads {
+            // Only fails if a pool exists already, which nothing before this line builds.
+            let _ = rayon::ThreadPoolBuilder::new().num_threads(n).build_global();
+        }
+    });
+    let result = result.and_then(|a| match cmd.as_deref() {
         Some("info") => cmd_info(&a),
         Some("run") => cmd_run(&a),
         Some("policies") => {

@@ -1,5 +1,6 @@
 //! `schedlab findings` and `schedlab sweep`: the Tsafrir et al. study on any traces.
 
+use rayon::prelude::*;
 use schedlab::metrics::Cut;
 use schedlab::render::generic::{draw, Labels, Spec, Spread};
 use schedlab::run::{configure, run_one, Settings};
@@ -159,15 +160,25 @@ pub fn cmd_findings(a: &Args) -> Result<(), Fail> {
     out!("Tsafrir, Etsion & Feitelson (2007): the paper's findings on each trace with user estimates");
     let mut summary: Vec<(String, Vec<Option<bool>>)> = Vec::new();
     let mut claims: Vec<&str> = Vec::new();
-    for path in &paths {
-        let trace = load_trace(path, &s)?;
+    // Each trace's study on its own core, printed in the order the traces were named.
+    let studies: Vec<_> = paths
+        .par_iter()
+        .map(|path| -> Result<_, Fail> {
+            let trace = load_trace(path, &s)?;
+            if trace.report.estimates_exact {
+                return Ok((trace.jobs.len(), trace.machine, None));
+            }
+            let st = tsafrir(&trace, &s).map_err(|e| fail(e.to_string()))?;
+            Ok((trace.jobs.len(), trace.machine, Some(st)))
+        })
+        .collect::<Result<_, _>>()?;
+    for (path, (jobs, machine, st)) in paths.iter().zip(studies) {
         let name = short(path);
-        if trace.report.estimates_exact {
+        let Some(st) = st else {
             out!("\n{name}: skipped, the log has no user estimates (estimate = runtime)");
             continue;
-        }
-        let st = tsafrir(&trace, &s).map_err(|e| fail(e.to_string()))?;
-        print_study(&name, trace.jobs.len(), trace.machine, &s, &st);
+        };
+        print_study(&name, jobs, machine, &s, &st);
         claims = st.findings.iter().map(|f| f.claim).collect();
         summary.push((name, st.findings.iter().map(|f| f.holds).collect()));
     }
@@ -224,19 +235,22 @@ pub fn cmd_sweep(a: &Args) -> Result<(), Fail> {
     }
     let traces: Vec<_> = paths.iter().map(|p| load_trace(p, &base)).collect::<Result<_, _>>()?;
     let pics = a.plot.as_deref().map(plot::Out::new).transpose()?;
-    let mut perf: Vec<Vec<f64>> = Vec::with_capacity(configs.len());
-    for c in &configs {
-        let mut s = base.clone();
-        s.policy.extend(c.iter().cloned());
-        let cfg = configure(&policy, &s).map_err(|e| usage(e.to_string()))?;
-        let mut row = Vec::new();
-        for t in &traces {
-            let (_, r) = run_one(t, &cfg[0], &s);
-            row.push(r.metrics.avg_wait_s);
-            row.push(r.metrics.avg_bsld);
-        }
-        perf.push(row);
-    }
+    // Configurations run on every core; rows come back in grid order.
+    let perf: Vec<Vec<f64>> = configs
+        .par_iter()
+        .map(|c| -> Result<Vec<f64>, Fail> {
+            let mut s = base.clone();
+            s.policy.extend(c.iter().cloned());
+            let cfg = configure(&policy, &s).map_err(|e| usage(e.to_string()))?;
+            let mut row = Vec::new();
+            for t in &traces {
+                let (_, r) = run_one(t, &cfg[0], &s);
+                row.push(r.metrics.avg_wait_s);
+                row.push(r.metrics.avg_bsld);
+            }
+            Ok(row)
+        })
+        .collect::<Result<_, _>>()?;
     let d = degradation(&perf);
     let order = ranking(&d);
     let top = a.top.unwrap_or(10).min(order.len());
@@ -304,14 +318,24 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
     out!("Ward, Mahood & West (2002): relaxed backfilling, total wait by omega, Est and Act runs");
     let mut summary: Vec<(String, Vec<Option<bool>>)> = Vec::new();
     let mut claims: Vec<&str> = Vec::new();
-    for path in &paths {
-        let est = load_trace(path, &s)?;
+    // Each trace's study on its own core, printed in the order the traces were named.
+    let studies: Vec<_> = paths
+        .par_iter()
+        .map(|path| -> Result<_, Fail> {
+            let est = load_trace(path, &s)?;
+            if !explicit && est.report.queues < 2 {
+                return Ok((est, None));
+            }
+            let st = schedlab::studies::findings::ward(&est, &s).map_err(|e| fail(e.to_string()))?;
+            Ok((est, Some(st)))
+        })
+        .collect::<Result<_, _>>()?;
+    for (path, (est, st)) in paths.iter().zip(studies) {
         let name = short(path);
-        if !explicit && est.report.queues < 2 {
+        let Some(st) = st else {
             out!("\n{name}: skipped, its jobs are all in one queue");
             continue;
-        }
-        let st = schedlab::studies::findings::ward(&est, &s).map_err(|e| fail(e.to_string()))?;
+        };
         let zone = st.est.first().map_or(String::new(), |r| r.monthly.zone.clone());
         out!("\n{name}: {} jobs, {} processors; months in {zone}", est.jobs.len(), est.machine);
         let classes = schedlab::run::configure("relaxed", &s).map_err(|e| fail(e.to_string()))?[0].queue_classes(&est);
