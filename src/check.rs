@@ -32,9 +32,11 @@ pub fn schedule(trace: &Trace, out: &Outcome) -> Result<(), String> {
                 j.id, r.start, r.last_start, r.end
             ));
         }
-        // Accuracy is a time-weighted mean of ratios in [0, 1]; outside it the weights are wrong.
-        if !(0.0..=1.0).contains(&r.accuracy) {
-            return Err(format!("job {}: prediction accuracy {}", j.id, r.accuracy));
+    }
+    // Accuracy is a time-weighted mean of ratios in [0, 1]; outside it the weights are wrong.
+    for (j, p) in trace.jobs.iter().zip(out.observed.predictions.iter().flatten()) {
+        if !(0.0..=1.0).contains(&p.accuracy) {
+            return Err(format!("job {}: prediction accuracy {}", j.id, p.accuracy));
         }
     }
     series(trace, out)?;
@@ -47,11 +49,13 @@ pub fn schedule(trace: &Trace, out: &Outcome) -> Result<(), String> {
 
 /// Checks that no job with a reservation started after the first one it was given: the
 /// guarantee of FCFS reservations under plans that are never wrong (exact runtimes, or jobs
-/// killed at the estimate they are planned with). Only meaningful for such runs.
+/// killed at the estimate they are planned with). Only meaningful for such runs, observed with
+/// `observe=promises`; a run without it is refused.
 pub fn reservations(trace: &Trace, out: &Outcome) -> Result<(), String> {
-    for (j, r) in trace.jobs.iter().zip(&out.records) {
-        if r.reserved >= 0 && r.start > r.reserved {
-            return Err(format!("job {} reserved for {} started at {}", j.id, r.reserved, r.start));
+    let promises = out.observed.promises.as_ref().ok_or("the run did not observe promises (observe=promises)")?;
+    for ((j, r), &reserved) in trace.jobs.iter().zip(&out.records).zip(promises) {
+        if reserved >= 0 && r.start > reserved {
+            return Err(format!("job {} reserved for {reserved} started at {}", j.id, r.start));
         }
     }
     Ok(())
@@ -295,7 +299,11 @@ mod tests {
 
     fn run(trace: &Trace, policy: &str, placements: bool) -> Outcome {
         let cfg = Configured::new(policy, &[]).expect("policy configures");
-        simulate(trace, cfg.build(trace).as_mut(), &EngineOptions { placements, ..Default::default() })
+        simulate(
+            trace,
+            cfg.build(trace).as_mut(),
+            &EngineOptions { placements, observe: crate::engine::Observe::ALL, ..Default::default() },
+        )
     }
 
     /// Selective suspension on 8 processors: A and D (4 each, 10000 s) run from 0; C (4, 100 s,
@@ -428,7 +436,7 @@ mod tests {
         let t = trace();
         let mut out = run(&t, "easy", false);
         assert_eq!(reservations(&t, &out), Ok(()));
-        out.records[2].reserved = out.records[2].start - 1;
+        out.observed.promises.as_mut().unwrap()[2] = out.records[2].start - 1;
         assert!(reservations(&t, &out).is_err());
     }
 }

@@ -18,50 +18,14 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
 
-use serde::Serialize;
-
-use crate::engine::{JobIdx, JobView, Policy, System};
+use crate::engine::{JobIdx, JobView, Observed, Observer, PieceEnd, System};
 use crate::policy::fairshare::{fairshare_cmp, Decay, Usage};
 use crate::trace::Trace;
 
-/// One submission's fair start: a job, or one segment of a job run under a maximum runtime.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct FairStart {
-    /// The job (trace index).
-    pub job: JobIdx,
-    /// Segment number (0 for a job that ran whole, and for a job's first segment).
-    pub segment: u32,
-    /// When it was submitted.
-    pub submit: i64,
-    /// Its fair start time.
-    pub fst: i64,
-    /// When it started (-1 if it never did).
-    pub start: i64,
-}
+pub use crate::engine::observe::{FairStart, FstCost};
 
-impl FairStart {
-    /// Seconds it started after its fair start time (0 if on time or earlier).
-    pub fn miss(&self) -> i64 {
-        (self.start - self.fst).max(0)
-    }
-}
-
-/// What the FST computations cost, for the benchmark.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct FstCost {
-    /// Fair start times computed (submissions).
-    pub computed: u64,
-    /// Waiting jobs looked at (the queue length at each submission, summed).
-    pub scanned: u64,
-    /// Jobs list-scheduled ahead of the new ones, summed.
-    pub placed: u64,
-    /// Groups of processor completion times taken, summed.
-    pub groups: u64,
-}
-
-/// Wraps a policy and computes every submission's fair start time as it runs.
+/// Computes every submission's fair start time as a policy runs: an [`Observer`].
 pub struct FairStartWatch {
-    inner: Box<dyn Policy>,
     usage: Usage,
     max_runtime: i64,
     machine: i64,
@@ -83,14 +47,13 @@ pub struct FairStartWatch {
 }
 
 impl FairStartWatch {
-    /// Watches `inner` on `trace`, ordering by usage that decays as `decay`, with jobs run in
+    /// Watches a run on `trace`, ordering by usage that decays as `decay`, with jobs run in
     /// segments of at most `max_runtime` seconds (`None`: whole).
-    pub fn new(inner: Box<dyn Policy>, trace: &Trace, decay: Decay, max_runtime: Option<i64>) -> Self {
+    pub fn new(trace: &Trace, decay: Decay, max_runtime: Option<i64>) -> Self {
         let n = trace.jobs.len();
         let usage = Usage::new(trace, decay);
         let users = usage.users();
         FairStartWatch {
-            inner,
             usage,
             max_runtime: max_runtime.unwrap_or(i64::MAX),
             machine: trace.machine as i64,
@@ -106,11 +69,6 @@ impl FairStartWatch {
             cached: vec![0.0; users],
             cost: FstCost::default(),
         }
-    }
-
-    /// The fair start of every submission, in submission order, and what computing them cost.
-    pub fn finish(self) -> (Vec<FairStart>, FstCost) {
-        (self.entries, self.cost)
     }
 
     fn usage_of(&mut self, idx: JobIdx, now: i64) -> f64 {
@@ -236,44 +194,37 @@ impl FairStartWatch {
     }
 }
 
-impl Policy for FairStartWatch {
-    fn on_arrival(&mut self, job: JobView, sys: &mut System) {
-        self.submit(&job, 0, 0, sys.now());
-        self.inner.on_arrival(job, sys);
+impl Observer for FairStartWatch {
+    fn arrived(&mut self, sys: &System, job: JobIdx) {
+        self.submit(&sys.view(job), 0, 0, sys.now());
     }
 
-    fn on_completion(&mut self, job: JobView, sys: &mut System) {
-        self.stop(job.idx, sys.now());
-        self.inner.on_completion(job, sys);
+    fn completed(&mut self, sys: &System, job: JobIdx) {
+        self.stop(job, sys.now());
     }
 
-    fn on_overdue(&mut self, job: JobView, sys: &mut System) -> bool {
-        self.inner.on_overdue(job, sys)
-    }
-
-    fn on_killed(&mut self, job: JobView, sys: &mut System) {
-        // A killed speculative run waits again, still the same submission.
+    fn ended(&mut self, sys: &System, job: JobIdx, how: PieceEnd) {
         let now = sys.now();
-        self.stop(job.idx, now);
-        let est = job.estimate.clamp(1, self.max_runtime);
-        self.slot[job.idx as usize] = self.waiting.len() as u32;
-        self.waiting.push((job.idx, now, est));
-        self.inner.on_killed(job, sys);
+        match how {
+            PieceEnd::Killed => {
+                // A killed speculative run waits again, still the same submission.
+                self.stop(job, now);
+                let est = sys.view(job).estimate.clamp(1, self.max_runtime);
+                self.slot[job as usize] = self.waiting.len() as u32;
+                self.waiting.push((job, now, est));
+            }
+            PieceEnd::Checkpointed => {
+                self.stop(job, now);
+                let segment = self.entries[self.open[job as usize] as usize].segment + 1;
+                self.submit(&sys.view(job), sys.done(job), segment, now);
+            }
+            _ => {}
+        }
     }
 
-    fn on_checkpoint(&mut self, job: JobView, sys: &mut System) {
+    fn passed(&mut self, sys: &System) {
         let now = sys.now();
-        self.stop(job.idx, now);
-        let segment = self.entries[self.open[job.idx as usize] as usize].segment + 1;
-        self.submit(&job, sys.done(job.idx), segment, now);
-        self.inner.on_checkpoint(job, sys);
-    }
-
-    fn schedule(&mut self, sys: &mut System) {
-        self.inner.schedule(sys);
-        let now = sys.now();
-        for k in 0..sys.started_now().len() {
-            let idx = sys.started_now()[k];
+        for &idx in sys.started_now() {
             let est = match self.slot[idx as usize] {
                 u32::MAX => 1,
                 s => self.waiting[s as usize].2,
@@ -285,17 +236,17 @@ impl Policy for FairStartWatch {
                 e.start = now;
             }
         }
-        for k in 0..sys.suspended_now().len() {
-            self.stop(sys.suspended_now()[k], now);
+        for &idx in sys.suspended_now() {
+            self.stop(idx, now);
         }
-        for k in 0..sys.resumed_now().len() {
-            let idx = sys.resumed_now()[k];
+        for &idx in sys.resumed_now() {
             let left = (sys.view(idx).estimate - sys.done(idx)).max(1);
             self.run(idx, now + left, now);
         }
     }
 
-    fn declares_backfills(&self) -> bool {
-        self.inner.declares_backfills()
+    fn finish(self: Box<Self>, _sys: &System, out: &mut Observed) {
+        out.fair_starts = Some(self.entries);
+        out.fst_cost = self.cost;
     }
 }

@@ -150,24 +150,20 @@ pub fn simulate_configured(
         }
         deadline.is_none_or(|d| clock_s() < d)
     };
-    let policy = cfg.build(trace);
+    let mut policy = cfg.build(trace);
     let fairshare = cfg.fairshare_options();
     let watch = match engine.fst {
         Fst::On => true,
         Fst::Off => false,
         Fst::Auto => fairshare.is_some(),
     };
-    if !watch {
-        let mut policy = policy;
-        return simulate_observed(trace, policy.as_mut(), engine, 64, &mut go_on);
+    // Missed reservations are Lawson & Smirni's measure: their policies keep first promises.
+    let mut observers = engine.observe.resolve(cfg.family == "multiqueue").build(trace);
+    if watch {
+        let decay = fairshare.map(|o| o.decay).unwrap_or_default();
+        observers.push(Box::new(FairStartWatch::new(trace, decay, fairshare.and_then(|o| o.max_runtime_s))));
     }
-    let decay = fairshare.map(|o| o.decay).unwrap_or_default();
-    let mut watcher = FairStartWatch::new(policy, trace, decay, fairshare.and_then(|o| o.max_runtime_s));
-    let mut outcome = simulate_observed(trace, &mut watcher, engine, 64, &mut go_on);
-    let (fair_starts, cost) = watcher.finish();
-    outcome.fair_starts = fair_starts;
-    outcome.fst_cost = cost;
-    outcome
+    simulate_observed(trace, policy.as_mut(), engine, observers, 64, &mut go_on)
 }
 
 /// Seconds on the runner's monotonic clock: the browser's in a worker, the system's natively.

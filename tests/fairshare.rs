@@ -19,8 +19,20 @@ fn swf(machine: u32, jobs: &[(i64, i64, u32, i64, i32)]) -> Trace {
     parse(s.as_bytes(), &TraceOptions::default()).expect("trace parses")
 }
 
+/// Job `i`'s first promised start, or -1.
+fn reserved(out: &Outcome, i: usize) -> i64 {
+    out.observed.promises.as_ref().expect("promises observed")[i]
+}
+
+/// Every submission's fair start time.
+fn fair_starts(out: &Outcome) -> &[FairStart] {
+    out.observed.fair_starts.as_deref().expect("fair start times observed")
+}
+
 fn run(trace: &Trace, policy: &str, settings: &[&str]) -> (Outcome, Metrics) {
-    let s = Settings::parse(settings).expect("settings parse");
+    let mut all = vec!["observe=promises"];
+    all.extend_from_slice(settings);
+    let s = Settings::parse(&all).expect("settings parse");
     let cfg = configure(policy, &s).expect("policy configures").remove(0);
     let (out, res) = run_one(trace, &cfg, &s);
     (out, res.metrics)
@@ -117,7 +129,7 @@ fn a_starving_job_enters_the_starvation_queue_and_its_head_is_reserved() {
     let t = starving();
     let (out, _) = run(&t, "cplant24.nomax.all", &["starve_h=0.5"]);
     assert_eq!(starts(&out), vec![0, 3000, 1000, 1500, 2000, 4000]);
-    assert_eq!(out.records[1].reserved, 3000, "the head's reservation, made when it entered at 2300");
+    assert_eq!(reserved(&out, 1), 3000, "the head's reservation, made when it entered at 2300");
     let (out, _) = run(&t, "cplant24.nomax.all", &["starve_h=off"]);
     assert_eq!(starts(&out), vec![0, 3500, 1000, 1500, 2000, 2500]);
     // With the default 24 h threshold job 2 never waits that long here.
@@ -159,7 +171,7 @@ fn a_maximum_runtime_splits_a_job_into_segments_submitted_one_after_another() {
     assert_eq!(m.avg_response_s, (9100.0 + 3690.0) / 2.0);
     assert_eq!(m.avg_response_submitted_s, (3600.0 + 3700.0 + 1800.0 + 3690.0) / 4.0);
     // Every submission has a fair start.
-    let fst: Vec<(u32, u32, i64)> = out.fair_starts.iter().map(|f| (f.job, f.segment, f.submit)).collect();
+    let fst: Vec<(u32, u32, i64)> = fair_starts(&out).iter().map(|f| (f.job, f.segment, f.submit)).collect();
     assert_eq!(fst, vec![(0, 0, 0), (1, 0, 10), (0, 1, 3600), (0, 2, 7300)]);
     // Without the limit job 1 runs whole and job 2 waits for it.
     let (out, m) = run(&t, "cplant24.nomax.all", &[]);
@@ -178,7 +190,7 @@ fn a_segment_is_planned_with_the_estimate_left() {
     let (out, _) = run(&t, "cons.72max", &["max_runtime_h=1"]);
     assert_eq!(starts(&out), vec![0, 3600, 5100]);
     assert_eq!(out.records[0].end, 5100);
-    assert_eq!(out.records[2].reserved, 5100);
+    assert_eq!(reserved(&out, 2), 5100);
 }
 
 /// 4 processors. Job 1 (user 1) on all of them, estimate 100 but done at 50; job 2 (user 1) and
@@ -195,7 +207,7 @@ fn conservative_improves_reservations_in_fairshare_order() {
     // place behind job 2 although its user has less usage.
     let (out, _) = run(&early(), "cons.nomax", &[]);
     assert_eq!(starts(&out), vec![0, 50, 150]);
-    assert_eq!((out.records[1].reserved, out.records[2].reserved), (100, 200));
+    assert_eq!((reserved(&out, 1), reserved(&out, 2)), (100, 200));
 }
 
 #[test]
@@ -206,7 +218,7 @@ fn dynamic_reservations_are_rebuilt_in_fairshare_order() {
     assert_eq!(starts(&out), vec![0, 150, 50]);
     // No promise is made while nothing can start (the machine is full until 50), so job 2's
     // first is 150, made at 50.
-    assert_eq!(out.records[1].reserved, 150);
+    assert_eq!(reserved(&out, 1), 150);
 }
 
 #[test]
@@ -224,7 +236,7 @@ fn the_fair_start_time_by_hand() {
     //   cannot have all four processors until 2120: job 2 misses its fair start by 1120.
     let t = swf(4, &[(0, 1000, 3, 1000, 1), (10, 500, 4, 500, 2), (20, 100, 1, 100, 3), (30, 2000, 1, 2000, 4)]);
     let (out, m) = run(&t, "cplant24.nomax.all", &[]);
-    let got: Vec<FairStart> = out.fair_starts.clone();
+    let got: Vec<FairStart> = fair_starts(&out).to_vec();
     let want = [(0, 0, 0), (1, 1000, 2120), (2, 1500, 20), (3, 1500, 120)];
     assert_eq!(got.len(), 4);
     for (f, (job, fst, start)) in got.iter().zip(want) {
@@ -236,9 +248,9 @@ fn the_fair_start_time_by_hand() {
     // Other families measure it only when asked; the fair start does not depend on the policy's
     // own decisions before the arrival, so EASY's first three agree here.
     let (out, m) = run(&t, "easy", &[]);
-    assert!(out.fair_starts.is_empty() && m.fst_miss_share.is_none());
+    assert!(out.observed.fair_starts.is_none() && m.fst_miss_share.is_none());
     let (out, _) = run(&t, "easy", &["fst=on"]);
-    let fst: Vec<i64> = out.fair_starts.iter().map(|f| f.fst).collect();
+    let fst: Vec<i64> = fair_starts(&out).iter().map(|f| f.fst).collect();
     assert_eq!(fst[..3], [0, 1000, 1500]);
 }
 
@@ -260,8 +272,8 @@ fn the_nine_policies_finish_every_job_of_sandia_ross() {
         schedlab::check::schedule(&t, &out).unwrap_or_else(|e| panic!("{name}: {e}"));
         // One fair start per submission, each start at or after its submission.
         let subs = schedlab::metrics::submissions(&t, &out);
-        assert_eq!(out.fair_starts.len(), subs.len(), "{name}");
-        for f in &out.fair_starts {
+        assert_eq!(fair_starts(&out).len(), subs.len(), "{name}");
+        for f in fair_starts(&out) {
             assert!(f.start >= f.submit && f.fst >= f.submit, "{name}: {f:?}");
         }
         for s in &subs {

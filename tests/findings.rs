@@ -37,7 +37,7 @@ fn every_finding_holds_on_the_papers_traces() {
             assert_eq!(f.holds, Some(true), "{name}: {} does not hold: {}", f.claim, f.detail);
         }
         // Table 2/3: the accuracy of EASY's user estimates and of EASY+'s predictions.
-        let acc = |p: &str| st.get(p).expect("ran").metrics.accuracy_pct;
+        let acc = |p: &str| st.get(p).expect("ran").metrics.accuracy_pct.expect("the study observes predictions");
         assert!(acc("easy") < 50.0 && acc("easy+") > 55.0, "{name}: {} {}", acc("easy"), acc("easy+"));
         assert_eq!(acc("perfect++").round(), 100.0);
     }

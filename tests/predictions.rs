@@ -5,6 +5,7 @@
 
 mod common;
 
+use schedlab::engine::observe::{Followed, Prediction};
 use schedlab::engine::{simulate, Outcome};
 use schedlab::metrics::summarize;
 use schedlab::policy::Configured;
@@ -24,11 +25,27 @@ fn trace_with(text: &str, opts: &TraceOptions) -> Trace {
     parse(text.as_bytes(), opts).expect("trace parses")
 }
 
+/// Runs `name` with every observer attached (then `settings`).
 fn run(trace: &Trace, name: &str, settings: &[&str]) -> Outcome {
-    let s = Settings::parse(settings).expect("settings parse");
+    let mut all = vec!["observe=all"];
+    all.extend_from_slice(settings);
+    let s = Settings::parse(&all).expect("settings parse");
     let cfg = Configured::new(name, &s.policy).expect("policy configures");
     let mut policy = cfg.build(trace);
     simulate(trace, policy.as_mut(), &s.engine)
+}
+
+/// What the observers saw of job `i`: its first reservation, its predictions, its heel-and-toe record.
+fn reserved(out: &Outcome, i: usize) -> i64 {
+    out.observed.promises.as_ref().expect("promises observed")[i]
+}
+
+fn prediction(out: &Outcome, i: usize) -> Prediction {
+    out.observed.predictions.as_ref().expect("predictions observed")[i]
+}
+
+fn followed(out: &Outcome, i: usize) -> Followed {
+    out.observed.heel_toe.as_ref().expect("heel and toe observed")[i]
 }
 
 fn starts(out: &Outcome) -> Vec<i64> {
@@ -64,11 +81,11 @@ fn fig5_alarm_corrects_the_prediction_and_reopens_backfilling() {
     assert_eq!(starts(&run(&t, "easy", &[])), vec![0, 50, 100, 600, 102]);
     let plus = run(&t, "easy+", &[]);
     assert_eq!(starts(&plus), vec![0, 50, 100, 600, 150]);
-    assert_eq!(plus.records[3].reserved, 150, "job 4's first reservation is job 3's predicted end");
-    assert_eq!(plus.records[2].corrections, 1);
+    assert_eq!(reserved(&plus, 3), 150, "job 4's first reservation is job 3's predicted end");
+    assert_eq!(prediction(&plus, 2).corrections, 1);
     // Job 3: predicted 50 from submission (100) to 150, accuracy 50/500; then 1000 until its
     // end at 600, accuracy 500/1000: (0.1 x 50 + 0.5 x 450) / 500 = 0.46.
-    assert!((plus.records[2].accuracy - 0.46).abs() < 1e-12, "{}", plus.records[2].accuracy);
+    assert!((prediction(&plus, 2).accuracy - 0.46).abs() < 1e-12, "{}", prediction(&plus, 2).accuracy);
     assert_eq!(starts(&run(&t, "easy+", &["correction=none"])), vec![0, 50, 100, 600, 700]);
     // The same with one pass per event (pyss's order).
     assert_eq!(starts(&run(&t, "easy+", &["passes=event"])), vec![0, 50, 100, 600, 150]);
@@ -111,7 +128,7 @@ fn correction_strategies_including_beyond_the_estimate() {
         let c = format!("correction={strategy}");
         let out = run(&t, "easy+", &[&c]);
         assert_eq!(starts(&out), vec![0, 100], "{strategy}");
-        let r = out.records[1];
+        let r = prediction(&out, 1);
         assert_eq!(r.corrections as usize, preds.len() - 1, "{strategy}: corrections");
         let want = weighted(preds);
         assert!((r.accuracy - want).abs() < 1e-9, "{strategy}: accuracy {} want {want}", r.accuracy);
@@ -128,11 +145,11 @@ fn easy_pcor_grows_predictions_past_the_estimate() {
     let t = trace_with(&swf(1, &[(0, 1000, 1, 100, 1), (10, 50, 1, 50, 2)]), &opts);
     let out = run(&t, "easy-pcor", &[]);
     assert_eq!(starts(&out), vec![0, 1000]);
-    assert_eq!(out.records[1].reserved, 100);
-    assert_eq!(out.records[0].corrections, 2);
+    assert_eq!(reserved(&out, 1), 100);
+    assert_eq!(prediction(&out, 0).corrections, 2);
     let m = summarize(&t, &out, &Default::default());
-    assert_eq!((m.delayed_pct, m.delay_avg_s, m.reserved_pct), (50.0, 900.0, 50.0));
-    assert_eq!(m.corrections_avg, 1.0);
+    assert_eq!((m.delayed_pct, m.delay_avg_s, m.reserved_pct), (Some(50.0), Some(900.0), Some(50.0)));
+    assert_eq!(m.corrections_avg, Some(1.0));
 }
 
 /// SJF hands the reservation to the shortest waiting job. Machine of 4, every job on the
@@ -162,13 +179,13 @@ fn guarded_variant_backfills_by_estimated_end() {
         common::trace(&swf(4, &[(0, 50, 2, 50, 1), (0, 300, 2, 300, 2), (1, 100, 4, 100, 3), (60, 500, 2, 1000, 1)]));
     let pp = run(&t, "easy++", &[]);
     assert_eq!(starts(&pp), vec![0, 0, 560, 60]);
-    assert_eq!(pp.records[2].reserved, 300);
+    assert_eq!(reserved(&pp, 2), 300);
     let cases: [(&str, &[&str]); 4] =
         [("easy++", &["backfill_end=estimate"]), ("easy++-guarded", &[]), ("easy", &[]), ("perfect++", &[])];
     for (p, settings) in cases {
         let out = run(&t, p, settings);
         assert_eq!(starts(&out), vec![0, 0, 300, 400], "{p}");
-        assert_eq!(out.records[2].reserved, 300, "{p}");
+        assert_eq!(reserved(&out, 2), 300, "{p}");
     }
 }
 
@@ -185,17 +202,17 @@ fn heel_and_toe_counts_thieves_under_x2() {
     ));
     let x2 = run(&t, "x2", &[]);
     assert_eq!(starts(&x2), vec![0, 0, 9, 4, 6]);
-    assert_eq!((x2.records[2].perfect_start, x2.records[2].thefts, x2.records[2].reserved), (6, 2, 12));
+    assert_eq!((followed(&x2, 2).perfect_start, followed(&x2, 2).thefts, reserved(&x2, 2)), (6, 2, 12));
     let m = summarize(&t, &x2, &Default::default());
-    assert_eq!((m.stalled_pct, m.stall_avg_s, m.thieves_avg), (100.0, 3.0, 2.0));
+    assert_eq!((m.stalled_pct, m.stall_avg_s, m.thieves_avg), (Some(100.0), Some(3.0), Some(2.0)));
     let easy = run(&t, "easy", &[]);
     assert_eq!(starts(&easy), vec![0, 0, 6, 16, 16]);
-    assert!(easy.records.iter().all(|r| r.thefts == 0));
+    assert!(easy.observed.heel_toe.as_ref().unwrap().iter().all(|f| f.thefts == 0));
     let m = summarize(&t, &easy, &Default::default());
-    assert_eq!(m.stalled_pct, 0.0);
+    assert_eq!(m.stalled_pct, Some(0.0));
     // Exact predictions everywhere: accuracy 100% for EASY here and for X2 50%.
-    assert_eq!(m.accuracy_pct, 100.0);
-    assert!((summarize(&t, &x2, &Default::default()).accuracy_pct - 50.0).abs() < 1e-9);
+    assert_eq!(m.accuracy_pct, Some(100.0));
+    assert!((summarize(&t, &x2, &Default::default()).accuracy_pct.unwrap() - 50.0).abs() < 1e-9);
 }
 
 /// Propagation: a waiting job's prediction follows its user's newest history. Machine of 2.
@@ -213,8 +230,8 @@ fn propagation_updates_waiting_jobs() {
     // Job 2: from 10 to 100 predicted 1000 (accuracy 0.03), then 1000 or 100 until 130.
     let want_off = (0.03 * 90.0 + 0.03 * 30.0) / 120.0;
     let want_on = (0.03 * 90.0 + 0.3 * 30.0) / 120.0;
-    assert!((off.records[1].accuracy - want_off).abs() < 1e-12);
-    assert!((on.records[1].accuracy - want_on).abs() < 1e-12);
+    assert!((prediction(&off, 1).accuracy - want_off).abs() < 1e-12);
+    assert!((prediction(&on, 1).accuracy - want_on).abs() < 1e-12);
 }
 
 /// Perfect predictions are exact: no corrections and accuracy 100% on a real trace; with FCFS
@@ -227,10 +244,10 @@ fn perfect_predictions_never_need_correction() {
     for p in ["perfect", "perfect++", "sjf-perf"] {
         let out = run(&t, p, &[]);
         let m = summarize(&t, &out, &Default::default());
-        assert_eq!(m.corrections_avg, 0.0, "{p}");
-        assert!((m.accuracy_pct - 100.0).abs() < 1e-9, "{p}: {}", m.accuracy_pct);
+        assert_eq!(m.corrections_avg, Some(0.0), "{p}");
+        assert!((m.accuracy_pct.unwrap() - 100.0).abs() < 1e-9, "{p}: {:?}", m.accuracy_pct);
         if p != "sjf-perf" {
-            assert_eq!(m.delayed_pct, 0.0, "{p}: exact plans never delay a reservation");
+            assert_eq!(m.delayed_pct, Some(0.0), "{p}: exact plans never delay a reservation");
         }
     }
 }
@@ -251,7 +268,7 @@ fn a_correction_keeps_reservations_in_order() {
     for k in ["k=inf", "k=2"] {
         let out = run(&t, "easy+", &[k]);
         assert_eq!(starts(&out), vec![0, 10, 120, 220], "{k}");
-        assert_eq!((out.records[2].reserved, out.records[3].reserved), (20, 120), "{k}");
+        assert_eq!((reserved(&out, 2), reserved(&out, 3)), (20, 120), "{k}");
     }
 }
 
@@ -282,5 +299,5 @@ fn void_alarms_cost_no_pass() {
     let t = trace_with(&swf(1, &[(0, 150, 1, 100, 1)]), &opts);
     assert_eq!(run(&t, "x2", &[]).passes, 2);
     let easy = run(&t, "easy", &[]);
-    assert_eq!((easy.passes, easy.records[0].corrections), (3, 1));
+    assert_eq!((easy.passes, prediction(&easy, 0).corrections), (3, 1));
 }

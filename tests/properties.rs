@@ -210,12 +210,19 @@ fn random_policy() -> impl Strategy<Value = (&'static str, Vec<String>)> {
     )
 }
 
+/// `settings` with every observer attached first, so the checks see every measurement.
+fn observing(settings: &[String]) -> Settings {
+    let mut all = vec!["observe=all".to_string()];
+    all.extend_from_slice(settings);
+    Settings::parse(&all).expect("settings parse")
+}
+
 fn run(trace: &Trace, settings: &[String]) -> Outcome {
     run_policy(trace, "easy", settings)
 }
 
 fn run_policy(trace: &Trace, policy: &str, settings: &[String]) -> Outcome {
-    let s = Settings::parse(settings).expect("settings parse");
+    let s = observing(settings);
     let cfg = Configured::new(policy, &s.policy).expect("policy configures");
     let mut p = cfg.build(trace);
     simulate(trace, p.as_mut(), &s.engine)
@@ -299,7 +306,7 @@ proptest! {
         let opts = TraceOptions { overrun: if overrun { Overrun::Run } else { Overrun::Kill }, ..TraceOptions::default() };
         let t = parse(text.as_bytes(), &opts).expect("trace parses");
         for policy in ["mq-backfill", "sq-backfill"] {
-            let s = Settings::parse(&settings).expect("settings parse");
+            let s = observing(&settings);
             let cfg = Configured::new(policy, &s.policy).expect("policy configures");
             let o = cfg.multiqueue_options().expect("multiqueue").clone();
             let limit = o.speculate_s;
@@ -308,12 +315,13 @@ proptest! {
             check(&t, &out)?;
             prop_assert_eq!(p.audit().violations, 0, "partitions");
             prop_assert_eq!(p.partitions().iter().sum::<u32>(), t.machine);
-            for (j, r) in t.jobs.iter().zip(&out.records) {
+            for (i, (j, r)) in t.jobs.iter().zip(&out.records).enumerate() {
                 if r.killed_runs > 0 {
                     prop_assert_eq!(r.killed_s, limit, "job {} killed after {} s", j.id, r.killed_s);
                 }
                 if !overrun && r.requested >= 0 {
-                    prop_assert_eq!(r.start, r.reserved, "job {} granted {} started {} ({:?})", j.id, r.reserved, r.start, &settings);
+                    let reserved = out.observed.promises.as_ref().expect("promises observed")[i];
+                    prop_assert_eq!(r.start, reserved, "job {} granted {} started {} ({:?})", j.id, reserved, r.start, &settings);
                 }
             }
             if !overrun {

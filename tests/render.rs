@@ -395,7 +395,8 @@ fn svg_names_every_series_and_draws_each() {
 fn every_compare_chart_draws_for_real_runs() {
     let swf = "; MaxProcs: 4\n1 0 -1 100 2 -1 -1 2 100 -1 1 7 1 -1 1 -1 -1 -1\n2 10 -1 50 4 -1 -1 4 50 -1 1 8 1 -1 1 -1 -1 -1\n3 20 -1 30 2 -1 -1 2 40 -1 1 7 1 -1 2 -1 -1 -1\n4 30 -1 10 1 -1 -1 1 10 -1 1 9 1 -1 1 -1 -1 -1\n";
     let trace = parse(swf.as_bytes(), &TraceOptions::default()).unwrap();
-    let settings = schedlab::run::Settings::default();
+    // As the page runs them: every observer attached, so the accuracy histogram has data.
+    let settings = schedlab::run::Settings::parse(&["observe=all"]).unwrap();
     let views: Vec<RunView> = schedlab::run::configure("fcfs,easy", &settings)
         .unwrap()
         .iter()
@@ -515,9 +516,10 @@ fn cli_plot_on_kth() {
     let d = scratch("kth");
     let kth = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz");
     plot_run(kth, &["fcfs", "easy"], &d.0);
-    // Plotting records processor placements, which changes no schedule.
+    // Plotting records processor placements, which changes no schedule, and observes what the
+    // page shows, as `observe=all` does.
     let plain = Command::new(env!("CARGO_BIN_EXE_schedlab"))
-        .args(["run", kth, "--policy", "fcfs,easy", "--format", "json"])
+        .args(["run", kth, "--policy", "fcfs,easy", "--format", "json", "--set", "observe=all"])
         .output()
         .unwrap();
     let with = Command::new(env!("CARGO_BIN_EXE_schedlab"))

@@ -5,11 +5,10 @@
 //! arrivals, then runs exactly one scheduling pass. Ties are broken by job index, which is
 //! submit order then job number. Same trace, same policy: the same schedule, bit for bit.
 //!
-//! Besides start and end times the engine keeps, per job, what the scheduler believed: the
-//! first reservation it was promised, every prediction it was planned with (for the weighted
-//! accuracy of Tsafrir et al. section 2) and, measured with knowledge of the true runtimes, how
-//! often backfilled jobs pushed back its earliest possible start while it was the oldest waiting
-//! job (the "heel and toe" statistics of their Table 10). None of this reaches the policy.
+//! The loop itself keeps only what every run needs. What a study measures besides start and
+//! end times (the predictions a job was planned with, its first reservation, the heel-and-toe
+//! statistics, fair start times) is kept by [`Observer`]s, attached to a run only when its
+//! metrics ask for them ([`observe`]); none of it reaches the policy.
 //!
 //! With `passes=event` ([`EngineOptions`]) it follows pyss instead: one pass after each
 //! arrival, then one after each completion (in the order the jobs started). The processors of
@@ -18,13 +17,15 @@
 //! remainders. This reproduces figures published with pyss-based simulators (docs/VALIDATION.md).
 
 mod machine;
+pub mod observe;
 
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BinaryHeap, VecDeque};
 
 use serde::Serialize;
 
 pub use machine::Machine;
+pub use observe::{Observe, Observed, Observer};
 
 use crate::keys::{parse_choice, parse_num, KeyError};
 use crate::trace::{Job, Trace};
@@ -49,6 +50,8 @@ pub struct EngineOptions {
     pub placements: bool,
     /// Whether every submission's hybrid fair start time is measured ([`crate::fairstart`]).
     pub fst: Fst,
+    /// Which other observers a run attaches (key `observe`).
+    pub observe: Observe,
     /// Wall-clock milliseconds a simulation may take before it stops with the jobs finished so
     /// far (key `budget_s`, in seconds; the runner keeps the clock: [`crate::run::simulate_configured`]).
     pub budget_ms: Option<u64>,
@@ -68,7 +71,13 @@ pub enum Fst {
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { passes: Passes::Timestamp, placements: false, fst: Fst::Auto, budget_ms: None }
+        EngineOptions {
+            passes: Passes::Timestamp,
+            placements: false,
+            fst: Fst::Auto,
+            observe: Observe::default(),
+            budget_ms: None,
+        }
     }
 }
 
@@ -85,6 +94,11 @@ pub const ENGINE_KEYS: &[(&str, &str, &str)] = &[
         "measure each submission's hybrid fair start time (Leung et al.): auto (fairshare policies) | on | off",
     ),
     (
+        "observe",
+        "auto",
+        "what runs measure besides the schedule: auto (first reservations for mq-backfill and sq-backfill) | all | none | a list of predictions (accuracy, corrections), promises (reservations kept), heel_toe (Table 10 of Tsafrir et al.)",
+    ),
+    (
         "budget_s",
         "none",
         "wall-clock seconds a simulation may take; past it, it stops and reports the jobs finished so far",
@@ -99,6 +113,7 @@ impl EngineOptions {
                 self.passes = parse_choice(key, value, &[("timestamp", Passes::Timestamp), ("event", Passes::Event)])?
             }
             "fst" => self.fst = parse_choice(key, value, &[("auto", Fst::Auto), ("on", Fst::On), ("off", Fst::Off)])?,
+            "observe" => self.observe = Observe::parse(value)?,
             "budget_s" => {
                 self.budget_ms = if value.trim().eq_ignore_ascii_case("none") {
                     None
@@ -214,18 +229,12 @@ pub struct System<'a> {
     overdue: BinaryHeap<Reverse<(i64, JobIdx, u32)>>,
     /// Jobs with an index below this have arrived.
     arrived: usize,
-    /// Per job: the prediction in effect, since when, and the accuracy-weighted time so far.
-    belief: Vec<Belief>,
+    /// The oldest job (lowest index) that has arrived and never started, after the last pass.
+    oldest: Option<JobIdx>,
     /// Jobs the policy called backfills in this pass.
     backfills: Vec<JobIdx>,
-}
-
-/// What the scheduler currently plans a job's runtime to be, for the accuracy metric.
-#[derive(Debug, Clone, Copy)]
-struct Belief {
-    prediction: i64,
-    since: i64,
-    weighted: f64,
+    /// What watches the run ([`observe`]).
+    observers: Vec<Box<dyn Observer + 'a>>,
 }
 
 /// Accuracy of prediction `p` for a job that ran `run` seconds (Tsafrir et al. section 2).
@@ -424,29 +433,50 @@ impl<'a> System<'a> {
         self.records[idx as usize].low_priority = true;
     }
 
-    /// Notes that job `idx` was promised a start at `t`; the first promise of each job is kept
-    /// in its record, so guarantees and predictability can be checked afterwards.
+    /// Notes that job `idx` was promised a start at `t` (for [`observe::Promises`], which
+    /// keeps each job's first promise so guarantees and predictability can be checked).
     pub fn note_reservation(&mut self, idx: JobIdx, t: i64) {
-        let r = &mut self.records[idx as usize];
-        if r.reserved < 0 && r.start < 0 {
-            r.reserved = t;
+        if self.records[idx as usize].start < 0 {
+            for o in &mut self.observers {
+                o.promised(self.now, idx, t);
+            }
         }
     }
 
     /// Notes that from now on the scheduler plans job `idx` with runtime `prediction`;
-    /// `correction` says it was raised because the job outlived the previous one.
+    /// `correction` says it was raised because the job outlived the previous one (for
+    /// [`observe::Predictions`]).
     pub fn note_prediction(&mut self, idx: JobIdx, prediction: i64, correction: bool) {
-        let i = idx as usize;
-        let b = &mut self.belief[i];
-        if b.prediction != prediction {
-            let run = self.jobs[i].runtime;
-            b.weighted += accuracy(b.prediction, run) * (self.now - b.since) as f64;
-            b.prediction = prediction;
-            b.since = self.now;
+        for o in &mut self.observers {
+            o.predicted(self.now, idx, prediction, correction);
         }
-        if correction {
-            self.records[i].corrections += 1;
+    }
+
+    /// When the piece job `idx` runs now ends (set once the pass that began it is over).
+    pub fn due(&self, idx: JobIdx) -> i64 {
+        self.due[idx as usize]
+    }
+
+    /// When job `idx` first started, or -1.
+    pub fn start_of(&self, idx: JobIdx) -> i64 {
+        self.records[idx as usize].start
+    }
+
+    /// The oldest job that has arrived and never started, as of the end of the last pass.
+    pub fn oldest_waiting(&self) -> Option<JobIdx> {
+        self.oldest
+    }
+
+    /// Tells every observer something, each seeing the engine as it is.
+    fn tell(&mut self, what: impl Fn(&mut dyn Observer, &System)) {
+        if self.observers.is_empty() {
+            return;
         }
+        let mut observers = std::mem::take(&mut self.observers);
+        for o in &mut observers {
+            what(o.as_mut(), self);
+        }
+        self.observers = observers;
     }
 
     /// Notes that job `idx`, started in this pass, was a backfill (for policies whose
@@ -504,18 +534,6 @@ pub struct JobRecord {
     /// then job number) was still waiting, or, for policies that [`Policy::declares_backfills`],
     /// started by their backfill step.
     pub backfilled: bool,
-    /// The first start time the policy promised it (a reservation), or -1 if none.
-    pub reserved: i64,
-    /// Accuracy of the scheduler's predictions, weighted by the time each was in effect from
-    /// submission to termination (1 = always exact); 0 if it never ended.
-    pub accuracy: f64,
-    /// How many times its prediction was corrected because it outlived it.
-    pub corrections: u32,
-    /// Earliest start possible with true runtimes when it became the oldest waiting job, or -1.
-    pub perfect_start: i64,
-    /// How many times, while it was the oldest waiting job, backfilled jobs pushed that
-    /// earliest possible start later ("thieves").
-    pub thefts: u32,
     /// Start of the run that completed (differs from `start` after killed speculative runs), or -1.
     pub last_start: i64,
     /// Runs started with a limit ([`System::start_limited`]): speculative runs.
@@ -544,11 +562,6 @@ impl JobRecord {
             start: -1,
             end: -1,
             backfilled: false,
-            reserved: -1,
-            accuracy: 0.0,
-            corrections: 0,
-            perfect_start: -1,
-            thefts: 0,
             last_start: -1,
             limited_runs: 0,
             killed_runs: 0,
@@ -613,26 +626,6 @@ pub struct Piece {
     pub runs: (u32, u32),
 }
 
-/// Earliest time from `now` on when `procs` processors are free, given `free` free now and the
-/// running jobs' true ends (`running`, ordered by end), with the processors free at that time.
-fn perfect_earliest(jobs: &[Job], running: &BTreeSet<(i64, JobIdx)>, now: i64, free: u32, procs: u32) -> (i64, u32) {
-    if free >= procs {
-        return (now, free);
-    }
-    let mut avail = free;
-    let mut found: Option<i64> = None;
-    for &(end, idx) in running {
-        if found.is_some_and(|e| end > e) {
-            break;
-        }
-        avail += jobs[idx as usize].procs;
-        if avail >= procs && found.is_none() {
-            found = Some(end);
-        }
-    }
-    (found.unwrap_or(i64::MAX), avail)
-}
-
 /// One step of the machine's state: from `time` on, `busy` processors and `queued` jobs waiting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Sample {
@@ -660,10 +653,8 @@ pub struct Outcome {
     pub piece_runs: Vec<(u32, u32)>,
     /// Every segment of the jobs that ran in segments (none ran whole), in the order they ended.
     pub segments: Vec<Segment>,
-    /// With the fair start time measured: every submission's, in submission order.
-    pub fair_starts: Vec<crate::fairstart::FairStart>,
-    /// What measuring the fair start times cost.
-    pub fst_cost: crate::fairstart::FstCost,
+    /// What the run's observers measured.
+    pub observed: Observed,
     /// Where the simulation stopped, if it stopped before the end (a time budget ran out).
     pub stopped: Option<Progress>,
 }
@@ -686,20 +677,22 @@ pub struct Progress {
     pub total: usize,
 }
 
-/// Runs `policy` over `trace` to the end.
+/// Runs `policy` over `trace` to the end, with the observers `opts.observe` names (`auto`: none).
 pub fn simulate(trace: &Trace, policy: &mut dyn Policy, opts: &EngineOptions) -> Outcome {
-    simulate_observed(trace, policy, opts, u64::MAX, &mut |_| true)
+    simulate_observed(trace, policy, opts, opts.observe.resolve(false).build(trace), u64::MAX, &mut |_| true)
 }
 
-/// Runs `policy` over `trace` to the end, calling `observe` every `every` scheduling passes
-/// (the page's workers report progress this way while the simulation runs). When `observe`
-/// returns false the simulation stops after that pass, with [`Outcome::stopped`] set.
-pub fn simulate_observed(
-    trace: &Trace,
+/// Runs `policy` over `trace` to the end with `observers` attached, calling `progress` every
+/// `every` scheduling passes (the page's workers report progress this way while the simulation
+/// runs). When `progress` returns false the simulation stops after that pass, with
+/// [`Outcome::stopped`] set.
+pub fn simulate_observed<'a>(
+    trace: &'a Trace,
     policy: &mut dyn Policy,
     opts: &EngineOptions,
+    observers: Vec<Box<dyn Observer + 'a>>,
     every: u64,
-    observe: &mut dyn FnMut(Progress) -> bool,
+    progress: &mut dyn FnMut(Progress) -> bool,
 ) -> Outcome {
     let jobs = &trace.jobs[..];
     let n = jobs.len();
@@ -729,13 +722,11 @@ pub fn simulate_observed(
         records: vec![JobRecord::new(); n],
         overdue: BinaryHeap::new(),
         arrived: 0,
-        belief: jobs.iter().map(|j| Belief { prediction: j.sched_runtime, since: j.submit, weighted: 0.0 }).collect(),
+        oldest: None,
         backfills: Vec::new(),
+        observers,
     };
     let declared = policy.declares_backfills();
-    // Heel and toe: running jobs by true end, and the oldest waiting job being followed.
-    let mut running: BTreeSet<(i64, JobIdx)> = BTreeSet::new();
-    let mut head: Option<usize> = None;
     // Ends of the current pieces; an entry whose time is not the job's `due` is stale (the
     // job was suspended and resumed since).
     let mut ends: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
@@ -807,15 +798,11 @@ pub fn simulate_observed(
             }
             sys.machine.release(idx);
             sys.running[i] = false;
-            running.remove(&(t, idx));
             let work = t - sys.work_from[i];
             sys.close_piece(i, work, PieceEnd::Completed);
-            let b = sys.belief[i];
-            let acc = b.weighted + accuracy(b.prediction, jobs[i].runtime) * (t - b.since) as f64;
-            let span = (t - jobs[i].submit).max(1) as f64;
+            sys.tell(|o, sys| o.ended(sys, idx, PieceEnd::Completed));
             let r = &mut sys.records[i];
             r.end = t;
-            r.accuracy = acc / span;
             if r.segments > 0 {
                 let seg =
                     Segment { job: idx, no: r.segments, submit: sys.seg_submit[i], start: r.last_start, end: t, work };
@@ -826,6 +813,7 @@ pub fn simulate_observed(
             if per_event {
                 untold.push_back(idx);
             } else {
+                sys.tell(|o, sys| o.completed(sys, idx));
                 policy.on_completion(view(jobs, idx), &mut sys);
             }
         }
@@ -838,7 +826,6 @@ pub fn simulate_observed(
             let i = idx as usize;
             sys.machine.release(idx);
             sys.running[i] = false;
-            running.remove(&(t, idx));
             let work = t - sys.work_from[i];
             if sys.segmented[i] {
                 sys.close_piece(i, work, PieceEnd::Checkpointed);
@@ -851,6 +838,7 @@ pub fn simulate_observed(
                 sys.seg_submit[i] = t;
                 queued += 1;
                 eventful = true;
+                sys.tell(|o, sys| o.ended(sys, idx, PieceEnd::Checkpointed));
                 policy.on_checkpoint(view(jobs, idx), &mut sys);
                 continue;
             }
@@ -862,6 +850,7 @@ pub fn simulate_observed(
             r.last_start = -1;
             queued += 1;
             eventful = true;
+            sys.tell(|o, sys| o.ended(sys, idx, PieceEnd::Killed));
             policy.on_killed(view(jobs, idx), &mut sys);
         }
         if per_event && first_at_t {
@@ -882,13 +871,16 @@ pub fn simulate_observed(
         while arrivals_left > 0 && next_arrival < n && jobs[next_arrival].submit == t {
             eventful = true;
             sys.arrived = next_arrival + 1;
-            policy.on_arrival(view(jobs, next_arrival as JobIdx), &mut sys);
+            let idx = next_arrival as JobIdx;
+            sys.tell(|o, sys| o.arrived(sys, idx));
+            policy.on_arrival(view(jobs, idx), &mut sys);
             next_arrival += 1;
             queued += 1;
             arrivals_left -= 1;
         }
         if per_event && arrivals_left == 1 {
             if let Some(idx) = untold.pop_front() {
+                sys.tell(|o, sys| o.completed(sys, idx));
                 policy.on_completion(view(jobs, idx), &mut sys);
             }
         }
@@ -904,36 +896,14 @@ pub fn simulate_observed(
         sys.arrived = next_arrival;
         policy.schedule(&mut sys);
         passes += 1;
-        if passes.is_multiple_of(every.max(1)) && !observe(Progress { time: t, arrived: next_arrival, total: n }) {
+        if passes.is_multiple_of(every.max(1)) && !progress(Progress { time: t, arrived: next_arrival, total: n }) {
             stopped = Some(Progress { time: t, arrived: next_arrival, total: n });
         }
 
-        // Did this pass's starts push back the oldest waiting job's earliest possible start? They
-        // did if the processors they still hold then are more than it could spare at that time.
-        let mut pushed: Option<usize> = None;
-        if let Some(h) = head {
-            if !sys.started.is_empty() && sys.records[h].start < 0 {
-                let started: u32 = sys.started.iter().map(|&i| jobs[i as usize].procs).sum();
-                let need = jobs[h].procs;
-                let (e, avail) = perfect_earliest(jobs, &running, t, sys.machine.free() + started, need);
-                let held: u32 = sys
-                    .started
-                    .iter()
-                    .filter(|&&i| t + jobs[i as usize].runtime > e)
-                    .map(|&i| jobs[i as usize].procs)
-                    .sum();
-                if e < i64::MAX && held > avail - need {
-                    pushed = Some(h);
-                }
-            }
-        }
-        for idx in sys.paused.drain(..) {
-            running.remove(&(sys.due[idx as usize], idx));
-            queued += 1;
-        }
+        queued += sys.paused.len() as u32;
         begun.clear();
         begun.extend(sys.started.iter().map(|&i| (i, false)));
-        begun.extend(sys.resumed.drain(..).map(|i| (i, true)));
+        begun.extend(sys.resumed.iter().map(|&i| (i, true)));
         for &(idx, resumed) in &begun {
             let i = idx as usize;
             let job = &jobs[i];
@@ -946,7 +916,6 @@ pub fn simulate_observed(
             let run = if killed { limit } else { remaining };
             sys.work_from[i] = begin;
             sys.due[i] = begin + run;
-            running.insert((begin + run, idx));
             if sys.log_pieces {
                 ids.clear();
                 ids.extend_from_slice(sys.machine.held(idx));
@@ -993,15 +962,10 @@ pub fn simulate_observed(
         while first_waiting < next_arrival && sys.records[first_waiting].start >= 0 {
             first_waiting += 1;
         }
-        if first_waiting < next_arrival {
-            let h = first_waiting;
-            if head != Some(h) {
-                head = Some(h);
-                sys.records[h].perfect_start = perfect_earliest(jobs, &running, t, sys.machine.free(), jobs[h].procs).0;
-            } else if pushed == Some(h) {
-                sys.records[h].thefts += 1;
-            }
-        }
+        sys.oldest = (first_waiting < next_arrival).then_some(first_waiting as JobIdx);
+        sys.tell(|o, sys| o.passed(sys));
+        sys.paused.clear();
+        sys.resumed.clear();
         for idx in sys.started.drain(..) {
             sys.records[idx as usize].backfilled =
                 if declared { sys.backfills.contains(&idx) } else { idx as usize > first_waiting };
@@ -1023,6 +987,10 @@ pub fn simulate_observed(
             break;
         }
     }
+    let mut observed = Observed::default();
+    for o in std::mem::take(&mut sys.observers) {
+        o.finish(&sys, &mut observed);
+    }
     Outcome {
         records: sys.records,
         series,
@@ -1030,8 +998,7 @@ pub fn simulate_observed(
         pieces: sys.pieces,
         piece_runs: sys.piece_runs,
         segments: sys.segments,
-        fair_starts: Vec::new(),
-        fst_cost: Default::default(),
+        observed,
         stopped,
     }
 }

@@ -268,34 +268,34 @@ pub struct Metrics {
     pub scheduling_passes: u64,
     /// Mean accuracy of the scheduler's runtime predictions, in percent, each job's weighted by
     /// the time each prediction was in effect (Tsafrir et al. section 2).
-    pub accuracy_pct: f64,
+    pub accuracy_pct: Option<f64>,
     /// Mean number of prediction corrections per job (Tsafrir et al. Table 2).
-    pub corrections_avg: f64,
+    pub corrections_avg: Option<f64>,
     /// Standard deviation of the corrections per job.
-    pub corrections_std: f64,
+    pub corrections_std: Option<f64>,
     /// Percent of jobs that got a reservation (Tsafrir et al. Table 4, "rate").
-    pub reserved_pct: f64,
+    pub reserved_pct: Option<f64>,
     /// Mean |actual start - first reservation| over jobs with a reservation (Table 4).
-    pub reservation_diff_avg_s: f64,
+    pub reservation_diff_avg_s: Option<f64>,
     /// Median of that difference.
-    pub reservation_diff_median_s: f64,
+    pub reservation_diff_median_s: Option<f64>,
     /// Standard deviation of that difference.
-    pub reservation_diff_std_s: f64,
+    pub reservation_diff_std_s: Option<f64>,
     /// Percent of jobs that started after their first reservation (Table 5, "rate").
-    pub delayed_pct: f64,
+    pub delayed_pct: Option<f64>,
     /// Mean delay beyond the first reservation, over delayed jobs (Table 5).
-    pub delay_avg_s: f64,
+    pub delay_avg_s: Option<f64>,
     /// Median of that delay.
-    pub delay_median_s: f64,
+    pub delay_median_s: Option<f64>,
     /// Standard deviation of that delay.
-    pub delay_std_s: f64,
+    pub delay_std_s: Option<f64>,
     /// Percent of jobs with a reservation whose earliest possible start (true runtimes) was
     /// pushed back by backfilled jobs while they were the oldest waiting job (Table 10).
-    pub stalled_pct: f64,
+    pub stalled_pct: Option<f64>,
     /// Mean time from that earliest possible start to the actual start, over stalled jobs.
-    pub stall_avg_s: f64,
+    pub stall_avg_s: Option<f64>,
     /// Mean number of push-backs ("thieves") per stalled job.
-    pub thieves_avg: f64,
+    pub thieves_avg: Option<f64>,
     /// Mean slowdown 1 + d / v (Lawson & Smirni Eq. 2, unbounded).
     pub avg_slowdown: f64,
     /// Jobs that asked for an advance reservation.
@@ -377,7 +377,7 @@ pub fn submissions(trace: &Trace, outcome: &Outcome) -> Vec<Submission> {
 }
 
 /// Share of fair starts missed and the mean miss over all of them (Leung et al. section IV).
-fn fst_figures<'a>(list: impl Iterator<Item = &'a crate::fairstart::FairStart>) -> (Option<f64>, Option<f64>) {
+fn fst_figures<'a>(list: impl Iterator<Item = &'a crate::engine::observe::FairStart>) -> (Option<f64>, Option<f64>) {
     let (mut n, mut missed, mut total) = (0u64, 0u64, 0f64);
     for f in list {
         n += 1;
@@ -425,13 +425,15 @@ pub struct AccuracyHistogram {
 /// Histogram of each finished job's weighted prediction accuracy, over every finished job (the
 /// measurement cut does not apply); for EASY, whose predictions are the estimates, this is the
 /// estimate accuracy of Fig. 2.
+/// Empty when the run did not observe predictions.
 pub fn accuracy_histogram(trace: &Trace, outcome: &Outcome) -> AccuracyHistogram {
+    let Some(predictions) = &outcome.observed.predictions else { return AccuracyHistogram::default() };
     let mut h = AccuracyHistogram { all: vec![0; 20], without_killed: vec![0; 20] };
-    for (j, r) in trace.jobs.iter().zip(&outcome.records) {
+    for ((j, r), p) in trace.jobs.iter().zip(&outcome.records).zip(predictions) {
         if r.end < 0 {
             continue;
         }
-        let bin = ((r.accuracy * 20.0).floor() as usize).min(19);
+        let bin = ((p.accuracy * 20.0).floor() as usize).min(19);
         h.all[bin] += 1;
         if j.runtime < j.estimate {
             h.without_killed[bin] += 1;
@@ -467,34 +469,48 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
     let (w, r, b) = (Stats::of(&mut wait), Stats::of(&mut resp), Stats::of(&mut bsld));
 
     let out = &outcome.records;
-    let acc: Vec<f64> = idx.iter().map(|&i| out[i].accuracy).collect();
-    let corr: Vec<f64> = idx.iter().map(|&i| out[i].corrections as f64).collect();
+    let obs = &outcome.observed;
+    let observed = |on: bool, v: f64| on.then_some(v);
+    let (acc, corr): (Vec<f64>, Vec<f64>) = match &obs.predictions {
+        Some(p) => idx.iter().map(|&i| (p[i].accuracy, p[i].corrections as f64)).unzip(),
+        None => (Vec::new(), Vec::new()),
+    };
     let (corrections_avg, corrections_std) = mean_std(&corr);
-    let reserved: Vec<usize> = idx.iter().copied().filter(|&i| out[i].reserved >= 0).collect();
-    let mut diff: Vec<f64> = reserved.iter().map(|&i| (out[i].start - out[i].reserved).abs() as f64).collect();
+    let no_promises = Vec::new();
+    let promised = obs.promises.as_ref().unwrap_or(&no_promises);
+    let reserved_at = |i: usize| promised.get(i).copied().unwrap_or(-1);
+    let reserved: Vec<usize> = idx.iter().copied().filter(|&i| reserved_at(i) >= 0).collect();
+    let mut diff: Vec<f64> = reserved.iter().map(|&i| (out[i].start - reserved_at(i)).abs() as f64).collect();
     let mut delay: Vec<f64> = reserved
         .iter()
-        .filter(|&&i| out[i].start > out[i].reserved)
-        .map(|&i| (out[i].start - out[i].reserved) as f64)
+        .filter(|&&i| out[i].start > reserved_at(i))
+        .map(|&i| (out[i].start - reserved_at(i)) as f64)
         .collect();
     let (diff_avg, diff_std) = mean_std(&diff);
     let (delay_avg, delay_std) = mean_std(&delay);
-    let followed: Vec<usize> = reserved.iter().copied().filter(|&i| out[i].perfect_start >= 0).collect();
-    let stalled: Vec<usize> = followed.iter().copied().filter(|&i| out[i].thefts > 0).collect();
-    let stall: Vec<f64> = stalled.iter().map(|&i| (out[i].start - out[i].perfect_start) as f64).collect();
-    let thieves: Vec<f64> = stalled.iter().map(|&i| out[i].thefts as f64).collect();
+    let no_follow = Vec::new();
+    let follow = obs.heel_toe.as_ref().unwrap_or(&no_follow);
+    let followed: Vec<usize> =
+        reserved.iter().copied().filter(|&i| follow.get(i).is_some_and(|f| f.perfect_start >= 0)).collect();
+    let stalled: Vec<usize> = followed.iter().copied().filter(|&i| follow[i].thefts > 0).collect();
+    let stall: Vec<f64> = stalled.iter().map(|&i| (out[i].start - follow[i].perfect_start) as f64).collect();
+    let thieves: Vec<f64> = stalled.iter().map(|&i| follow[i].thefts as f64).collect();
+    let (has_acc, has_promises) = (obs.predictions.is_some(), obs.promises.is_some());
+    // Table 10 counts reserved jobs that were followed: it needs both observers.
+    let has_follow = has_promises && obs.heel_toe.is_some();
 
     let slowdown: Vec<f64> = idx.iter().map(|&i| recs[i].slowdown()).collect();
     let requests: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].requested >= 0).collect();
-    let granted = |i: usize| if out[i].reserved >= 0 { out[i].reserved } else { out[i].start };
+    let granted = |i: usize| if reserved_at(i) >= 0 { reserved_at(i) } else { out[i].start };
     let missed = requests.iter().filter(|&&i| granted(i) > recs[i].requested).count();
     let res_delay: Vec<f64> = requests.iter().map(|&i| (granted(i) - recs[i].requested) as f64).collect();
     let lost: f64 = recs.iter().map(|r| r.procs as f64 * r.killed_s as f64).sum::<f64>() / 3600.0;
 
     let subs = submissions(trace, outcome);
     let sub_resp: Vec<f64> = subs.iter().filter(|s| s.end >= 0).map(|s| (s.end - s.submit) as f64).collect();
-    let (fst_miss_share, avg_fst_miss_s) = fst_figures(outcome.fair_starts.iter());
-    let (fst_miss_share_jobs, avg_fst_miss_jobs_s) = fst_figures(outcome.fair_starts.iter().filter(|f| f.segment == 0));
+    let fair = obs.fair_starts.iter().flatten();
+    let (fst_miss_share, avg_fst_miss_s) = fst_figures(fair.clone());
+    let (fst_miss_share_jobs, avg_fst_miss_jobs_s) = fst_figures(fair.filter(|f| f.segment == 0));
 
     let done = recs.iter().filter(|r| r.end >= 0);
     let first_start = done.clone().map(|r| r.start).min().unwrap_or(0);
@@ -525,20 +541,20 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
         loss_of_capacity: loss_of_capacity(outcome, trace.machine),
         jobs_backfilled: recs.iter().filter(|r| r.backfilled).count() as u64,
         scheduling_passes: outcome.passes,
-        accuracy_pct: 100.0 * mean_std(&acc).0,
-        corrections_avg,
-        corrections_std,
-        reserved_pct: pct(reserved.len(), idx.len()),
-        reservation_diff_avg_s: diff_avg,
-        reservation_diff_median_s: Stats::of(&mut diff).median,
-        reservation_diff_std_s: diff_std,
-        delayed_pct: pct(delay.len(), idx.len()),
-        delay_avg_s: delay_avg,
-        delay_median_s: Stats::of(&mut delay).median,
-        delay_std_s: delay_std,
-        stalled_pct: pct(stalled.len(), followed.len()),
-        stall_avg_s: mean_std(&stall).0,
-        thieves_avg: mean_std(&thieves).0,
+        accuracy_pct: observed(has_acc, 100.0 * mean_std(&acc).0),
+        corrections_avg: observed(has_acc, corrections_avg),
+        corrections_std: observed(has_acc, corrections_std),
+        reserved_pct: observed(has_promises, pct(reserved.len(), idx.len())),
+        reservation_diff_avg_s: observed(has_promises, diff_avg),
+        reservation_diff_median_s: observed(has_promises, Stats::of(&mut diff).median),
+        reservation_diff_std_s: observed(has_promises, diff_std),
+        delayed_pct: observed(has_promises, pct(delay.len(), idx.len())),
+        delay_avg_s: observed(has_promises, delay_avg),
+        delay_median_s: observed(has_promises, Stats::of(&mut delay).median),
+        delay_std_s: observed(has_promises, delay_std),
+        stalled_pct: observed(has_follow, pct(stalled.len(), followed.len())),
+        stall_avg_s: observed(has_follow, mean_std(&stall).0),
+        thieves_avg: observed(has_follow, mean_std(&thieves).0),
         avg_slowdown: mean_std(&slowdown).0,
         reservations_requested: requests.len() as u64,
         missed_reservations: missed as u64,

@@ -202,8 +202,10 @@ pub fn compare(trace: &Trace, settings: &Settings) -> Result<Comparison, PolicyE
             }
         })
         .collect();
-    let sres: Vec<i64> = so.records.iter().map(|r| r.reserved).collect();
-    let mres: Vec<i64> = mo.records.iter().map(|r| r.reserved).collect();
+    // Both policies are of the multiqueue family, whose runs keep first promises.
+    let promises =
+        |o: &crate::engine::Outcome| o.observed.promises.clone().unwrap_or_else(|| vec![-1; o.records.len()]);
+    let (sres, mres) = (promises(&so), promises(&mo));
     let reservations = Reservations {
         requested: sr.metrics.reservations_requested,
         missed_single: sr.metrics.missed_reservations,

@@ -107,7 +107,7 @@ pub fn run_policy(trace: &Trace, policy: &str, settings: &Settings) -> Result<Po
             resp_sub[c] += (s.end - s.submit) as f64;
         }
     }
-    for f in &out.fair_starts {
+    for f in out.observed.fair_starts.iter().flatten() {
         let c = width_of(f.job);
         measured[c] += 1;
         missed[c] += (f.start > f.fst) as u64;

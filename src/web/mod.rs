@@ -83,7 +83,7 @@ impl Refusal {
 
 /// The common start of every simulating call: settings, the configured policy, the trace.
 fn prepare(bytes: &[u8], policy: &str, settings: &[String]) -> Result<(Settings, Configured, Trace), Refusal> {
-    let s = Settings::parse(settings).map_err(|e| Refusal(e.to_string(), Value::Null))?;
+    let s = page_settings(settings).map_err(|e| Refusal(e.to_string(), Value::Null))?;
     let cfg = configure(policy, &s).map_err(|e| Refusal(e.to_string(), Value::Null))?;
     let cfg = cfg.into_iter().next().ok_or_else(|| Refusal("no policy".into(), Value::Null))?;
     let trace = load(bytes, &s)?;
@@ -92,7 +92,7 @@ fn prepare(bytes: &[u8], policy: &str, settings: &[String]) -> Result<(Settings,
 
 /// Parses the settings and the trace, or gives the failure JSON to return.
 fn settings_and_trace(bytes: &[u8], settings: &[String]) -> Result<(Settings, Trace), JsValue> {
-    let s = Settings::parse(settings).map_err(|e| failure(e.to_string(), Value::Null))?;
+    let s = page_settings(settings).map_err(|e| failure(e.to_string(), Value::Null))?;
     let trace = load(bytes, &s).map_err(|r| r.js())?;
     Ok((s, trace))
 }
@@ -105,7 +105,7 @@ fn load(bytes: &[u8], s: &Settings) -> Result<Trace, Refusal> {
 /// Parses a trace (plain or gzip) and returns `{"ok", "report", "header"}` or `{"ok": false, "message", "report"}`.
 #[wasm_bindgen]
 pub fn inspect(bytes: &[u8], settings: Vec<String>) -> JsValue {
-    let s = match Settings::parse(&settings) {
+    let s = match page_settings(&settings) {
         Ok(s) => s,
         Err(e) => return failure(e.to_string(), Value::Null),
     };
@@ -182,7 +182,7 @@ pub fn kettimuthu_schemes() -> JsValue {
 #[wasm_bindgen]
 pub fn kettimuthu_load(bytes: &[u8], label: &str, factor: f64, settings: Vec<String>) -> JsValue {
     use crate::studies::kettimuthu::{load_point, LOAD_SCHEMES};
-    let mut s = match Settings::parse(&settings) {
+    let mut s = match page_settings(&settings) {
         Ok(s) => s,
         Err(e) => return failure(e.to_string(), Value::Null),
     };
@@ -530,4 +530,12 @@ pub fn generic_figure(spec: JsValue, options: JsValue) -> Result<Figure, JsError
     let spec: crate::render::generic::Spec = from_js(spec, "chart")?;
     let options: ChartOptions = from_js(options, "chart options")?;
     crate::render::generic::draw(&spec, &options).map(Figure).map_err(|e| JsError::new(&e))
+}
+
+/// The page's settings: every observer attached (its tables show every metric) unless the
+/// settings choose with `observe=`, then the page's own list.
+fn page_settings(list: &[String]) -> Result<Settings, crate::keys::KeyError> {
+    let mut all = vec!["observe=all".to_string()];
+    all.extend_from_slice(list);
+    Settings::parse(&all)
 }

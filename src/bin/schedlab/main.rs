@@ -323,6 +323,10 @@ fn cmd_run(a: &Args) -> Result<(), Fail> {
     let mut s = settings(a)?;
     // The Gantt charts need each job's processors; recording them changes no schedule.
     s.engine.placements |= a.plot.is_some();
+    // The pictures are the page's, which shows every measure (the accuracy histograms among them).
+    if a.plot.is_some() && s.engine.observe.auto {
+        s.engine.observe = schedlab::engine::Observe::ALL;
+    }
     let names = a.policy.as_deref().ok_or_else(|| usage("run needs --policy NAME[,NAME...] or --policy all"))?;
     let configs = configure(names, &s).map_err(|e| usage(e.to_string()))?;
     let format = a.format.as_deref().unwrap_or("table");
@@ -501,7 +505,7 @@ fn measure_once(trace: &Trace, cfg: &Configured, s: &Settings) -> (f64, u64, u64
     let outcome = simulate_configured(trace, cfg, &s.engine, &mut |_| {});
     let secs = t.elapsed().as_secs_f64();
     let peak = alloc::peak_since(start);
-    let out = (secs, outcome.passes, peak, outcome.fst_cost);
+    let out = (secs, outcome.passes, peak, outcome.observed.fst_cost);
     drop(std::hint::black_box(outcome));
     out
 }

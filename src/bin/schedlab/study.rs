@@ -51,6 +51,11 @@ pub fn short(path: &str) -> String {
     name.trim_end_matches(".gz").trim_end_matches(".swf").to_string()
 }
 
+/// A metric the study observed (NaN if, against its settings, it was not).
+fn seen(v: Option<f64>) -> f64 {
+    v.unwrap_or(f64::NAN)
+}
+
 /// How a finding is printed: holds, CONTRADICTED or n/a.
 pub fn verdict(h: Option<bool>) -> &'static str {
     match h {
@@ -104,9 +109,9 @@ fn print_study(name: &str, jobs: usize, machine: u32, s: &Settings, st: &Study) 
             change(m.avg_wait_s, easy.avg_wait_s),
             m.avg_bsld,
             change(m.avg_bsld, easy.avg_bsld),
-            m.accuracy_pct,
-            change(m.accuracy_pct, easy.accuracy_pct),
-            m.corrections_avg
+            seen(m.accuracy_pct),
+            change(seen(m.accuracy_pct), seen(easy.accuracy_pct)),
+            seen(m.corrections_avg)
         );
     }
     out!("  Tables 4-5 layout  reserved  |start - reservation| [min]   delayed   delay beyond reservation [min]");
@@ -130,20 +135,26 @@ fn print_study(name: &str, jobs: usize, machine: u32, s: &Settings, st: &Study) 
         out!(
             "  {:<16} {:>8.1} {:>9.1} {:>8.1} {:>8.1} {:>9.2} {:>9.1} {:>8.1} {:>8.1}",
             r.policy,
-            m.reserved_pct,
-            m.reservation_diff_avg_s / 60.0,
-            m.reservation_diff_median_s / 60.0,
-            m.reservation_diff_std_s / 60.0,
-            m.delayed_pct,
-            m.delay_avg_s / 60.0,
-            m.delay_median_s / 60.0,
-            m.delay_std_s / 60.0
+            seen(m.reserved_pct),
+            seen(m.reservation_diff_avg_s) / 60.0,
+            seen(m.reservation_diff_median_s) / 60.0,
+            seen(m.reservation_diff_std_s) / 60.0,
+            seen(m.delayed_pct),
+            seen(m.delay_avg_s) / 60.0,
+            seen(m.delay_median_s) / 60.0,
+            seen(m.delay_std_s) / 60.0
         );
     }
     out!("  Table 10 layout    stalled [%]  stall time [min]  thieves per stalled job");
     for r in st.results.iter().filter(|r| ["easy", "x2"].contains(&r.policy.as_str())) {
         let m = &r.metrics;
-        out!("  {:<16} {:>11.1} {:>17.1} {:>24.2}", r.policy, m.stalled_pct, m.stall_avg_s / 60.0, m.thieves_avg);
+        out!(
+            "  {:<16} {:>11.1} {:>17.1} {:>24.2}",
+            r.policy,
+            seen(m.stalled_pct),
+            seen(m.stall_avg_s) / 60.0,
+            seen(m.thieves_avg)
+        );
     }
     for f in &st.findings {
         out!("  [{}] {}: {}", verdict(f.holds), f.claim, f.detail);
