@@ -13,8 +13,10 @@
 //!   reason with its first line. [`trace::Loader`] reads a file in chunks into a packed trace of
 //!   about 20 bytes a job, which `trace::parse` reads like the file (how the page and the CLI
 //!   take files of a gigabyte); docs/ROBUSTNESS.md lists every kind of bad input it reports.
-//! - [`engine`]: the discrete-event loop, the machine with processor identities, and the
-//!   [`engine::Policy`] trait every scheduler implements.
+//! - [`engine`]: the discrete-event loop, the machine with processor identities, the
+//!   [`engine::Policy`] trait every scheduler implements, and the [`engine::Observer`]s that
+//!   measure what a study needs (prediction accuracy, first reservations, heel and toe) without
+//!   the loop paying for them when nobody asks.
 //! - [`predict`]: runtime predictions from user history and their correction (Tsafrir et al.).
 //! - [`profile`]: the availability profile (free processors over future time) that all
 //!   backfilling policies plan with.
@@ -26,7 +28,7 @@
 //!   a canvas and the CLI writes as SVG or PNG (the same picture, the same hash), with hit
 //!   regions and the numbers drawn; the comparison charts, the Gantt chart, generic charts for
 //!   the studies, and the answer in words on the page's first screen.
-//! - [`fairstart`]: the hybrid fair start time of Leung et al., measured while any policy runs.
+//! - [`fairstart`]: the hybrid fair start time of Leung et al., an observer of any policy's run.
 //! - [`studies`]: the papers' studies, one file per paper, above everything else: Tsafrir's
 //!   and Ward's findings, parameter sweeps, Lawson & Smirni's multiple queues, Kettimuthu's
 //!   selective preemption, Leung's CPlant fairshare policies.

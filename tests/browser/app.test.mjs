@@ -54,7 +54,7 @@ test('a real gzip trace loaded by the file input gives the CLI figures and sched
   await waitForResults(page, POLICIES);
   const web = await tableValues(page);
   const cli = JSON.parse(
-    execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', trace, '--policy', 'all', '--format', 'json'], {
+    execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', trace, '--policy', 'all', '--format', 'json', '--set', 'observe=all'], {
       maxBuffer: 1 << 26,
     }),
   );
@@ -129,7 +129,7 @@ test('the single-file build works opened from disk (file://)', async () => {
   const web = await tableValues(page);
   const demo = path.join(dist, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf');
   const cli = JSON.parse(
-    execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', demo, '--policy', 'all', '--format', 'json']),
+    execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', demo, '--policy', 'all', '--format', 'json', '--set', 'observe=all']),
   );
   for (const r of cli.results) assert.equal(web[r.policy].hash, r.schedule_hash, r.policy);
   // Charts are drawn by the engine on the page in the single file too.
@@ -306,7 +306,8 @@ const DEMO = path.join(dist, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf');
 
 /** The CLI's JSON for the demo with these policies and settings. */
 function cliRun(policies, sets = []) {
-  const args = ['run', DEMO, '--policy', policies, ...sets.flatMap((s) => ['--set', s]), '--format', 'json'];
+  // The page observes everything it can show (observe=all), so the CLI is asked to as well.
+  const args = ['run', DEMO, '--policy', policies, '--set', 'observe=all', ...sets.flatMap((s) => ['--set', s]), '--format', 'json'];
   return JSON.parse(execFileSync(path.join(root, 'target', 'release', 'schedlab'), args));
 }
 
