@@ -365,9 +365,9 @@ impl Preempt {
             let v = sys.view(i);
             self.order.push((Self::tau_idle(sys, &v), i));
         }
-        self.order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        self.order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         // Candidates are scanned lowest threshold first.
-        self.running.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        self.running.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         let order = std::mem::take(&mut self.order);
         for &(tau_i, i) in &order {
             let v = sys.view(i);
@@ -504,7 +504,7 @@ impl Preempt {
         while self.sweep_ss(sys, &mut fresh) {}
         // Jobs suspended in this pass wait from now on; they are not reconsidered in it.
         self.idle.append(&mut fresh);
-        self.running.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        self.running.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         if self.opts.every_tick {
             if !self.idle.is_empty() {
                 let p = self.opts.period_s;
@@ -522,9 +522,15 @@ impl Preempt {
             let v = sys.view(i);
             self.order.push((Self::instantaneous(sys, &v), i));
         }
-        self.order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Ties are broken by index, so the unstable sort gives the one order there is.
+        self.order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let order = std::mem::take(&mut self.order);
         let mut fresh = Vec::new();
+        // The unprotected running jobs in suspension order. Within a pass they change only when
+        // a job starts or is suspended; until then every idle job that cannot get its slice
+        // would sort the same list again.
+        let mut cands: Vec<(f64, JobIdx)> = Vec::new();
+        let mut stale = true;
         for &(_, i) in &order {
             let v = sys.view(i);
             if sys.is_suspended(i) {
@@ -534,13 +540,17 @@ impl Preempt {
             } else if v.procs > sys.free() {
                 // A job that has never run takes its slice from the unprotected running jobs,
                 // lowest instantaneous xfactor first; then gives back what it can do without.
-                let mut cands: Vec<(f64, JobIdx)> = self
-                    .running
-                    .iter()
-                    .filter(|&&(_, j)| sys.done(j) >= slice && sys.working(j))
-                    .map(|&(_, j)| (Self::instantaneous(sys, &sys.view(j)), j))
-                    .collect();
-                cands.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+                if stale {
+                    cands.clear();
+                    cands.extend(
+                        self.running
+                            .iter()
+                            .filter(|&&(_, j)| sys.done(j) >= slice && sys.working(j))
+                            .map(|&(_, j)| (Self::instantaneous(sys, &sys.view(j)), j)),
+                    );
+                    cands.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+                    stale = false;
+                }
                 let need = v.procs - sys.free();
                 let mut sum = 0;
                 self.picked.clear();
@@ -556,9 +566,11 @@ impl Preempt {
                 }
                 self.give_back(sys, need, sum);
                 self.suspend_picked(sys, &mut fresh);
+                stale = true;
             }
             if self.start(sys, i, 0.0) {
                 self.idle.retain(|&x| x != i);
+                stale = true;
             }
         }
         self.order = order;
