@@ -510,7 +510,7 @@ impl Scan {
                 start = 1;
             }
         }
-        while let Some(p) = data[start..].iter().position(|&b| b == b'\n' || b == b'\r') {
+        while let Some(p) = memchr::memchr2(b'\n', b'\r', &data[start..]) {
             let end = start + p;
             self.complete(&data[start..end]);
             let mut next = end + 1;

@@ -196,22 +196,147 @@ fn plain_int(b: &[u8]) -> Option<i64> {
     Some(if neg { -v } else { v })
 }
 
+/// The bytes `u8::is_ascii_whitespace` accepts, as a table: one load per byte.
+const SPACE: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[0x0c] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
 /// Parses the 18 fields of a job line.
+///
+/// One pass over the bytes reads each plain integer as its field ends; a field that is not one
+/// is read again by the careful path. A wrong field count is reported before a bad field, as
+/// a line with a field too many or too few is not a job line at all.
 pub fn parse_job_line(bytes: &[u8], line: u64) -> Result<[i64; 18], LineError> {
-    let mut fields: [&[u8]; 18] = [&[]; 18];
+    let mut out = [0i64; 18];
     let mut n = 0usize;
-    for field in bytes.split(|b| b.is_ascii_whitespace()).filter(|f| !f.is_empty()) {
-        if n < 18 {
-            fields[n] = field;
+    let mut bad: Option<(usize, usize, usize)> = None;
+    let len = bytes.len();
+    let space = |i: usize| SPACE[bytes[i] as usize];
+    let mut i = 0;
+    while i < len {
+        if space(i) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        if n < 18 && bad.is_none() {
+            // An optionally signed integer of at most 18 digits (no overflow), as `plain_int`.
+            let neg = bytes[i] == b'-';
+            let mut j = if neg || bytes[i] == b'+' { i + 1 } else { i };
+            let digits = j;
+            let mut v: i64 = 0;
+            while j < len {
+                let d = bytes[j].wrapping_sub(b'0');
+                if d > 9 {
+                    break;
+                }
+                v = v.wrapping_mul(10).wrapping_add(i64::from(d));
+                j += 1;
+            }
+            if j > digits && j - digits <= 18 && (j == len || space(j)) {
+                out[n] = if neg { -v } else { v };
+                n += 1;
+                i = j;
+                continue;
+            }
+        }
+        while i < len && !space(i) {
+            i += 1;
+        }
+        if n < 18 && bad.is_none() {
+            bad = Some((n, start, i));
         }
         n += 1;
     }
     if n != 18 {
         return Err(LineError { line, field: None, message: format!("expected 18 fields, found {n}") });
     }
-    let mut out = [0i64; 18];
-    for (i, field) in fields.iter().enumerate() {
-        out[i] = parse_field(field, i, line)?;
+    if let Some((index, start, end)) = bad {
+        out[index] = parse_field(&bytes[start..end], index, line)?;
+        // The fields after a decimal one are read the careful way too.
+        let mut k = index + 1;
+        let mut i = end;
+        while k < 18 {
+            while bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            let start = i;
+            while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            out[k] = parse_field(&bytes[start..i], k, line)?;
+            k += 1;
+        }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The straightforward reading: split on whitespace, count, then parse each field.
+    fn reference(bytes: &[u8], line: u64) -> Result<[i64; 18], LineError> {
+        let fields: Vec<&[u8]> = bytes.split(|b| b.is_ascii_whitespace()).filter(|f| !f.is_empty()).collect();
+        if fields.len() != 18 {
+            return Err(LineError {
+                line,
+                field: None,
+                message: format!("expected 18 fields, found {}", fields.len()),
+            });
+        }
+        let mut out = [0i64; 18];
+        for (i, f) in fields.iter().enumerate() {
+            out[i] = parse_field(f, i, line)?;
+        }
+        Ok(out)
+    }
+
+    fn same(a: &Result<[i64; 18], LineError>, b: &Result<[i64; 18], LineError>) -> bool {
+        match (a, b) {
+            (Ok(x), Ok(y)) => x == y,
+            (Err(x), Err(y)) => (x.line, x.field, &x.message) == (y.line, y.field, &y.message),
+            _ => false,
+        }
+    }
+
+    /// A field: mostly integers, then long digit runs around the 18 digits read without
+    /// checks, decimals, and stray bytes.
+    fn field() -> impl Strategy<Value = String> {
+        prop_oneof![
+            6 => (-99_999i64..99_999).prop_map(|v| v.to_string()),
+            2 => "[-+]?[1-9][0-9]{16,20}",
+            1 => "-?[0-9]{1,4}\\.[0-9]{1,3}",
+            1 => "[-+.0-9eE\\x01\\xff]{1,6}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The one-pass reader gives what the straightforward one gives, values and errors,
+        /// on lines of integers, decimals, signs, long digit runs and stray bytes.
+        #[test]
+        fn job_lines_read_as_the_straightforward_reader_reads_them(
+            fields in prop_oneof![
+                4 => proptest::collection::vec(field(), 18),
+                1 => proptest::collection::vec(field(), 15..21),
+            ],
+            seps in proptest::collection::vec("[ \\t\\x0c\\r]{1,3}", 21),
+        ) {
+            let mut line = Vec::new();
+            for (f, s) in fields.iter().zip(&seps) {
+                line.extend_from_slice(s.as_bytes());
+                line.extend_from_slice(f.as_bytes());
+            }
+            prop_assert!(same(&parse_job_line(&line, 7), &reference(&line, 7)), "{:?}", String::from_utf8_lossy(&line));
+        }
+    }
 }

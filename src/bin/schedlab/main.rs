@@ -510,6 +510,23 @@ fn measure_once(trace: &Trace, cfg: &Configured, s: &Settings) -> (f64, u64, u64
     out
 }
 
+/// Seconds flate2 alone takes to decompress the gzip file at `path` (from memory, into nothing),
+/// the median of `repeat` runs, and the bytes it gives; `None` for a file that is not gzip.
+fn gunzip_floor(path: &str, repeat: usize) -> Option<(f64, u64)> {
+    let gz = std::fs::read(path).ok()?;
+    if !gz.starts_with(&[0x1f, 0x8b]) {
+        return None;
+    }
+    let mut times = Vec::new();
+    let mut bytes = 0;
+    for _ in 0..repeat {
+        let t = Instant::now();
+        bytes = std::io::copy(&mut flate2::read::MultiGzDecoder::new(&gz[..]), &mut std::io::sink()).ok()?;
+        times.push(t.elapsed().as_secs_f64());
+    }
+    Some((median(&mut times), bytes))
+}
+
 /// Seconds the whole `schedlab run PATH --policy NAME --format json` takes as a new process
 /// (reading, simulating, summarising, printing), the median of `repeat` runs.
 fn whole_process(path: &str, name: &str, sets: &[String], repeat: usize) -> Option<f64> {
@@ -571,6 +588,15 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
         let parse_s = median(&mut parse);
         let short: String = study::short(path).chars().take(24).collect();
         let n = trace.jobs.len();
+        if let Some((secs, bytes)) = gunzip_floor(path, repeat) {
+            out!(
+                "{short:<24} {:<20} {n:>8} {secs:>9.3} {:>11.0}   (flate2 alone: {:.0} MB of SWF text at {:.0} MB/s, the floor of reading)",
+                "(gzip alone)",
+                n as f64 / secs,
+                bytes as f64 / 1e6,
+                bytes as f64 / 1e6 / secs
+            );
+        }
         out!(
             "{short:<24} {:<20} {n:>8} {parse_s:>9.3} {:>11.0} {:>8} {:>10} {:>9}",
             "(read and parse)",
