@@ -267,13 +267,15 @@ pub struct Metrics {
     /// Scheduling passes the engine ran.
     pub scheduling_passes: u64,
     /// Mean accuracy of the scheduler's runtime predictions, in percent, each job's weighted by
-    /// the time each prediction was in effect (Tsafrir et al. section 2).
+    /// the time each prediction was in effect (Tsafrir et al. section 2). This and the next two:
+    /// `None` unless the run observes predictions (`observe=predictions`).
     pub accuracy_pct: Option<f64>,
     /// Mean number of prediction corrections per job (Tsafrir et al. Table 2).
     pub corrections_avg: Option<f64>,
     /// Standard deviation of the corrections per job.
     pub corrections_std: Option<f64>,
-    /// Percent of jobs that got a reservation (Tsafrir et al. Table 4, "rate").
+    /// Percent of jobs that got a reservation (Tsafrir et al. Table 4, "rate"). This and the
+    /// next six: `None` unless the run observes promises (`observe=promises`).
     pub reserved_pct: Option<f64>,
     /// Mean |actual start - first reservation| over jobs with a reservation (Table 4).
     pub reservation_diff_avg_s: Option<f64>,
@@ -290,7 +292,8 @@ pub struct Metrics {
     /// Standard deviation of that delay.
     pub delay_std_s: Option<f64>,
     /// Percent of jobs with a reservation whose earliest possible start (true runtimes) was
-    /// pushed back by backfilled jobs while they were the oldest waiting job (Table 10).
+    /// pushed back by backfilled jobs while they were the oldest waiting job (Table 10). This and
+    /// the next two: `None` unless the run observes promises and heel and toe.
     pub stalled_pct: Option<f64>,
     /// Mean time from that earliest possible start to the actual start, over stalled jobs.
     pub stall_avg_s: Option<f64>,
