@@ -30,9 +30,7 @@ fn fair_starts(out: &Outcome) -> &[FairStart] {
 }
 
 fn run(trace: &Trace, policy: &str, settings: &[&str]) -> (Outcome, Metrics) {
-    let mut all = vec!["observe=promises"];
-    all.extend_from_slice(settings);
-    let s = Settings::parse(&all).expect("settings parse");
+    let s = common::observing("promises", settings);
     let cfg = configure(policy, &s).expect("policy configures").remove(0);
     let (out, res) = run_one(trace, &cfg, &s);
     (out, res.metrics)

@@ -26,9 +26,7 @@ fn swf(machine: u32, jobs: &[(u64, i64, i64, u32, i64)]) -> Trace {
 /// Runs `policy` (mq-backfill or sq-backfill) with `settings` and returns the policy for inspection.
 fn run(trace: &Trace, policy: &str, settings: &[&str]) -> (MultiQueue, Outcome) {
     // Missed reservations need each job's first promise, as the multiqueue runs keep them.
-    let mut all = vec!["observe=promises"];
-    all.extend_from_slice(settings);
-    let s = Settings::parse(&all).expect("settings parse");
+    let s = common::observing("promises", settings);
     let cfg = schedlab::policy::Configured::new(policy, &s.policy).expect("policy configures");
     let opts = cfg.multiqueue_options().expect("a multiple-queue policy").clone();
     let origin = trace.jobs.first().map_or(0, |j| j.submit);

@@ -9,7 +9,6 @@ use schedlab::engine::observe::{Followed, Prediction};
 use schedlab::engine::{simulate, Outcome};
 use schedlab::metrics::summarize;
 use schedlab::policy::Configured;
-use schedlab::run::Settings;
 use schedlab::trace::{parse, Trace, TraceOptions};
 
 /// SWF from `(submit, runtime, procs, estimate, user)` rows, jobs numbered from 1.
@@ -27,9 +26,7 @@ fn trace_with(text: &str, opts: &TraceOptions) -> Trace {
 
 /// Runs `name` with every observer attached (then `settings`).
 fn run(trace: &Trace, name: &str, settings: &[&str]) -> Outcome {
-    let mut all = vec!["observe=all"];
-    all.extend_from_slice(settings);
-    let s = Settings::parse(&all).expect("settings parse");
+    let s = common::observing("all", settings);
     let cfg = Configured::new(name, &s.policy).expect("policy configures");
     let mut policy = cfg.build(trace);
     simulate(trace, policy.as_mut(), &s.engine)

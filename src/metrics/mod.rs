@@ -479,8 +479,7 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
         None => (Vec::new(), Vec::new()),
     };
     let (corrections_avg, corrections_std) = mean_std(&corr);
-    let no_promises = Vec::new();
-    let promised = obs.promises.as_ref().unwrap_or(&no_promises);
+    let promised: &[i64] = obs.promises.as_deref().unwrap_or(&[]);
     let reserved_at = |i: usize| promised.get(i).copied().unwrap_or(-1);
     let reserved: Vec<usize> = idx.iter().copied().filter(|&i| reserved_at(i) >= 0).collect();
     let mut diff: Vec<f64> = reserved.iter().map(|&i| (out[i].start - reserved_at(i)).abs() as f64).collect();
@@ -491,8 +490,7 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
         .collect();
     let (diff_avg, diff_std) = mean_std(&diff);
     let (delay_avg, delay_std) = mean_std(&delay);
-    let no_follow = Vec::new();
-    let follow = obs.heel_toe.as_ref().unwrap_or(&no_follow);
+    let follow: &[crate::engine::observe::Followed] = obs.heel_toe.as_deref().unwrap_or(&[]);
     let followed: Vec<usize> =
         reserved.iter().copied().filter(|&i| follow.get(i).is_some_and(|f| f.perfect_start >= 0)).collect();
     let stalled: Vec<usize> = followed.iter().copied().filter(|&i| follow[i].thefts > 0).collect();

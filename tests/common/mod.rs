@@ -26,6 +26,14 @@ pub fn trace(text: &str) -> Trace {
     parse(text.as_bytes(), &TraceOptions::default()).expect("trace parses")
 }
 
+/// `settings` parsed after `observe=<observers>`: the runs of a test that checks what those
+/// observers measure (the settings may still choose otherwise).
+pub fn observing(observers: &str, settings: &[&str]) -> Settings {
+    let first = format!("observe={observers}");
+    let all: Vec<&str> = std::iter::once(first.as_str()).chain(settings.iter().copied()).collect();
+    Settings::parse(&all).expect("settings parse")
+}
+
 /// Runs policy `name` with `settings` (`KEY=VALUE`: engine and policy options) and returns
 /// the per-job records.
 pub fn run(trace: &Trace, name: &str, settings: &[&str]) -> Vec<Record> {
