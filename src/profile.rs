@@ -101,6 +101,58 @@ impl Profile {
         None
     }
 
+    /// Moves a booking of `procs` processors for `dur` seconds from `start` to the earliest
+    /// slot, which is never later: conservative backfilling's compression, as releasing the
+    /// booking and placing it again would, without touching the profile when it stays.
+    /// Returns the new start, or `None` (nothing changed) when the booking no longer fits at
+    /// `start` (or `start` is before the origin), where the caller must place it afresh.
+    pub fn compress(&mut self, start: i64, procs: i64, dur: i64) -> Option<i64> {
+        let dur = dur.max(1);
+        let origin = self.points[0].time;
+        if start < origin {
+            return None;
+        }
+        let own_end = start + dur;
+        let pts = &self.points;
+        // Free processors of a step with this booking given up: it covers the steps that begin
+        // inside it; a step that begins before `start` is only tested on its part before it.
+        let free = |p: &Point| if p.time >= start && p.time < own_end { p.free + procs } else { p.free };
+        let mut i = 0;
+        let mut earlier = None;
+        'candidates: while i < pts.len() && pts[i].time < start {
+            if free(&pts[i]) < procs {
+                i += 1;
+                continue;
+            }
+            let end = pts[i].time + dur;
+            let mut j = i + 1;
+            while j < pts.len() && pts[j].time < end {
+                if free(&pts[j]) < procs {
+                    i = j + 1;
+                    continue 'candidates;
+                }
+                j += 1;
+            }
+            earlier = Some(pts[i].time);
+            break;
+        }
+        match earlier {
+            Some(t) => {
+                // Only the parts of the two slots that do not overlap change.
+                self.add(t, start.min(t + dur), -procs);
+                self.add((t + dur).max(start), own_end, procs);
+                Some(t)
+            }
+            None => {
+                // Given up, the booking leaves `free + procs` over its span: it still fits there
+                // unless something else now overlaps it.
+                let k = pts.partition_point(|p| p.time <= start) - 1;
+                let stays = pts[k..].iter().take_while(|p| p.time < own_end).all(|p| p.free >= 0);
+                stays.then_some(start)
+            }
+        }
+    }
+
     /// Index of the point starting exactly at `t`, inserting one if needed.
     fn split(&mut self, t: i64) -> usize {
         let i = self.points.partition_point(|p| p.time < t);
@@ -189,5 +241,56 @@ mod tests {
         assert_eq!(p.steps(), vec![(15, 5), (20, 8)]);
         assert_eq!(p.free_at(19), 5);
         assert_eq!(p.free_at(20), 8);
+    }
+
+    /// The step function as (time, free) at every breakpoint of either profile.
+    fn same_steps(a: &Profile, b: &Profile) -> bool {
+        let mut times: Vec<i64> = a.points.iter().chain(&b.points).map(|p| p.time).collect();
+        times.sort_unstable();
+        times.iter().all(|&t| a.free_at(t) == b.free_at(t))
+    }
+
+    proptest::proptest! {
+        /// Compression gives what giving up the booking and placing it again gives.
+        #[test]
+        fn compress_is_release_and_earliest(
+            bookings in proptest::collection::vec((1i64..9, 1i64..120), 1..14),
+            pick in 0usize..14,
+            ended in proptest::collection::vec((0usize..14, 0i64..120), 0..5),
+            now in 0i64..60,
+        ) {
+            // Place every booking at its earliest, as reservations are made, then end some of
+            // them early (their tails are freed) and move time on: the others may now move.
+            let mut p = Profile::new(10, 0);
+            let mut placed = Vec::new();
+            for &(procs, dur) in &bookings {
+                let s = p.earliest(procs, dur).unwrap();
+                p.reserve(s, procs, dur);
+                placed.push((s, procs, dur));
+            }
+            let pick = pick % placed.len();
+            for &(which, cut) in &ended {
+                let which = which % placed.len();
+                let (s, procs, dur) = placed[which];
+                if which != pick && cut < dur {
+                    p.release(s + cut, procs, dur - cut);
+                    placed[which].2 = cut;
+                }
+            }
+            p.advance(now);
+            let (s, procs, dur) = placed[pick];
+            let mut reference = p.clone();
+            let mut moved = p.clone();
+            let got = moved.compress(s, procs, dur);
+            if s >= now {
+                reference.release(s, procs, dur);
+                let want = reference.earliest(procs, dur).unwrap();
+                reference.reserve(want, procs, dur);
+                proptest::prop_assert_eq!(got, Some(want));
+                proptest::prop_assert!(same_steps(&moved, &reference));
+            } else {
+                proptest::prop_assert_eq!(got, None);
+            }
+        }
     }
 }

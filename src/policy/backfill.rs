@@ -333,7 +333,11 @@ impl Policy for Backfill {
             let place = if reserved > 0 { test_dur(&e, test_end) } else { e.dur };
             if let Some(s) = e.reserved {
                 let mut s = s;
-                if self.dirty || s < now {
+                let stays = self.dirty && place == e.booked && e.booked == e.dur;
+                if let Some(s2) = stays.then(|| self.profile.compress(s, e.procs, e.dur)).flatten() {
+                    s = s2;
+                    self.queue[pos].reserved = Some(s);
+                } else if self.dirty || s < now {
                     self.profile.release(s, e.procs, e.booked);
                     let Some(s2) = self.profile.earliest(e.procs, place) else {
                         self.queue[pos].reserved = None;

@@ -486,9 +486,15 @@ impl Fairshare {
                 for &p in &order {
                     let w = self.waiting[p];
                     let Some(s) = w.reserved else { continue };
-                    self.profile.release(s, w.procs, w.dur);
-                    let s2 = self.profile.earliest(w.procs, w.dur).unwrap_or(s.max(now));
-                    self.profile.reserve(s2, w.procs, w.dur);
+                    let s2 = match self.profile.compress(s, w.procs, w.dur) {
+                        Some(s2) => s2,
+                        None => {
+                            self.profile.release(s, w.procs, w.dur);
+                            let s2 = self.profile.earliest(w.procs, w.dur).unwrap_or(s.max(now));
+                            self.profile.reserve(s2, w.procs, w.dur);
+                            s2
+                        }
+                    };
                     moved |= s2 < s;
                     self.waiting[p].reserved = Some(s2);
                 }
