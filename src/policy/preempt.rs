@@ -515,16 +515,72 @@ impl Preempt {
         }
     }
 
-    fn schedule_is(&mut self, sys: &mut System) {
+    /// IS: starts or resumes idle job `i` if it can, a new job taking its slice from the
+    /// unprotected running jobs (`cands`, rebuilt when `stale`), whose victims go to `fresh`.
+    fn start_is(
+        &mut self,
+        sys: &mut System,
+        i: JobIdx,
+        cands: &mut Vec<(f64, JobIdx)>,
+        stale: &mut bool,
+        fresh: &mut Vec<JobIdx>,
+    ) {
         let slice = self.opts.slice_s;
+        let v = sys.view(i);
+        if sys.is_suspended(i) {
+            if !Self::home_free(sys, i) {
+                return;
+            }
+        } else if v.procs > sys.free() {
+            // A job that has never run takes its slice from the unprotected running jobs,
+            // lowest instantaneous xfactor first; then gives back what it can do without.
+            if *stale {
+                cands.clear();
+                cands.extend(
+                    self.running
+                        .iter()
+                        .filter(|&&(_, j)| sys.done(j) >= slice && sys.working(j))
+                        .map(|&(_, j)| (Self::instantaneous(sys, &sys.view(j)), j)),
+                );
+                cands.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+                *stale = false;
+            }
+            let need = v.procs - sys.free();
+            let mut sum = 0;
+            self.picked.clear();
+            for &(_, j) in cands.iter() {
+                if sum >= need {
+                    break;
+                }
+                self.picked.push(j);
+                sum += sys.view(j).procs;
+            }
+            if sum < need {
+                return;
+            }
+            self.give_back(sys, need, sum);
+            self.suspend_picked(sys, fresh);
+            *stale = true;
+        }
+        if self.start(sys, i, 0.0) {
+            self.idle.retain(|&x| x != i);
+            *stale = true;
+        }
+    }
+
+    fn schedule_is(&mut self, sys: &mut System) {
+        // Jobs that have never run have an infinite priority and come first, by index. The
+        // others are suspended and can only resume on their own processors, which the first
+        // group may take but never frees (its victims wait until the next pass): only those
+        // whose processors are free after it need ranking, which spares a sort of the queue.
         self.order.clear();
         for &i in &self.idle {
-            let v = sys.view(i);
-            self.order.push((Self::instantaneous(sys, &v), i));
+            if sys.done(i) <= 0 {
+                self.order.push((f64::INFINITY, i));
+            }
         }
-        // Ties are broken by index, so the unstable sort gives the one order there is.
-        self.order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        let order = std::mem::take(&mut self.order);
+        self.order.sort_unstable_by_key(|a| a.1);
+        let mut order = std::mem::take(&mut self.order);
         let mut fresh = Vec::new();
         // The unprotected running jobs in suspension order. Within a pass they change only when
         // a job starts or is suspended; until then every idle job that cannot get its slice
@@ -532,53 +588,25 @@ impl Preempt {
         let mut cands: Vec<(f64, JobIdx)> = Vec::new();
         let mut stale = true;
         for &(_, i) in &order {
-            let v = sys.view(i);
-            if sys.is_suspended(i) {
-                if !Self::home_free(sys, i) {
-                    continue;
-                }
-            } else if v.procs > sys.free() {
-                // A job that has never run takes its slice from the unprotected running jobs,
-                // lowest instantaneous xfactor first; then gives back what it can do without.
-                if stale {
-                    cands.clear();
-                    cands.extend(
-                        self.running
-                            .iter()
-                            .filter(|&&(_, j)| sys.done(j) >= slice && sys.working(j))
-                            .map(|&(_, j)| (Self::instantaneous(sys, &sys.view(j)), j)),
-                    );
-                    cands.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-                    stale = false;
-                }
-                let need = v.procs - sys.free();
-                let mut sum = 0;
-                self.picked.clear();
-                for &(_, j) in &cands {
-                    if sum >= need {
-                        break;
-                    }
-                    self.picked.push(j);
-                    sum += sys.view(j).procs;
-                }
-                if sum < need {
-                    continue;
-                }
-                self.give_back(sys, need, sum);
-                self.suspend_picked(sys, &mut fresh);
-                stale = true;
+            self.start_is(sys, i, &mut cands, &mut stale, &mut fresh);
+        }
+        order.clear();
+        for &i in &self.idle {
+            if sys.done(i) > 0 && (!sys.is_suspended(i) || Self::home_free(sys, i)) {
+                order.push((Self::instantaneous(sys, &sys.view(i)), i));
             }
-            if self.start(sys, i, 0.0) {
-                self.idle.retain(|&x| x != i);
-                stale = true;
-            }
+        }
+        // Ties are broken by index, so the unstable sort gives the one order there is.
+        order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        for &(_, i) in &order {
+            self.start_is(sys, i, &mut cands, &mut stale, &mut fresh);
         }
         self.order = order;
         self.idle.append(&mut fresh);
         // A job that could not get its slice tries again when a protected job's slice ends.
         let waiting_new = self.idle.iter().any(|&i| !sys.is_suspended(i) && sys.done(i) == 0);
         if waiting_new {
-            let now = sys.now();
+            let (now, slice) = (sys.now(), self.opts.slice_s);
             let end = self.running.iter().map(|&(_, j)| slice - sys.done(j)).filter(|&left| left > 0).min();
             if let Some(left) = end {
                 sys.wake_at(now + left);
