@@ -238,6 +238,8 @@ pub struct Preempt {
     /// TSS: the threshold above which a job of each category is no longer suspended.
     limit: [f64; 16],
     idle: Vec<JobIdx>,
+    /// IS: the waiting jobs that have never run, by index (then `idle` holds suspended jobs only).
+    unstarted: Vec<JobIdx>,
     /// Running jobs with their thresholds, frozen while they run.
     running: Vec<(f64, JobIdx)>,
     /// Scratch: idle jobs by priority, candidates.
@@ -245,6 +247,8 @@ pub struct Preempt {
     picked: Vec<JobIdx>,
     /// Jobs started or resumed in the current pass.
     started_now: Vec<JobIdx>,
+    /// Scratch: IS's jobs started from one list in the current pass.
+    picked_now: Vec<JobIdx>,
     /// Per job: its threshold when it last started or resumed (valid while it runs).
     tau_of: Vec<f64>,
 }
@@ -271,10 +275,12 @@ impl Preempt {
             origin,
             limit,
             idle: Vec::new(),
+            unstarted: Vec::new(),
             running: Vec::new(),
             order: Vec::new(),
             picked: Vec::new(),
             started_now: Vec::new(),
+            picked_now: Vec::new(),
             tau_of: vec![f64::INFINITY; jobs],
         }
     }
@@ -524,12 +530,12 @@ impl Preempt {
         cands: &mut Vec<(f64, JobIdx)>,
         stale: &mut bool,
         fresh: &mut Vec<JobIdx>,
-    ) {
+    ) -> bool {
         let slice = self.opts.slice_s;
         let v = sys.view(i);
         if sys.is_suspended(i) {
             if !Self::home_free(sys, i) {
-                return;
+                return false;
             }
         } else if v.procs > sys.free() {
             // A job that has never run takes its slice from the unprotected running jobs,
@@ -556,16 +562,15 @@ impl Preempt {
                 sum += sys.view(j).procs;
             }
             if sum < need {
-                return;
+                return false;
             }
             self.give_back(sys, need, sum);
             self.suspend_picked(sys, fresh);
             *stale = true;
         }
-        if self.start(sys, i, 0.0) {
-            self.idle.retain(|&x| x != i);
-            *stale = true;
-        }
+        let started = self.start(sys, i, 0.0);
+        *stale |= started;
+        started
     }
 
     fn schedule_is(&mut self, sys: &mut System) {
@@ -573,13 +578,7 @@ impl Preempt {
         // others are suspended and can only resume on their own processors, which the first
         // group may take but never frees (its victims wait until the next pass): only those
         // whose processors are free after it need ranking, which spares a sort of the queue.
-        self.order.clear();
-        for &i in &self.idle {
-            if sys.done(i) <= 0 {
-                self.order.push((f64::INFINITY, i));
-            }
-        }
-        self.order.sort_unstable_by_key(|a| a.1);
+        self.unstarted.sort_unstable();
         let mut order = std::mem::take(&mut self.order);
         let mut fresh = Vec::new();
         // The unprotected running jobs in suspension order. Within a pass they change only when
@@ -587,25 +586,46 @@ impl Preempt {
         // would sort the same list again.
         let mut cands: Vec<(f64, JobIdx)> = Vec::new();
         let mut stale = true;
-        for &(_, i) in &order {
-            self.start_is(sys, i, &mut cands, &mut stale, &mut fresh);
+        let mut started = std::mem::take(&mut self.picked_now);
+        started.clear();
+        let unstarted = std::mem::take(&mut self.unstarted);
+        for &i in &unstarted {
+            if self.start_is(sys, i, &mut cands, &mut stale, &mut fresh) {
+                started.push(i);
+            }
+        }
+        self.unstarted = unstarted;
+        if !started.is_empty() {
+            // Both lists are in index order.
+            let mut k = 0;
+            self.unstarted.retain(|&x| {
+                let gone = started.get(k) == Some(&x);
+                k += gone as usize;
+                !gone
+            });
         }
         order.clear();
         for &i in &self.idle {
-            if sys.done(i) > 0 && (!sys.is_suspended(i) || Self::home_free(sys, i)) {
+            if Self::home_free(sys, i) {
                 order.push((Self::instantaneous(sys, &sys.view(i)), i));
             }
         }
         // Ties are broken by index, so the unstable sort gives the one order there is.
         order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        started.clear();
         for &(_, i) in &order {
-            self.start_is(sys, i, &mut cands, &mut stale, &mut fresh);
+            if self.start_is(sys, i, &mut cands, &mut stale, &mut fresh) {
+                started.push(i);
+            }
         }
+        if !started.is_empty() {
+            self.idle.retain(|x| !started.contains(x));
+        }
+        self.picked_now = started;
         self.order = order;
         self.idle.append(&mut fresh);
         // A job that could not get its slice tries again when a protected job's slice ends.
-        let waiting_new = self.idle.iter().any(|&i| !sys.is_suspended(i) && sys.done(i) == 0);
-        if waiting_new {
+        if !self.unstarted.is_empty() {
             let (now, slice) = (sys.now(), self.opts.slice_s);
             let end = self.running.iter().map(|&(_, j)| slice - sys.done(j)).filter(|&left| left > 0).min();
             if let Some(left) = end {
@@ -623,7 +643,10 @@ fn category(job: &JobView) -> usize {
 
 impl Policy for Preempt {
     fn on_arrival(&mut self, job: JobView, _sys: &mut System) {
-        self.idle.push(job.idx);
+        match self.opts.mode {
+            Mode::Is => self.unstarted.push(job.idx),
+            _ => self.idle.push(job.idx),
+        }
     }
 
     fn on_completion(&mut self, job: JobView, _sys: &mut System) {
