@@ -94,6 +94,10 @@ struct Entry {
 pub struct Backfill {
     opts: BackfillOptions,
     profile: Profile,
+    /// Whether any job holds a reservation (k > 0). Without one the profile holds only running
+    /// jobs, whose processors free up as time goes on: a job fits now exactly when the machine
+    /// has its processors free, so the profile is not kept at all.
+    plans: bool,
     queue: Vec<Entry>,
     /// Planned end of each running job, by job index (what the profile holds for it).
     planned_end: Vec<i64>,
@@ -124,6 +128,7 @@ impl Backfill {
         Backfill {
             opts,
             profile: Profile::new(machine, origin),
+            plans: opts.k != Some(0),
             queue: Vec::new(),
             planned_end: vec![0; jobs],
             started_at: vec![0; jobs],
@@ -193,16 +198,31 @@ impl Backfill {
         }
     }
 
+    /// Processors free now for a backfill candidate.
+    fn free_now(&self, sys: &System) -> i64 {
+        if self.plans {
+            self.profile.free_now()
+        } else {
+            sys.free() as i64
+        }
+    }
+
+    /// Whether waiting job `e` can start now without delaying any reservation.
+    fn fits_now(&self, sys: &System, e: &Entry, end: BackfillEnd) -> bool {
+        e.procs <= self.free_now(sys) && (!self.plans || self.profile.fits(sys.now(), e.procs, test_dur(e, end)))
+    }
+
     /// Starts a queued job now, booking it in the profile unless its reservation already is.
     fn start_now(&mut self, sys: &mut System, pos: usize, booked: bool) -> bool {
         let e = self.queue[pos];
         let now = sys.now();
-        if !booked {
+        let book = !booked && self.plans;
+        if book {
             self.profile.reserve(now, e.procs, e.dur);
         }
         if !sys.start(e.idx) {
             // A reservation keeps its booking (it is re-placed next pass); a fresh booking is undone.
-            if !booked {
+            if book {
                 self.profile.release(now, e.procs, e.dur);
             }
             return false;
@@ -246,7 +266,7 @@ impl Policy for Backfill {
     fn on_completion(&mut self, job: JobView, sys: &mut System) {
         let i = job.idx as usize;
         let end = self.planned_end[i];
-        if end > sys.now() {
+        if end > sys.now() && self.plans {
             self.profile.release(sys.now(), job.procs as i64, end - sys.now());
             self.dirty = true;
         }
@@ -281,7 +301,9 @@ impl Policy for Backfill {
         }
         let Some(dur) = self.planner.correct(&job) else { return false };
         let end = (self.started_at[i] + dur).max(now + 1);
-        self.profile.reserve(now, job.procs as i64, end - now);
+        if self.plans {
+            self.profile.reserve(now, job.procs as i64, end - now);
+        }
         self.planned_end[i] = end;
         self.replan = true;
         sys.note_prediction(job.idx, end - self.started_at[i], true);
@@ -368,13 +390,12 @@ impl Policy for Backfill {
                 // Past the reservation depth every job is a candidate, and reserved jobs only
                 // stand before this point, so the scan can stop once nothing more can start;
                 // ranked orders take their candidates from the ranked list instead.
-                if ranked || (order == Order::None && reserved > 0) || self.profile.free_now() <= 0 {
+                if ranked || (order == Order::None && reserved > 0) || self.free_now(sys) <= 0 {
                     break;
                 }
                 match order {
                     Order::None | Order::Queue => {
-                        let fits = e.procs <= self.profile.free_now()
-                            && self.profile.fits(now, e.procs, test_dur(&e, test_end));
+                        let fits = self.fits_now(sys, &e, test_end);
                         if !(fits && self.start_now(sys, pos, false)) && order == Order::None {
                             break;
                         }
@@ -386,7 +407,7 @@ impl Policy for Backfill {
         self.dirty = false;
 
         if ranked {
-            let mut free = self.profile.free_now();
+            let mut free = self.free_now(sys);
             let mut i = 0;
             while i < self.ranked.len() && free > 0 {
                 let pos = self.pos_of[self.ranked[i].1 as usize] as usize;
@@ -394,7 +415,7 @@ impl Policy for Backfill {
                 // A started candidate leaves the ranked list, so the same index is the next one.
                 if e.reserved.is_none()
                     && e.procs <= free
-                    && self.profile.fits(now, e.procs, test_dur(&e, test_end))
+                    && self.fits_now(sys, &e, test_end)
                     && self.start_now(sys, pos, false)
                 {
                     free -= e.procs;
