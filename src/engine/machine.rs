@@ -10,8 +10,20 @@ const NOBODY: u32 = u32::MAX;
 #[derive(Debug, Clone)]
 pub struct Machine {
     size: u32,
-    /// Free processor ids; the lowest ids are handed out first (kept as a stack, highest first).
-    free: Vec<u32>,
+    /// Free processors no suspended job resumes on, as a stack: the most recently freed on top.
+    /// Each entry is `(id, stamp)`; it is void once the processor is taken by
+    /// [`Machine::unpark`] (which names its processors) or freed again (a new stamp), and is
+    /// dropped when met, so taking named processors costs their number, not the free list's.
+    plain: Vec<(u32, u32)>,
+    /// Free processors some suspended job resumes on, the same way (taken only when the plain
+    /// ones are not enough).
+    kept: Vec<(u32, u32)>,
+    /// Processors free now.
+    free: u32,
+    /// Void entries left in the two stacks.
+    void: usize,
+    /// For each processor, how many times it has been freed: the stamp of its live entry.
+    stamp: Vec<u32>,
     /// For each job index, the processors it holds while it runs, and keeps as its own while
     /// it is suspended ([`Machine::park`]).
     held: Vec<Vec<u32>>,
@@ -22,8 +34,6 @@ pub struct Machine {
     ready: Vec<i64>,
     /// For each processor, how many suspended jobs resume on it.
     claims: Vec<u32>,
-    /// Sum of `claims`: zero unless jobs are suspended.
-    claimed: u64,
 }
 
 impl Machine {
@@ -31,12 +41,15 @@ impl Machine {
     pub fn new(size: u32, jobs: usize) -> Self {
         Machine {
             size,
-            free: (0..size).rev().collect(),
+            plain: (0..size).rev().map(|id| (id, 0)).collect(),
+            kept: Vec::new(),
+            free: size,
+            void: 0,
+            stamp: vec![0; size as usize],
             held: vec![Vec::new(); jobs],
             owner: vec![NOBODY; size as usize],
             ready: vec![i64::MIN; size as usize],
             claims: vec![0; size as usize],
-            claimed: 0,
         }
     }
 
@@ -47,12 +60,30 @@ impl Machine {
 
     /// Processors free now.
     pub fn free(&self) -> u32 {
-        self.free.len() as u32
+        self.free
     }
 
     /// Processors busy now.
     pub fn busy(&self) -> u32 {
         self.size - self.free()
+    }
+
+    /// Whether a stack entry still stands for a free processor.
+    fn live(&self, (id, stamp): (u32, u32)) -> bool {
+        self.owner[id as usize] == NOBODY && self.stamp[id as usize] == stamp
+    }
+
+    /// Pops up to `n` free processors from the top of `plain` (or `kept`) into `ids`.
+    fn pop_into(&mut self, kept: bool, n: usize, ids: &mut Vec<u32>) {
+        while ids.len() < n {
+            let top = if kept { self.kept.pop() } else { self.plain.pop() };
+            let Some(e) = top else { break };
+            if self.live(e) {
+                ids.push(e.0);
+            } else {
+                self.void -= 1;
+            }
+        }
     }
 
     /// Gives `procs` free processors to job `job`; false (and no change) if too few are free.
@@ -63,32 +94,16 @@ impl Machine {
     /// suspending job has just suspended).
     pub fn allocate(&mut self, job: u32, procs: u32) -> bool {
         let n = procs as usize;
-        if n > self.free.len() || !self.held[job as usize].is_empty() {
+        if procs > self.free || !self.held[job as usize].is_empty() {
             return false;
         }
-        let ids = if self.claimed == 0 {
-            let at = self.free.len() - n;
-            let mut ids = self.free.split_off(at);
-            ids.reverse();
-            ids
-        } else {
-            let claims = &self.claims;
-            let mut ids: Vec<u32> =
-                self.free.iter().rev().copied().filter(|&id| claims[id as usize] == 0).take(n).collect();
-            if ids.len() < n {
-                let more = n - ids.len();
-                ids.extend(self.free.iter().rev().copied().filter(|&id| claims[id as usize] > 0).take(more));
-            }
-            for &id in &ids {
-                self.owner[id as usize] = job;
-            }
-            let owner = &self.owner;
-            self.free.retain(|&id| owner[id as usize] == NOBODY);
-            ids
-        };
+        let mut ids = Vec::with_capacity(n);
+        self.pop_into(false, n, &mut ids);
+        self.pop_into(true, n, &mut ids);
         for &id in &ids {
             self.owner[id as usize] = job;
         }
+        self.free -= procs;
         self.held[job as usize] = ids;
         true
     }
@@ -103,7 +118,7 @@ impl Machine {
         true
     }
 
-    /// Marks `ids` as job `job`'s if all are free.
+    /// Marks `ids` as job `job`'s if all are free; their stack entries become void.
     fn take(&mut self, job: u32, ids: &[u32]) -> bool {
         if !ids.iter().all(|&id| self.owner.get(id as usize) == Some(&NOBODY)) {
             return false;
@@ -111,8 +126,15 @@ impl Machine {
         for &id in ids {
             self.owner[id as usize] = job;
         }
-        let owner = &self.owner;
-        self.free.retain(|&id| owner[id as usize] == NOBODY);
+        self.free -= ids.len() as u32;
+        self.void += ids.len();
+        if self.void > 16 && self.void > self.free as usize {
+            // Mostly void: rebuild both stacks from their live entries, in the same order.
+            let (mut plain, mut kept) = (std::mem::take(&mut self.plain), std::mem::take(&mut self.kept));
+            plain.retain(|&e| self.live(e));
+            kept.retain(|&e| self.live(e));
+            (self.plain, self.kept, self.void) = (plain, kept, 0);
+        }
         true
     }
 
@@ -124,10 +146,19 @@ impl Machine {
     }
 
     fn give_back(&mut self, ids: &[u32]) {
-        for &id in ids {
-            self.owner[id as usize] = NOBODY;
+        // The first of `ids` ends on top, as if each were freed in turn from the last.
+        for &id in ids.iter().rev() {
+            let i = id as usize;
+            self.owner[i] = NOBODY;
+            self.stamp[i] = self.stamp[i].wrapping_add(1);
+            let e = (id, self.stamp[i]);
+            if self.claims[i] > 0 {
+                self.kept.push(e);
+            } else {
+                self.plain.push(e);
+            }
         }
-        self.free.extend(ids.iter().rev());
+        self.free += ids.len() as u32;
     }
 
     /// Suspends job `job`: its processors become free but stay its own, to resume on
@@ -138,7 +169,6 @@ impl Machine {
             self.ready[id as usize] = ready;
             self.claims[id as usize] += 1;
         }
-        self.claimed += ids.len() as u64;
         self.give_back(&ids);
         self.held[job as usize] = ids;
     }
@@ -152,7 +182,6 @@ impl Machine {
             for &id in &ids {
                 self.claims[id as usize] -= 1;
             }
-            self.claimed -= ids.len() as u64;
         }
         self.held[job as usize] = ids;
         ok
@@ -210,5 +239,108 @@ mod tests {
         assert!(m.unpark(1));
         assert_eq!((m.free(), m.owner(2), m.owner(3)), (0, Some(1), Some(1)));
         assert!(!m.allocate(1, 1), "a job holding processors gets no more");
+    }
+
+    /// The straightforward machine: one free list, scanned and filtered at every allocation.
+    struct Reference {
+        free: Vec<u32>,
+        held: Vec<Vec<u32>>,
+        owner: Vec<u32>,
+        claims: Vec<u32>,
+    }
+
+    impl Reference {
+        fn allocate(&mut self, job: u32, n: usize) -> bool {
+            if n > self.free.len() || !self.held[job as usize].is_empty() {
+                return false;
+            }
+            let claims = &self.claims;
+            let mut ids: Vec<u32> =
+                self.free.iter().rev().copied().filter(|&id| claims[id as usize] == 0).take(n).collect();
+            let more = n - ids.len();
+            ids.extend(self.free.iter().rev().copied().filter(|&id| claims[id as usize] > 0).take(more));
+            for &id in &ids {
+                self.owner[id as usize] = job;
+            }
+            let owner = &self.owner;
+            self.free.retain(|&id| owner[id as usize] == NOBODY);
+            self.held[job as usize] = ids;
+            true
+        }
+
+        fn give_back(&mut self, ids: &[u32]) {
+            for &id in ids {
+                self.owner[id as usize] = NOBODY;
+            }
+            self.free.extend(ids.iter().rev());
+        }
+    }
+
+    proptest::proptest! {
+        /// The machine hands out the processors the straightforward one does, through any
+        /// sequence of starts, ends, suspensions and resumes.
+        #[test]
+        fn same_processors_as_the_straightforward_machine(
+            ops in proptest::collection::vec((0u8..4, 0u32..12, 1usize..9), 1..300),
+        ) {
+            let (size, jobs) = (24u32, 12usize);
+            let mut m = Machine::new(size, jobs);
+            let mut r = Reference {
+                free: (0..size).rev().collect(),
+                held: vec![Vec::new(); jobs],
+                owner: vec![NOBODY; size as usize],
+                claims: vec![0; size as usize],
+            };
+            // 0 idle, 1 running, 2 suspended
+            let mut state = vec![0u8; jobs];
+            for (op, job, n) in ops {
+                let j = job as usize;
+                match (op, state[j]) {
+                    (0, 0) => {
+                        let ok = m.allocate(job, n as u32);
+                        proptest::prop_assert_eq!(ok, r.allocate(job, n));
+                        if ok {
+                            state[j] = 1;
+                        }
+                    }
+                    (1, 1) => {
+                        m.release(job);
+                        let ids = std::mem::take(&mut r.held[j]);
+                        r.give_back(&ids);
+                        state[j] = 0;
+                    }
+                    (2, 1) => {
+                        m.park(job, 0);
+                        let ids = std::mem::take(&mut r.held[j]);
+                        for &id in &ids {
+                            r.claims[id as usize] += 1;
+                        }
+                        r.give_back(&ids);
+                        r.held[j] = ids;
+                        state[j] = 2;
+                    }
+                    (3, 2) => {
+                        let ok = m.unpark(job);
+                        let ids = r.held[j].clone();
+                        let want = ids.iter().all(|&id| r.owner[id as usize] == NOBODY);
+                        proptest::prop_assert_eq!(ok, want);
+                        if want {
+                            for &id in &ids {
+                                r.owner[id as usize] = job;
+                                r.claims[id as usize] -= 1;
+                            }
+                            let owner = &r.owner;
+                            r.free.retain(|&id| owner[id as usize] == NOBODY);
+                            state[j] = 1;
+                        }
+                    }
+                    _ => {}
+                }
+                proptest::prop_assert_eq!(m.free() as usize, r.free.len());
+                for k in 0..jobs as u32 {
+                    proptest::prop_assert_eq!(m.held(k), &r.held[k as usize][..]);
+                }
+            }
+        }
     }
 }
