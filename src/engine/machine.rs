@@ -3,8 +3,21 @@
 //! Processor identities matter to policies that suspend jobs (a job resumes on the very
 //! processors it had); non-preemptive policies only look at [`Machine::free`].
 
+use std::cell::RefCell;
+
 /// Marks a processor no job holds in [`Machine::owner`].
 const NOBODY: u32 = u32::MAX;
+
+/// What the machine knows of a job's own processors while it is suspended.
+#[derive(Debug, Clone)]
+enum Home {
+    /// Not suspended.
+    Away,
+    /// Suspended; one of its processors changed hands since its holders were listed.
+    Stale,
+    /// Suspended, and these jobs hold its processors (distinct, in the order of its processors).
+    Known(Vec<u32>),
+}
 
 /// Processor identities of one machine.
 #[derive(Debug, Clone)]
@@ -32,8 +45,15 @@ pub struct Machine {
     /// For each processor, when it is next usable: a suspended job's memory is still being
     /// written out until then (the suspension overhead).
     ready: Vec<i64>,
-    /// For each processor, how many suspended jobs resume on it.
-    claims: Vec<u32>,
+    /// For each processor, the suspended jobs that resume on it.
+    claimants: Vec<Vec<u32>>,
+    /// For each suspended job, the jobs running on its processors (see [`Machine::holders`]),
+    /// or `None` once one of its processors has changed hands since they were listed: a
+    /// preemptive policy asks at every pass, and a wide job's processors are many.
+    /// Kept by job index from the first suspension on (empty before).
+    homes: RefCell<Vec<Home>>,
+    /// Scratch for listing holders: the listing in which each job index was last seen.
+    seen: RefCell<(Vec<u32>, u32)>,
 }
 
 impl Machine {
@@ -49,7 +69,9 @@ impl Machine {
             held: vec![Vec::new(); jobs],
             owner: vec![NOBODY; size as usize],
             ready: vec![i64::MIN; size as usize],
-            claims: vec![0; size as usize],
+            claimants: vec![Vec::new(); size as usize],
+            homes: RefCell::new(Vec::new()),
+            seen: RefCell::new((Vec::new(), 0)),
         }
     }
 
@@ -99,7 +121,11 @@ impl Machine {
         }
         let mut ids = Vec::with_capacity(n);
         self.pop_into(false, n, &mut ids);
+        let plain = ids.len();
         self.pop_into(true, n, &mut ids);
+        for &id in &ids[plain..] {
+            self.moved(id);
+        }
         for &id in &ids {
             self.owner[id as usize] = job;
         }
@@ -125,6 +151,7 @@ impl Machine {
         }
         for &id in ids {
             self.owner[id as usize] = job;
+            self.moved(id);
         }
         self.free -= ids.len() as u32;
         self.void += ids.len();
@@ -152,7 +179,8 @@ impl Machine {
             self.owner[i] = NOBODY;
             self.stamp[i] = self.stamp[i].wrapping_add(1);
             let e = (id, self.stamp[i]);
-            if self.claims[i] > 0 {
+            self.moved(id);
+            if !self.claimants[i].is_empty() {
                 self.kept.push(e);
             } else {
                 self.plain.push(e);
@@ -167,8 +195,14 @@ impl Machine {
         let ids = std::mem::take(&mut self.held[job as usize]);
         for &id in &ids {
             self.ready[id as usize] = ready;
-            self.claims[id as usize] += 1;
+            self.claimants[id as usize].push(job);
         }
+        let jobs = self.held.len();
+        let homes = self.homes.get_mut();
+        if homes.is_empty() {
+            homes.resize(jobs, Home::Away);
+        }
+        homes[job as usize] = Home::Stale;
         self.give_back(&ids);
         self.held[job as usize] = ids;
     }
@@ -180,11 +214,67 @@ impl Machine {
         let ok = self.take(job, &ids);
         if ok {
             for &id in &ids {
-                self.claims[id as usize] -= 1;
+                self.claimants[id as usize].retain(|&c| c != job);
             }
+            self.homes.get_mut()[job as usize] = Home::Away;
         }
         self.held[job as usize] = ids;
         ok
+    }
+
+    /// Processor `id` changed hands: the suspended jobs that resume on it list their holders anew.
+    fn moved(&mut self, id: u32) {
+        let homes = self.homes.get_mut();
+        for &c in &self.claimants[id as usize] {
+            homes[c as usize] = Home::Stale;
+        }
+    }
+
+    /// The distinct jobs running on the processors of suspended job `job`, in the order of its
+    /// processors, into `out`: empty when it can resume.
+    pub fn holders(&self, job: u32, out: &mut Vec<u32>) {
+        out.clear();
+        let mut homes = self.homes.borrow_mut();
+        match homes.get(job as usize) {
+            Some(Home::Known(list)) => out.extend_from_slice(list),
+            Some(Home::Stale) => {
+                self.list_holders(job, out);
+                homes[job as usize] = Home::Known(out.clone());
+            }
+            // Not suspended: nothing to keep.
+            _ => self.list_holders(job, out),
+        }
+    }
+
+    /// Lists the holders of job `job`'s processors afresh.
+    fn list_holders(&self, job: u32, out: &mut Vec<u32>) {
+        let mut seen = self.seen.borrow_mut();
+        let (marks, listing) = &mut *seen;
+        if marks.len() < self.held.len() {
+            marks.resize(self.held.len(), 0);
+        }
+        *listing = listing.wrapping_add(1);
+        if *listing == 0 {
+            marks.fill(0);
+            *listing = 1;
+        }
+        for &p in &self.held[job as usize] {
+            let o = self.owner[p as usize];
+            if o != NOBODY && marks[o as usize] != *listing {
+                marks[o as usize] = *listing;
+                out.push(o);
+            }
+        }
+    }
+
+    /// Whether every processor of suspended job `job` is free.
+    pub fn home_free(&self, job: u32) -> bool {
+        if let Some(Home::Known(list)) = self.homes.borrow().get(job as usize) {
+            return list.is_empty();
+        }
+        let mut out = Vec::new();
+        self.holders(job, &mut out);
+        out.is_empty()
     }
 
     /// The processors job `job` holds now (or, while it is suspended, the ones it resumes on).
@@ -339,6 +429,20 @@ mod tests {
                 proptest::prop_assert_eq!(m.free() as usize, r.free.len());
                 for k in 0..jobs as u32 {
                     proptest::prop_assert_eq!(m.held(k), &r.held[k as usize][..]);
+                    if state[k as usize] == 2 {
+                        // Who holds a suspended job's processors, as a scan of them says.
+                        let mut want: Vec<u32> = Vec::new();
+                        for &p in &r.held[k as usize] {
+                            let o = r.owner[p as usize];
+                            if o != NOBODY && !want.contains(&o) {
+                                want.push(o);
+                            }
+                        }
+                        let mut got = Vec::new();
+                        m.holders(k, &mut got);
+                        proptest::prop_assert_eq!(m.home_free(k), want.is_empty());
+                        proptest::prop_assert_eq!(got, want);
+                    }
                 }
             }
         }

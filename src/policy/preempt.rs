@@ -341,25 +341,14 @@ impl Preempt {
 
     /// Whether every processor of the suspended job `idx` is free.
     fn home_free(sys: &System, idx: JobIdx) -> bool {
-        sys.machine().held(idx).iter().all(|&p| sys.machine().owner(p).is_none())
+        sys.machine().home_free(idx)
     }
 
     /// The distinct jobs running on the suspended job `idx`'s processors, as long as `keep`
     /// accepts each; false as soon as it rejects one.
     fn holders(sys: &System, idx: JobIdx, out: &mut Vec<JobIdx>, keep: &mut dyn FnMut(JobIdx) -> bool) -> bool {
-        out.clear();
-        for &p in sys.machine().held(idx) {
-            if let Some(o) = sys.machine().owner(p) {
-                // A job's processors often lie together: most repeats are the last one seen.
-                if out.last() != Some(&o) && !out.contains(&o) {
-                    if !keep(o) {
-                        return false;
-                    }
-                    out.push(o);
-                }
-            }
-        }
-        true
+        sys.machine().holders(idx, out);
+        out.iter().all(|&o| keep(o))
     }
 
     /// SS and TSS: one sweep over the idle jobs by decreasing threshold; returns whether it
