@@ -52,6 +52,9 @@ pub struct Machine {
     /// preemptive policy asks at every pass, and a wide job's processors are many.
     /// Kept by job index from the first suspension on (empty before).
     homes: RefCell<Vec<Home>>,
+    /// For each processor, whether some suspended job's listed holders rely on who holds it
+    /// (so a change of hands must make them stale; otherwise there is nothing to tell).
+    armed: RefCell<Vec<bool>>,
     /// Scratch for listing holders: the listing in which each job index was last seen.
     seen: RefCell<(Vec<u32>, u32)>,
 }
@@ -72,6 +75,7 @@ impl Machine {
             claimants: vec![Vec::new(); size as usize],
             homes: RefCell::new(Vec::new()),
             seen: RefCell::new((Vec::new(), 0)),
+            armed: RefCell::new(Vec::new()),
         }
     }
 
@@ -224,6 +228,11 @@ impl Machine {
 
     /// Processor `id` changed hands: the suspended jobs that resume on it list their holders anew.
     fn moved(&mut self, id: u32) {
+        let armed = self.armed.get_mut();
+        if !armed.get(id as usize).copied().unwrap_or(false) {
+            return;
+        }
+        armed[id as usize] = false;
         let homes = self.homes.get_mut();
         for &c in &self.claimants[id as usize] {
             homes[c as usize] = Home::Stale;
@@ -240,6 +249,13 @@ impl Machine {
             Some(Home::Stale) => {
                 self.list_holders(job, out);
                 homes[job as usize] = Home::Known(out.clone());
+                let mut armed = self.armed.borrow_mut();
+                if armed.is_empty() {
+                    armed.resize(self.size as usize, false);
+                }
+                for &p in &self.held[job as usize] {
+                    armed[p as usize] = true;
+                }
             }
             // Not suspended: nothing to keep.
             _ => self.list_holders(job, out),
@@ -272,9 +288,8 @@ impl Machine {
         if let Some(Home::Known(list)) = self.homes.borrow().get(job as usize) {
             return list.is_empty();
         }
-        let mut out = Vec::new();
-        self.holders(job, &mut out);
-        out.is_empty()
+        // The first taken processor answers: no need to list them all.
+        self.held[job as usize].iter().all(|&p| self.owner[p as usize] == NOBODY)
     }
 
     /// The processors job `job` holds now (or, while it is suspended, the ones it resumes on).
