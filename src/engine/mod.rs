@@ -186,6 +186,11 @@ pub trait Policy {
     fn declares_backfills(&self) -> bool {
         false
     }
+    /// Whether the policy suspends jobs ([`System::suspend`]): only then does the machine keep
+    /// processor identities (or when placements are logged); otherwise it counts them.
+    fn suspends(&self) -> bool {
+        false
+    }
 }
 
 /// The engine as a policy sees it during a pass: the clock, the machine, and the start action.
@@ -374,11 +379,16 @@ impl<'a> System<'a> {
     /// Suspends the running job `idx` now (Kettimuthu et al.): its processors are free for
     /// others once `cost` seconds of writing its memory out have passed, and it keeps them as
     /// the ones it resumes on. False (nothing happens) if it is not running, runs with a limit,
-    /// or started in this pass.
+    /// or started in this pass, or the policy did not say it [`Policy::suspends`].
     pub fn suspend(&mut self, idx: JobIdx, cost: i64) -> bool {
         let i = idx as usize;
         let r = &self.records[i];
-        if !self.running[i] || r.limited_runs > r.killed_runs || self.segmented[i] || self.begun_now(idx) {
+        if !self.machine.has_identities()
+            || !self.running[i]
+            || r.limited_runs > r.killed_runs
+            || self.segmented[i]
+            || self.begun_now(idx)
+        {
             return false;
         }
         let cost = cost.max(0);
@@ -699,7 +709,11 @@ pub fn simulate_observed<'a>(
     let mut sys = System {
         now: jobs.first().map_or(0, |j| j.submit),
         jobs,
-        machine: Machine::new(trace.machine, n),
+        machine: if policy.suspends() || opts.placements {
+            Machine::new(trace.machine, n)
+        } else {
+            Machine::counting(trace.machine, n)
+        },
         started: Vec::new(),
         resumed: Vec::new(),
         paused: Vec::new(),

@@ -650,6 +650,10 @@ impl Policy for Preempt {
             _ => self.schedule_ss(sys),
         }
     }
+
+    fn suspends(&self) -> bool {
+        true
+    }
 }
 
 /// TSS's category averages from an NS run of `trace`: the mean bounded slowdown (10 s) of
