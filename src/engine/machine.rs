@@ -10,16 +10,8 @@ use std::cell::RefCell;
 /// Marks a processor no job holds in [`Machine::owner`].
 const NOBODY: u32 = u32::MAX;
 
-/// What the machine knows of a job's own processors while it is suspended.
-#[derive(Debug, Clone)]
-enum Home {
-    /// Not suspended.
-    Away,
-    /// Suspended; one of its processors changed hands since its holders were listed.
-    Stale,
-    /// Suspended, and these jobs hold its processors (distinct, in the order of its processors).
-    Known(Vec<u32>),
-}
+/// The jobs running on a suspended job's processors, by job index, with how many each holds.
+type Holders = Vec<(u32, u32)>;
 
 /// Processor identities of one machine.
 #[derive(Debug, Clone)]
@@ -53,14 +45,17 @@ pub struct Machine {
     ready: Vec<i64>,
     /// For each processor, the suspended jobs that resume on it.
     claimants: Vec<Vec<u32>>,
-    /// For each suspended job, the jobs running on its processors (see [`Machine::holders`]),
-    /// or `None` once one of its processors has changed hands since they were listed: a
-    /// preemptive policy asks at every pass, and a wide job's processors are many.
-    /// Kept by job index from the first suspension on (empty before).
-    homes: RefCell<Vec<Home>>,
-    /// For each processor, whether some suspended job's listed holders rely on who holds it
-    /// (so a change of hands must make them stale; otherwise there is nothing to tell).
-    armed: RefCell<Vec<bool>>,
+    /// For each suspended job, how many of its processors other jobs hold, kept up to date as
+    /// processors change hands: a preemptive policy asks at every pass whether it can resume,
+    /// and a wide job's processors are many. Indexed by job from the first suspension on.
+    taken: Vec<u32>,
+    /// Scratch for [`Machine::hand`]: the claimants met with their processor counts, and each
+    /// claimant's place in that list.
+    batch: (Vec<(u32, u32)>, Vec<u32>),
+    /// For each suspended job whose holders have been asked for ([`Machine::all_holders`]),
+    /// the jobs running on its processors (by job index) with how many each holds, kept up to date from then
+    /// on; `None` for the others, which then cost nothing when a processor changes hands.
+    homes: RefCell<Vec<Option<Holders>>>,
     /// Scratch for listing holders: the listing in which each job index was last seen.
     seen: RefCell<(Vec<u32>, u32)>,
 }
@@ -81,9 +76,10 @@ impl Machine {
             owner: vec![NOBODY; size as usize],
             ready: vec![i64::MIN; size as usize],
             claimants: vec![Vec::new(); size as usize],
+            taken: Vec::new(),
+            batch: (Vec::new(), Vec::new()),
             homes: RefCell::new(Vec::new()),
             seen: RefCell::new((Vec::new(), 0)),
-            armed: RefCell::new(Vec::new()),
         }
     }
 
@@ -103,9 +99,10 @@ impl Machine {
             owner: Vec::new(),
             ready: Vec::new(),
             claimants: Vec::new(),
+            taken: Vec::new(),
+            batch: (Vec::new(), Vec::new()),
             homes: RefCell::new(Vec::new()),
             seen: RefCell::new((Vec::new(), 0)),
-            armed: RefCell::new(Vec::new()),
         }
     }
 
@@ -171,12 +168,11 @@ impl Machine {
         self.pop_into(false, n, &mut ids);
         let plain = ids.len();
         self.pop_into(true, n, &mut ids);
-        for &id in &ids[plain..] {
-            self.moved(id);
-        }
-        for &id in &ids {
+        // The plain processors have no claimants to tell.
+        for &id in &ids[..plain] {
             self.owner[id as usize] = job;
         }
+        self.hand(&ids[plain..], NOBODY, job);
         self.free -= procs;
         self.held[job as usize] = ids;
         true
@@ -197,10 +193,7 @@ impl Machine {
         if !ids.iter().all(|&id| self.owner.get(id as usize) == Some(&NOBODY)) {
             return false;
         }
-        for &id in ids {
-            self.owner[id as usize] = job;
-            self.moved(id);
-        }
+        self.hand(ids, NOBODY, job);
         self.free -= ids.len() as u32;
         self.void += ids.len();
         if self.void > 16 && self.void > self.free as usize {
@@ -225,13 +218,14 @@ impl Machine {
     }
 
     fn give_back(&mut self, ids: &[u32]) {
+        if let Some(&first) = ids.first() {
+            self.hand(ids, self.owner[first as usize], NOBODY);
+        }
         // The first of `ids` ends on top, as if each were freed in turn from the last.
         for &id in ids.iter().rev() {
             let i = id as usize;
-            self.owner[i] = NOBODY;
             self.stamp[i] = self.stamp[i].wrapping_add(1);
             let e = (id, self.stamp[i]);
-            self.moved(id);
             if !self.claimants[i].is_empty() {
                 self.kept.push(e);
             } else {
@@ -245,16 +239,18 @@ impl Machine {
     /// ([`Machine::unpark`]); they are usable by others from `ready` on.
     pub fn park(&mut self, job: u32, ready: i64) {
         let ids = std::mem::take(&mut self.held[job as usize]);
+        if self.taken.is_empty() {
+            self.taken.resize(self.held.len(), 0);
+            self.batch.1.resize(self.held.len(), 0);
+            self.homes.get_mut().resize(self.held.len(), None);
+        }
+        // Held by the job itself until given back just below, which brings the count to 0.
+        self.taken[job as usize] = ids.len() as u32;
+        self.homes.get_mut()[job as usize] = None;
         for &id in &ids {
             self.ready[id as usize] = ready;
             self.claimants[id as usize].push(job);
         }
-        let jobs = self.held.len();
-        let homes = self.homes.get_mut();
-        if homes.is_empty() {
-            homes.resize(jobs, Home::Away);
-        }
-        homes[job as usize] = Home::Stale;
         self.give_back(&ids);
         self.held[job as usize] = ids;
     }
@@ -263,51 +259,98 @@ impl Machine {
     /// if any of them is taken.
     pub fn unpark(&mut self, job: u32) -> bool {
         let ids = std::mem::take(&mut self.held[job as usize]);
-        let ok = self.take(job, &ids);
+        let ok = ids.iter().all(|&id| self.owner[id as usize] == NOBODY);
         if ok {
             for &id in &ids {
                 self.claimants[id as usize].retain(|&c| c != job);
             }
-            self.homes.get_mut()[job as usize] = Home::Away;
+            self.homes.get_mut()[job as usize] = None;
+            self.take(job, &ids);
         }
         self.held[job as usize] = ids;
         ok
     }
 
-    /// Processor `id` changed hands: the suspended jobs that resume on it list their holders anew.
-    fn moved(&mut self, id: u32) {
-        let armed = self.armed.get_mut();
-        if !armed.get(id as usize).copied().unwrap_or(false) {
-            return;
+    /// Processors `ids` pass from `from` to `to` (either may be [`NOBODY`]): the suspended jobs
+    /// that resume on them count their holders anew, once per job however many it shares.
+    fn hand(&mut self, ids: &[u32], from: u32, to: u32) {
+        let (batch, slot) = &mut self.batch;
+        batch.clear();
+        for &id in ids {
+            self.owner[id as usize] = to;
+            for &c in &self.claimants[id as usize] {
+                // A sparse set: `slot` needs no clearing, an entry counts only if it points back.
+                let k = slot[c as usize] as usize;
+                if k < batch.len() && batch[k].0 == c {
+                    batch[k].1 += 1;
+                } else {
+                    slot[c as usize] = batch.len() as u32;
+                    batch.push((c, 1));
+                }
+            }
         }
-        armed[id as usize] = false;
         let homes = self.homes.get_mut();
-        for &c in &self.claimants[id as usize] {
-            homes[c as usize] = Home::Stale;
+        for &(c, n) in batch.iter() {
+            let c = c as usize;
+            if to == NOBODY {
+                self.taken[c] -= n;
+            } else if from == NOBODY {
+                self.taken[c] += n;
+            }
+            let Some(home) = &mut homes[c] else { continue };
+            if from != NOBODY {
+                if let Ok(k) = home.binary_search_by_key(&from, |h| h.0) {
+                    home[k].1 -= n;
+                    if home[k].1 == 0 {
+                        home.remove(k);
+                    }
+                }
+            }
+            if to != NOBODY {
+                match home.binary_search_by_key(&to, |h| h.0) {
+                    Ok(k) => home[k].1 += n,
+                    Err(k) => home.insert(k, (to, n)),
+                }
+            }
         }
     }
 
-    /// The distinct jobs running on the processors of suspended job `job`, in the order of its
-    /// processors, into `out`: empty when it can resume.
-    pub fn holders(&self, job: u32, out: &mut Vec<u32>) {
-        out.clear();
-        let mut homes = self.homes.borrow_mut();
-        match homes.get(job as usize) {
-            Some(Home::Known(list)) => out.extend_from_slice(list),
-            Some(Home::Stale) => {
-                self.list_holders(job, out);
-                homes[job as usize] = Home::Known(out.clone());
-                let mut armed = self.armed.borrow_mut();
-                if armed.is_empty() {
-                    armed.resize(self.size as usize, false);
+    /// Whether `keep` accepts every job running on the processors of suspended job `job`,
+    /// asked in no particular order, and there is at least one. The first call of a
+    /// suspension lists them (its width); later calls cost their number.
+    pub fn all_holders(&self, job: u32, keep: &mut dyn FnMut(u32) -> bool) -> bool {
+        if self.home_free(job) {
+            return false;
+        }
+        if self.homes.borrow()[job as usize].is_none() {
+            let mut counted: Vec<(u32, u32)> = Vec::new();
+            for &p in &self.held[job as usize] {
+                let o = self.owner[p as usize];
+                if o == NOBODY {
+                    continue;
                 }
-                for &p in &self.held[job as usize] {
-                    armed[p as usize] = true;
+                match counted.binary_search_by_key(&o, |h| h.0) {
+                    Ok(k) => counted[k].1 += 1,
+                    Err(k) => counted.insert(k, (o, 1)),
                 }
             }
-            // Not suspended: nothing to keep.
-            _ => self.list_holders(job, out),
+            self.homes.borrow_mut()[job as usize] = Some(counted);
         }
+        let homes = self.homes.borrow();
+        homes[job as usize].as_deref().unwrap_or(&[]).iter().all(|&(o, _)| keep(o))
+    }
+
+    /// The jobs running on the processors of suspended job `job` with how many each holds, if
+    /// [`Machine::all_holders`] has been asked since it was suspended (for tests).
+    pub fn home_holders(&self, job: u32) -> Option<Vec<(u32, u32)>> {
+        self.homes.borrow().get(job as usize).cloned().flatten()
+    }
+
+    /// The distinct jobs running on the processors of job `job` (suspended or not), in the
+    /// order of its processors, into `out`: empty when it can resume. Costs its width.
+    pub fn holders(&self, job: u32, out: &mut Vec<u32>) {
+        out.clear();
+        self.list_holders(job, out);
     }
 
     /// Lists the holders of job `job`'s processors afresh.
@@ -333,11 +376,7 @@ impl Machine {
 
     /// Whether every processor of suspended job `job` is free.
     pub fn home_free(&self, job: u32) -> bool {
-        if let Some(Home::Known(list)) = self.homes.borrow().get(job as usize) {
-            return list.is_empty();
-        }
-        // The first taken processor answers: no need to list them all.
-        self.held[job as usize].iter().all(|&p| self.owner[p as usize] == NOBODY)
+        self.taken.get(job as usize).is_none_or(|&t| t == 0)
     }
 
     /// The processors job `job` holds now (or, while it is suspended, the ones it resumes on).
@@ -467,7 +506,7 @@ mod tests {
             };
             // 0 idle, 1 running, 2 suspended
             let mut state = vec![0u8; jobs];
-            for (op, job, n) in ops {
+            for (step, (op, job, n)) in ops.into_iter().enumerate() {
                 let j = job as usize;
                 match (op, state[j]) {
                     (0, 0) => {
@@ -525,7 +564,21 @@ mod tests {
                         let mut got = Vec::new();
                         m.holders(k, &mut got);
                         proptest::prop_assert_eq!(m.home_free(k), want.is_empty());
-                        proptest::prop_assert_eq!(got, want);
+                        proptest::prop_assert_eq!(&got, &want);
+                        // The running count: the same holders, each with its number of them.
+                        let mut counted: Vec<(u32, u32)> = want
+                            .iter()
+                            .map(|&o| (o, r.held[k as usize].iter().filter(|&&p| r.owner[p as usize] == o).count() as u32))
+                            .collect();
+                        // Asked for now and then, so lists are made at any point of a suspension.
+                        if (k as usize + step).is_multiple_of(3) {
+                            proptest::prop_assert_eq!(m.all_holders(k, &mut |_| true), !want.is_empty());
+                        }
+                        if let Some(mut kept) = m.home_holders(k) {
+                            counted.sort_unstable();
+                            kept.sort_unstable();
+                            proptest::prop_assert_eq!(kept, counted);
+                        }
                     }
                 }
             }

@@ -344,11 +344,10 @@ impl Preempt {
         sys.machine().home_free(idx)
     }
 
-    /// The distinct jobs running on the suspended job `idx`'s processors, as long as `keep`
-    /// accepts each; false as soon as it rejects one.
-    fn holders(sys: &System, idx: JobIdx, out: &mut Vec<JobIdx>, keep: &mut dyn FnMut(JobIdx) -> bool) -> bool {
-        sys.machine().holders(idx, out);
-        out.iter().all(|&o| keep(o))
+    /// Whether `keep` accepts every job running on the suspended job `idx`'s processors, and
+    /// some job does: the machine's running count answers at any width.
+    fn held_by(sys: &System, idx: JobIdx, keep: &mut dyn FnMut(JobIdx) -> bool) -> bool {
+        sys.machine().all_holders(idx, keep)
     }
 
     /// SS and TSS: one sweep over the idle jobs by decreasing threshold; returns whether it
@@ -369,14 +368,15 @@ impl Preempt {
             let mut preempted = false;
             if sys.is_suspended(i) {
                 if !Self::home_free(sys, i) {
-                    let mut holders = std::mem::take(&mut self.picked);
-                    let all = Self::holders(sys, i, &mut holders, &mut |j| {
+                    let all = Self::held_by(sys, i, &mut |j| {
                         self.candidate(tau_i, v.procs, self.tau_of[j as usize], &sys.view(j)) && sys.working(j)
                     });
-                    self.picked = holders;
                     if !all {
                         continue;
                     }
+                    // Suspended in the order of the job's processors, which costs its width:
+                    // only now that they all go.
+                    sys.machine().holders(i, &mut self.picked);
                     self.suspend_picked(sys, fresh);
                     preempted = true;
                 }
@@ -438,19 +438,18 @@ impl Preempt {
     fn next_crossing(&self, sys: &System) -> Option<i64> {
         let now = sys.now();
         let mut best: Option<i64> = None;
-        let mut holders = Vec::new();
         for &i in &self.idle {
             let v = sys.view(i);
             // The threshold the job must pass: SF x that of the last candidate it needs.
             let mut needed: Option<f64> = None;
             if sys.is_suspended(i) {
                 let mut worst = 0.0f64;
-                let ok = Self::holders(sys, i, &mut holders, &mut |j| {
+                let ok = Self::held_by(sys, i, &mut |j| {
                     let (tau_j, w) = (self.tau_of[j as usize], sys.view(j));
                     worst = worst.max(tau_j);
                     w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)]
                 });
-                if ok && !holders.is_empty() {
+                if ok {
                     needed = Some(worst);
                 }
             } else {
