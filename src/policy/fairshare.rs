@@ -481,11 +481,23 @@ impl Fairshare {
         self.profile.advance(now);
         if self.dirty || self.waiting.iter().any(|w| w.reserved.is_some_and(|s| s < now)) {
             let order = self.fairshare_order(now);
+            // A booking can move earlier only if processors were freed somewhere before its
+            // start since it was last placed: the steps inside its own span are never what kept
+            // it from an earlier slot. So after the first sweep, which looks at every job, a job
+            // is looked at only if a booking that moved since its last look freed processors
+            // before its start. `freed[i]`: the earliest time freed by the
+            // moves of the previous sweep after position i; `later`: by this sweep's so far.
+            let mut freed: Vec<i64> = vec![i64::MIN; order.len() + 1];
+            let mut lowest: Vec<i64> = vec![i64::MAX; order.len()];
             loop {
                 let mut moved = false;
-                for &p in &order {
+                let mut later = i64::MAX;
+                for (i, &p) in order.iter().enumerate() {
                     let w = self.waiting[p];
                     let Some(s) = w.reserved else { continue };
+                    if freed[i + 1].min(later) >= s {
+                        continue;
+                    }
                     let s2 = match self.profile.compress(s, w.procs, w.dur) {
                         Some(s2) => s2,
                         None => {
@@ -495,12 +507,21 @@ impl Fairshare {
                             s2
                         }
                     };
+                    if s2 != s {
+                        // What its old slot frees that its new one does not take.
+                        lowest[i] = if s2 < s { s.max(s2 + w.dur.max(1)) } else { s };
+                        later = later.min(lowest[i]);
+                    }
                     moved |= s2 < s;
                     self.waiting[p].reserved = Some(s2);
                 }
                 if !moved {
                     break;
                 }
+                for i in (0..order.len()).rev() {
+                    freed[i] = freed[i + 1].min(lowest[i]);
+                }
+                lowest.fill(i64::MAX);
             }
         }
         self.dirty = false;
