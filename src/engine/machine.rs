@@ -45,10 +45,13 @@ pub struct Machine {
     ready: Vec<i64>,
     /// For each processor, the suspended jobs that resume on it.
     claimants: Vec<Vec<u32>>,
-    /// For each suspended job, how many of its processors other jobs hold, kept up to date as
-    /// processors change hands: a preemptive policy asks at every pass whether it can resume,
-    /// and a wide job's processors are many. Indexed by job from the first suspension on.
-    taken: Vec<u32>,
+    /// For each suspended job, where in its processors the last one found taken is: a
+    /// preemptive policy asks at every pass whether it can resume, and the answer is mostly
+    /// that this one is still taken. Indexed by job from the first suspension on.
+    witness: Vec<std::cell::Cell<u32>>,
+    /// For each processor, the suspended jobs that resume on it and keep a count of its
+    /// holders in `homes`: only they are told when it changes hands.
+    listeners: RefCell<Vec<Vec<u32>>>,
     /// Scratch for [`Machine::hand`]: the claimants met with their processor counts, and each
     /// claimant's place in that list.
     batch: (Vec<(u32, u32)>, Vec<u32>),
@@ -76,7 +79,8 @@ impl Machine {
             owner: vec![NOBODY; size as usize],
             ready: vec![i64::MIN; size as usize],
             claimants: vec![Vec::new(); size as usize],
-            taken: Vec::new(),
+            witness: Vec::new(),
+            listeners: RefCell::new(Vec::new()),
             batch: (Vec::new(), Vec::new()),
             homes: RefCell::new(Vec::new()),
             seen: RefCell::new((Vec::new(), 0)),
@@ -99,7 +103,8 @@ impl Machine {
             owner: Vec::new(),
             ready: Vec::new(),
             claimants: Vec::new(),
-            taken: Vec::new(),
+            witness: Vec::new(),
+            listeners: RefCell::new(Vec::new()),
             batch: (Vec::new(), Vec::new()),
             homes: RefCell::new(Vec::new()),
             seen: RefCell::new((Vec::new(), 0)),
@@ -239,14 +244,12 @@ impl Machine {
     /// ([`Machine::unpark`]); they are usable by others from `ready` on.
     pub fn park(&mut self, job: u32, ready: i64) {
         let ids = std::mem::take(&mut self.held[job as usize]);
-        if self.taken.is_empty() {
-            self.taken.resize(self.held.len(), 0);
+        if self.witness.is_empty() {
+            self.witness.resize(self.held.len(), Default::default());
             self.batch.1.resize(self.held.len(), 0);
             self.homes.get_mut().resize(self.held.len(), None);
+            self.listeners.get_mut().resize(self.size as usize, Vec::new());
         }
-        // Held by the job itself until given back just below, which brings the count to 0.
-        self.taken[job as usize] = ids.len() as u32;
-        self.homes.get_mut()[job as usize] = None;
         for &id in &ids {
             self.ready[id as usize] = ready;
             self.claimants[id as usize].push(job);
@@ -261,10 +264,14 @@ impl Machine {
         let ids = std::mem::take(&mut self.held[job as usize]);
         let ok = ids.iter().all(|&id| self.owner[id as usize] == NOBODY);
         if ok {
+            let listening = self.homes.get_mut()[job as usize].take().is_some();
+            let listeners = self.listeners.get_mut();
             for &id in &ids {
                 self.claimants[id as usize].retain(|&c| c != job);
+                if listening {
+                    listeners[id as usize].retain(|&c| c != job);
+                }
             }
-            self.homes.get_mut()[job as usize] = None;
             self.take(job, &ids);
         }
         self.held[job as usize] = ids;
@@ -272,13 +279,16 @@ impl Machine {
     }
 
     /// Processors `ids` pass from `from` to `to` (either may be [`NOBODY`]): the suspended jobs
-    /// that resume on them count their holders anew, once per job however many it shares.
+    /// that count their holders (the listeners) count them anew, once per job however many
+    /// of their processors it shares.
     fn hand(&mut self, ids: &[u32], from: u32, to: u32) {
         let (batch, slot) = &mut self.batch;
         batch.clear();
+        let listeners = self.listeners.get_mut();
         for &id in ids {
             self.owner[id as usize] = to;
-            for &c in &self.claimants[id as usize] {
+            let Some(told) = listeners.get(id as usize) else { continue };
+            for &c in told {
                 // A sparse set: `slot` needs no clearing, an entry counts only if it points back.
                 let k = slot[c as usize] as usize;
                 if k < batch.len() && batch[k].0 == c {
@@ -292,11 +302,6 @@ impl Machine {
         let homes = self.homes.get_mut();
         for &(c, n) in batch.iter() {
             let c = c as usize;
-            if to == NOBODY {
-                self.taken[c] -= n;
-            } else if from == NOBODY {
-                self.taken[c] += n;
-            }
             let Some(home) = &mut homes[c] else { continue };
             if from != NOBODY {
                 if let Ok(k) = home.binary_search_by_key(&from, |h| h.0) {
@@ -335,6 +340,10 @@ impl Machine {
                 }
             }
             self.homes.borrow_mut()[job as usize] = Some(counted);
+            let mut listeners = self.listeners.borrow_mut();
+            for &p in &self.held[job as usize] {
+                listeners[p as usize].push(job);
+            }
         }
         let homes = self.homes.borrow();
         homes[job as usize].as_deref().unwrap_or(&[]).iter().all(|&(o, _)| keep(o))
@@ -376,7 +385,14 @@ impl Machine {
 
     /// Whether every processor of suspended job `job` is free.
     pub fn home_free(&self, job: u32) -> bool {
-        self.taken.get(job as usize).is_none_or(|&t| t == 0)
+        let (held, Some(witness)) = (self.held(job), self.witness.get(job as usize)) else { return true };
+        let w = witness.get() as usize;
+        // From the last one found taken on, round to it.
+        let taken = (w..held.len()).chain(0..w.min(held.len())).find(|&k| self.owner[held[k] as usize] != NOBODY);
+        if let Some(k) = taken {
+            witness.set(k as u32);
+        }
+        taken.is_none()
     }
 
     /// The processors job `job` holds now (or, while it is suspended, the ones it resumes on).
