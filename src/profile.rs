@@ -17,12 +17,19 @@ struct Point {
 pub struct Profile {
     capacity: i64,
     points: Vec<Point>,
+    /// Points with fewer than no processors free (overbooked: a job ran past its plan). While
+    /// there are none, every booking still fits where it is without looking.
+    overbooked: usize,
 }
 
 impl Profile {
     /// An empty machine of `capacity` processors, from time `origin`.
     pub fn new(capacity: u32, origin: i64) -> Self {
-        Profile { capacity: capacity as i64, points: vec![Point { time: origin, free: capacity as i64 }] }
+        Profile {
+            capacity: capacity as i64,
+            points: vec![Point { time: origin, free: capacity as i64 }],
+            overbooked: 0,
+        }
     }
 
     /// Machine size.
@@ -44,6 +51,7 @@ impl Profile {
     pub fn advance(&mut self, now: i64) {
         let keep = self.points.partition_point(|p| p.time <= now);
         if keep > 1 {
+            self.overbooked -= self.points[..keep - 1].iter().filter(|p| p.free < 0).count();
             self.points.drain(..keep - 1);
         }
         if self.points[0].time < now {
@@ -146,8 +154,10 @@ impl Profile {
             None => {
                 // Given up, the booking leaves `free + procs` over its span: it still fits there
                 // unless something else now overlaps it.
-                let k = pts.partition_point(|p| p.time <= start) - 1;
-                let stays = pts[k..].iter().take_while(|p| p.time < own_end).all(|p| p.free >= 0);
+                let stays = self.overbooked == 0 || {
+                    let k = pts.partition_point(|p| p.time <= start) - 1;
+                    pts[k..].iter().take_while(|p| p.time < own_end).all(|p| p.free >= 0)
+                };
                 stays.then_some(start)
             }
         }
@@ -161,6 +171,7 @@ impl Profile {
         }
         // t is after the origin here, so i >= 1.
         let free = self.points[i - 1].free;
+        self.overbooked += (free < 0) as usize;
         self.points.insert(i, Point { time: t, free });
         i
     }
@@ -174,13 +185,18 @@ impl Profile {
         let a = self.split(start);
         let b = self.split(end);
         for p in &mut self.points[a..b] {
+            let was = p.free < 0;
             p.free += delta;
+            // Counted as it changes side of zero.
+            self.overbooked = self.overbooked + (p.free < 0) as usize - was as usize;
         }
         // Merge equal neighbours at the two edges so the profile stays small.
         if b < self.points.len() && self.points[b].free == self.points[b - 1].free {
+            self.overbooked -= (self.points[b].free < 0) as usize;
             self.points.remove(b);
         }
         if a > 0 && self.points[a].free == self.points[a - 1].free {
+            self.overbooked -= (self.points[a].free < 0) as usize;
             self.points.remove(a);
         }
     }
@@ -251,6 +267,43 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The count of overbooked points follows every change, and a booking whose span is
+        /// overbooked is not kept where it is.
+        #[test]
+        fn overbooked_points_are_counted(
+            ops in proptest::collection::vec((0u8..3, 0i64..100, 1i64..12, 1i64..60), 1..40),
+        ) {
+            let mut p = Profile::new(10, 0);
+            let mut booked: Vec<(i64, i64, i64)> = Vec::new();
+            let mut now = 0;
+            for (op, t, procs, dur) in ops {
+                match op {
+                    // Booked whether it fits or not, as a job that ran past its plan is.
+                    0 => {
+                        p.reserve(now + t, procs, dur);
+                        booked.push((now + t, procs, dur));
+                    }
+                    1 => {
+                        if let Some((s, procs, dur)) = booked.pop() {
+                            p.release(s, procs, dur);
+                        }
+                    }
+                    _ => {
+                        now += t / 4;
+                        p.advance(now);
+                    }
+                }
+                proptest::prop_assert_eq!(p.overbooked, p.points.iter().filter(|x| x.free < 0).count());
+                if let Some(&(s, procs, dur)) = booked.last() {
+                    let over = (s.max(now)..s + dur).any(|t| p.free_at(t) < 0);
+                    let mut q = p.clone();
+                    if s >= now && over && q.compress(s, procs, dur) == Some(s) {
+                        proptest::prop_assert!(false, "kept an overbooked booking at {}", s);
+                    }
+                }
+            }
+        }
+
         /// Compression gives what giving up the booking and placing it again gives.
         #[test]
         fn compress_is_release_and_earliest(
@@ -282,6 +335,9 @@ mod tests {
             let mut reference = p.clone();
             let mut moved = p.clone();
             let got = moved.compress(s, procs, dur);
+            for q in [&p, &moved] {
+                proptest::prop_assert_eq!(q.overbooked, q.points.iter().filter(|x| x.free < 0).count());
+            }
             if s >= now {
                 reference.release(s, procs, dur);
                 let want = reference.earliest(procs, dur).unwrap();
