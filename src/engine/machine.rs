@@ -59,6 +59,9 @@ pub struct Machine {
     /// the jobs running on its processors (by job index) with how many each holds, kept up to date from then
     /// on; `None` for the others, which then cost nothing when a processor changes hands.
     homes: RefCell<Vec<Option<Holders>>>,
+    /// For each job, a number that changes whenever the holders of its processors may have
+    /// (see [`Machine::home_version`]).
+    home_version: Vec<u64>,
     /// Scratch for listing holders: the listing in which each job index was last seen.
     seen: RefCell<(Vec<u32>, u32)>,
 }
@@ -83,6 +86,7 @@ impl Machine {
             listeners: RefCell::new(Vec::new()),
             batch: (Vec::new(), Vec::new()),
             homes: RefCell::new(Vec::new()),
+            home_version: Vec::new(),
             seen: RefCell::new((Vec::new(), 0)),
         }
     }
@@ -107,6 +111,7 @@ impl Machine {
             listeners: RefCell::new(Vec::new()),
             batch: (Vec::new(), Vec::new()),
             homes: RefCell::new(Vec::new()),
+            home_version: Vec::new(),
             seen: RefCell::new((Vec::new(), 0)),
         }
     }
@@ -244,10 +249,15 @@ impl Machine {
     /// ([`Machine::unpark`]); they are usable by others from `ready` on.
     pub fn park(&mut self, job: u32, ready: i64) {
         let ids = std::mem::take(&mut self.held[job as usize]);
+        // What a policy learnt of its holders before belongs to an earlier suspension.
+        if let Some(v) = self.home_version.get_mut(job as usize) {
+            *v += 1;
+        }
         if self.witness.is_empty() {
             self.witness.resize(self.held.len(), Default::default());
             self.batch.1.resize(self.held.len(), 0);
             self.homes.get_mut().resize(self.held.len(), None);
+            self.home_version.resize(self.held.len(), 0);
             self.listeners.get_mut().resize(self.size as usize, Vec::new());
         }
         for &id in &ids {
@@ -265,6 +275,7 @@ impl Machine {
         let ok = ids.iter().all(|&id| self.owner[id as usize] == NOBODY);
         if ok {
             let listening = self.homes.get_mut()[job as usize].take().is_some();
+            self.home_version[job as usize] += 1;
             let listeners = self.listeners.get_mut();
             for &id in &ids {
                 self.claimants[id as usize].retain(|&c| c != job);
@@ -303,6 +314,7 @@ impl Machine {
         for &(c, n) in batch.iter() {
             let c = c as usize;
             let Some(home) = &mut homes[c] else { continue };
+            self.home_version[c] += 1;
             if from != NOBODY {
                 if let Ok(k) = home.binary_search_by_key(&from, |h| h.0) {
                     home[k].1 -= n;
@@ -347,6 +359,13 @@ impl Machine {
         }
         let homes = self.homes.borrow();
         homes[job as usize].as_deref().unwrap_or(&[]).iter().all(|&(o, _)| keep(o))
+    }
+
+    /// A number that stays the same while the jobs holding suspended job `job`'s processors
+    /// stay the same, from a call of [`Machine::all_holders`] on: a policy may keep what it
+    /// concluded from them until it changes.
+    pub fn home_version(&self, job: u32) -> u64 {
+        self.home_version.get(job as usize).copied().unwrap_or(0)
     }
 
     /// The jobs running on the processors of suspended job `job` with how many each holds, if

@@ -251,6 +251,10 @@ pub struct Preempt {
     picked_now: Vec<JobIdx>,
     /// Per job: its threshold when it last started or resumed (valid while it runs).
     tau_of: Vec<f64>,
+    /// Per suspended job, what its holders allow, kept while they stay the same
+    /// ([`Machine::home_version`](crate::engine::Machine::home_version)): the version, whether
+    /// every holder may be suspended for it by width and TSS limit, and their highest threshold.
+    held_summary: Vec<(u64, bool, f64)>,
 }
 
 /// The xfactor of a job that has waited `wait` seconds, with planned runtime `est`.
@@ -282,6 +286,7 @@ impl Preempt {
             started_now: Vec::new(),
             picked_now: Vec::new(),
             tau_of: vec![f64::INFINITY; jobs],
+            held_summary: Vec::new(),
         }
     }
 
@@ -344,6 +349,30 @@ impl Preempt {
         sys.machine().home_free(idx)
     }
 
+    /// For the suspended job `v` whose processors are taken: whether every holder may be
+    /// suspended for it by width and TSS limit, and the highest threshold among them. A
+    /// holder's threshold is frozen while it runs, so the answer holds while the holders do.
+    fn summary(&mut self, sys: &System, v: &JobView) -> (bool, f64) {
+        let i = v.idx as usize;
+        if self.held_summary.is_empty() {
+            self.held_summary = vec![(u64::MAX, false, 0.0); self.tau_of.len()];
+        }
+        let machine = sys.machine();
+        let version = machine.home_version(v.idx);
+        if self.held_summary[i].0 != version {
+            let mut worst = 0.0f64;
+            let ok = machine.all_holders(v.idx, &mut |j| {
+                let (tau_j, w) = (self.tau_of[j as usize], sys.view(j));
+                worst = worst.max(tau_j);
+                w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)]
+            });
+            // Listing them (the first time) may have started the count: read the version after.
+            self.held_summary[i] = (machine.home_version(v.idx), ok, worst);
+        }
+        let (_, ok, worst) = self.held_summary[i];
+        (ok, worst)
+    }
+
     /// Whether `keep` accepts every job running on the suspended job `idx`'s processors, and
     /// some job does: the machine's running count answers at any width.
     fn held_by(sys: &System, idx: JobIdx, keep: &mut dyn FnMut(JobIdx) -> bool) -> bool {
@@ -368,6 +397,11 @@ impl Preempt {
             let mut preempted = false;
             if sys.is_suspended(i) {
                 if !Self::home_free(sys, i) {
+                    // Most passes end here: some holder's threshold is too high.
+                    let (ok, worst) = self.summary(sys, &v);
+                    if !ok || tau_i <= self.opts.sf * worst {
+                        continue;
+                    }
                     let all = Self::held_by(sys, i, &mut |j| {
                         self.candidate(tau_i, v.procs, self.tau_of[j as usize], &sys.view(j)) && sys.working(j)
                     });
@@ -435,22 +469,18 @@ impl Preempt {
     }
 
     /// SS and TSS: the first tick at which some idle job can suspend enough jobs, if any.
-    fn next_crossing(&self, sys: &System) -> Option<i64> {
+    fn next_crossing(&mut self, sys: &System) -> Option<i64> {
         let now = sys.now();
         let mut best: Option<i64> = None;
-        for &i in &self.idle {
+        let idle = std::mem::take(&mut self.idle);
+        for &i in &idle {
             let v = sys.view(i);
             // The threshold the job must pass: SF x that of the last candidate it needs.
             let mut needed: Option<f64> = None;
             if sys.is_suspended(i) {
-                let mut worst = 0.0f64;
-                let ok = Self::held_by(sys, i, &mut |j| {
-                    let (tau_j, w) = (self.tau_of[j as usize], sys.view(j));
-                    worst = worst.max(tau_j);
-                    w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)]
-                });
-                if ok {
-                    needed = Some(worst);
+                if !Self::home_free(sys, i) {
+                    let (ok, worst) = self.summary(sys, &v);
+                    needed = ok.then_some(worst);
                 }
             } else {
                 let need = v.procs.saturating_sub(sys.free());
@@ -488,6 +518,7 @@ impl Preempt {
             }
             best = Some(best.map_or(tick, |b: i64| b.min(tick)));
         }
+        self.idle = idle;
         best
     }
 
