@@ -193,6 +193,45 @@ pub trait Policy {
     }
 }
 
+/// Marks a per-job time that is not set.
+const NO_TIME: i64 = i64::MIN;
+
+/// A per-job value that most runs leave at its default (the preemptive and segmented
+/// policies' bookkeeping): storage is made at the first other value, so a plain run pays
+/// nothing per job for it.
+struct Sparse<T> {
+    values: Vec<T>,
+    default: T,
+    len: usize,
+}
+
+impl<T: Copy + PartialEq> Sparse<T> {
+    fn new(len: usize, default: T) -> Self {
+        Sparse { values: Vec::new(), default, len }
+    }
+
+    fn get(&self, i: usize) -> T {
+        self.values.get(i).copied().unwrap_or(self.default)
+    }
+
+    fn set(&mut self, i: usize, v: T) {
+        if self.values.is_empty() {
+            if v == self.default {
+                return;
+            }
+            self.values = vec![self.default; self.len];
+        }
+        self.values[i] = v;
+    }
+
+    /// The value, leaving the default in its place.
+    fn take(&mut self, i: usize) -> T {
+        let v = self.get(i);
+        self.set(i, self.default);
+        v
+    }
+}
+
 /// The engine as a policy sees it during a pass: the clock, the machine, and the start action.
 pub struct System<'a> {
     now: i64,
@@ -204,27 +243,28 @@ pub struct System<'a> {
     /// Jobs suspended in this pass ([`System::suspend`]).
     paused: Vec<JobIdx>,
     /// Per job: suspended now (its processors are kept for it in the machine).
-    suspended: Vec<bool>,
+    suspended: Sparse<bool>,
     /// Per job: seconds of work done in the pieces before the current one (since its last kill).
-    done: Vec<i64>,
+    done: Sparse<i64>,
     /// Per job: when the current piece's work began (after any overhead), and when it ends.
     work_from: Vec<i64>,
     due: Vec<i64>,
     /// Per job: pieces started so far, so that alarms set for an earlier piece are void.
     piece_no: Vec<u32>,
     /// Per job: the overhead of the resume in this pass, seconds.
-    resume_cost: Vec<i64>,
+    resume_cost: Sparse<i64>,
     /// With [`EngineOptions::placements`]: every piece, and per job the one running now.
     pieces: Vec<Piece>,
     piece_runs: Vec<(u32, u32)>,
     open: Vec<u32>,
     log_pieces: bool,
-    /// Per job: the run limit of the start in this pass ([`System::start_limited`]), or 0.
-    limits: Vec<i64>,
+    /// Per job: the run limit of the start in this pass ([`System::start_limited`]), or none.
+    limits: Sparse<i64>,
     /// Per job: its current run is a segment whose work is kept at the limit ([`System::start_segment`]).
-    segmented: Vec<bool>,
-    /// Per job: when its current segment was submitted (the end of the one before).
-    seg_submit: Vec<i64>,
+    segmented: Sparse<bool>,
+    /// Per job: when its current segment was submitted (the end of the one before), or
+    /// [`NO_TIME`] for its own submit time.
+    seg_submit: Sparse<i64>,
     /// Every segment of the jobs run in segments, in the order they ended.
     segments: Vec<Segment>,
     /// Per job: whether it is running now.
@@ -309,7 +349,7 @@ impl<'a> System<'a> {
 
     fn begin(&mut self, idx: JobIdx, limit: i64, segment: bool) -> bool {
         let i = idx as usize;
-        if i >= self.arrived || self.running[i] || self.suspended[i] || self.records[i].end >= 0 {
+        if i >= self.arrived || self.running[i] || self.suspended.get(i) || self.records[i].end >= 0 {
             return false;
         }
         let procs = self.jobs[i].procs;
@@ -317,8 +357,8 @@ impl<'a> System<'a> {
             self.started.push(idx);
             self.running[i] = true;
             self.piece_no[i] += 1;
-            self.limits[i] = limit.max(1);
-            self.segmented[i] = segment;
+            self.limits.set(i, limit.max(1));
+            self.segmented.set(i, segment);
             true
         } else {
             false
@@ -343,7 +383,14 @@ impl<'a> System<'a> {
     /// When the segment job `idx` waits for or runs now was submitted: its submit time, or the
     /// end of its previous segment ([`System::start_segment`]).
     pub fn segment_submit(&self, idx: JobIdx) -> i64 {
-        self.seg_submit[idx as usize]
+        self.seg_submit_of(idx as usize)
+    }
+
+    fn seg_submit_of(&self, i: usize) -> i64 {
+        match self.seg_submit.get(i) {
+            NO_TIME => self.jobs[i].submit,
+            t => t,
+        }
     }
 
     /// Whether job `idx` is running now.
@@ -353,7 +400,7 @@ impl<'a> System<'a> {
 
     /// Whether job `idx` is suspended now.
     pub fn is_suspended(&self, idx: JobIdx) -> bool {
-        self.suspended[idx as usize]
+        self.suspended.get(idx as usize)
     }
 
     /// Whether job `idx` was started or resumed in the pass under way (its piece begins after it).
@@ -373,7 +420,7 @@ impl<'a> System<'a> {
     pub fn done(&self, idx: JobIdx) -> i64 {
         let i = idx as usize;
         let current = if self.running[i] && !self.begun_now(idx) { (self.now - self.work_from[i]).max(0) } else { 0 };
-        self.done[i] + current
+        self.done.get(i) + current
     }
 
     /// Suspends the running job `idx` now (Kettimuthu et al.): its processors are free for
@@ -386,17 +433,17 @@ impl<'a> System<'a> {
         if !self.machine.has_identities()
             || !self.running[i]
             || r.limited_runs > r.killed_runs
-            || self.segmented[i]
+            || self.segmented.get(i)
             || self.begun_now(idx)
         {
             return false;
         }
         let cost = cost.max(0);
         let work = (self.now - self.work_from[i]).max(0);
-        self.done[i] += work;
+        self.done.set(i, self.done.get(i) + work);
         self.machine.park(idx, self.now + cost);
         self.running[i] = false;
-        self.suspended[i] = true;
+        self.suspended.set(i, true);
         let r = &mut self.records[i];
         r.suspensions += 1;
         r.overhead_s += cost;
@@ -411,12 +458,12 @@ impl<'a> System<'a> {
     /// processors is taken.
     pub fn resume(&mut self, idx: JobIdx, cost: i64) -> bool {
         let i = idx as usize;
-        if !self.suspended[i] || !self.machine.unpark(idx) {
+        if !self.suspended.get(i) || !self.machine.unpark(idx) {
             return false;
         }
-        self.suspended[i] = false;
+        self.suspended.set(i, false);
         self.running[i] = true;
-        self.resume_cost[i] = cost.max(0);
+        self.resume_cost.set(i, cost.max(0));
         self.piece_no[i] += 1;
         self.records[i].overhead_s += cost.max(0);
         self.resumed.push(idx);
@@ -717,19 +764,19 @@ pub fn simulate_observed<'a>(
         started: Vec::new(),
         resumed: Vec::new(),
         paused: Vec::new(),
-        suspended: vec![false; n],
-        done: vec![0; n],
+        suspended: Sparse::new(n, false),
+        done: Sparse::new(n, 0),
         work_from: vec![0; n],
         due: vec![0; n],
         piece_no: vec![0; n],
-        resume_cost: vec![0; n],
+        resume_cost: Sparse::new(n, 0),
         pieces: Vec::new(),
         piece_runs: Vec::new(),
         open: vec![u32::MAX; if opts.placements { n } else { 0 }],
         log_pieces: opts.placements,
-        limits: vec![0; n],
-        segmented: vec![false; n],
-        seg_submit: jobs.iter().map(|j| j.submit).collect(),
+        limits: Sparse::new(n, i64::MAX),
+        segmented: Sparse::new(n, false),
+        seg_submit: Sparse::new(n, NO_TIME),
         segments: Vec::new(),
         running: vec![false; n],
         wake: None,
@@ -815,11 +862,11 @@ pub fn simulate_observed<'a>(
             let work = t - sys.work_from[i];
             sys.close_piece(i, work, PieceEnd::Completed);
             sys.tell(|o, sys| o.ended(sys, idx, PieceEnd::Completed));
+            let submit = sys.seg_submit_of(i);
             let r = &mut sys.records[i];
             r.end = t;
             if r.segments > 0 {
-                let seg =
-                    Segment { job: idx, no: r.segments, submit: sys.seg_submit[i], start: r.last_start, end: t, work };
+                let seg = Segment { job: idx, no: r.segments, submit, start: r.last_start, end: t, work };
                 sys.segments.push(seg);
                 r.segments += 1;
             }
@@ -841,15 +888,15 @@ pub fn simulate_observed<'a>(
             sys.machine.release(idx);
             sys.running[i] = false;
             let work = t - sys.work_from[i];
-            if sys.segmented[i] {
+            if sys.segmented.get(i) {
                 sys.close_piece(i, work, PieceEnd::Checkpointed);
-                sys.done[i] += work;
+                sys.done.set(i, sys.done.get(i) + work);
+                let submit = sys.seg_submit_of(i);
                 let r = &mut sys.records[i];
-                let seg =
-                    Segment { job: idx, no: r.segments, submit: sys.seg_submit[i], start: r.last_start, end: t, work };
+                let seg = Segment { job: idx, no: r.segments, submit, start: r.last_start, end: t, work };
                 sys.segments.push(seg);
                 r.segments += 1;
-                sys.seg_submit[i] = t;
+                sys.seg_submit.set(i, t);
                 queued += 1;
                 eventful = true;
                 sys.tell(|o, sys| o.ended(sys, idx, PieceEnd::Checkpointed));
@@ -857,7 +904,7 @@ pub fn simulate_observed<'a>(
                 continue;
             }
             sys.close_piece(i, work, PieceEnd::Killed);
-            sys.done[i] = 0;
+            sys.done.set(i, 0);
             let r = &mut sys.records[i];
             r.killed_runs += 1;
             r.killed_s += t - r.last_start;
@@ -921,11 +968,11 @@ pub fn simulate_observed<'a>(
         for &(idx, resumed) in &begun {
             let i = idx as usize;
             let job = &jobs[i];
-            let limit = std::mem::take(&mut sys.limits[i]);
-            let cost = std::mem::take(&mut sys.resume_cost[i]);
+            let limit = sys.limits.take(i);
+            let cost = sys.resume_cost.take(i);
             // Work begins once every processor's write-out is over, and after reading back.
             let begin = sys.machine.ready(idx).max(t) + cost;
-            let remaining = job.runtime - sys.done[i];
+            let remaining = job.runtime - sys.done.get(i);
             let killed = !resumed && remaining > limit;
             let run = if killed { limit } else { remaining };
             sys.work_from[i] = begin;
@@ -968,7 +1015,7 @@ pub fn simulate_observed<'a>(
             } else {
                 ends.push(Reverse((begin + run, idx)));
             }
-            let planned = job.sched_runtime - sys.done[i];
+            let planned = job.sched_runtime - sys.done.get(i);
             if planned > 0 && planned < run {
                 sys.overdue.push(Reverse((begin + planned, idx, sys.piece_no[i])));
             }

@@ -101,8 +101,6 @@ pub struct Backfill {
     queue: Vec<Entry>,
     /// Planned end of each running job, by job index (what the profile holds for it).
     planned_end: Vec<i64>,
-    /// Start time of each running job.
-    started_at: Vec<i64>,
     planner: Planner,
     /// Waiting jobs' planned runtimes changed: the SJF order must be restored.
     unsorted: bool,
@@ -131,7 +129,6 @@ impl Backfill {
             plans: opts.k != Some(0),
             queue: Vec::new(),
             planned_end: vec![0; jobs],
-            started_at: vec![0; jobs],
             planner: Planner::new(opts.predict, jobs),
             unsorted: false,
             replan: false,
@@ -228,7 +225,6 @@ impl Backfill {
             return false;
         }
         self.planned_end[e.idx as usize] = now + e.dur.max(1);
-        self.started_at[e.idx as usize] = now;
         self.rank_remove(&e);
         if e.dur != sys.view(e.idx).sched_runtime {
             // The engine watches only the trace's planning runtime; a prediction needs its own alarm.
@@ -270,7 +266,7 @@ impl Policy for Backfill {
             self.profile.release(sys.now(), job.procs as i64, end - sys.now());
             self.dirty = true;
         }
-        self.planner.ended(&job, sys.now() - self.started_at[i]);
+        self.planner.ended(&job, sys.now() - sys.start_of(job.idx));
         if self.planner.propagates() {
             // Propagation: the user's waiting jobs are predicted again with the new history.
             for pos in self.head..self.queue.len() {
@@ -300,13 +296,15 @@ impl Policy for Backfill {
             return false;
         }
         let Some(dur) = self.planner.correct(&job) else { return false };
-        let end = (self.started_at[i] + dur).max(now + 1);
+        // A job of this family starts once, so its first start is its start.
+        let started = sys.start_of(job.idx);
+        let end = (started + dur).max(now + 1);
         if self.plans {
             self.profile.reserve(now, job.procs as i64, end - now);
         }
         self.planned_end[i] = end;
         self.replan = true;
-        sys.note_prediction(job.idx, end - self.started_at[i], true);
+        sys.note_prediction(job.idx, end - started, true);
         sys.watch(job.idx, end);
         true
     }
