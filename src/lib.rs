@@ -13,7 +13,8 @@
 //!   reason with its first line. [`trace::Loader`] reads a file in chunks into a packed trace of
 //!   about 20 bytes a job, which `trace::parse` reads like the file (how the page and the CLI
 //!   take files of a gigabyte); docs/ROBUSTNESS.md lists every kind of bad input it reports.
-//! - [`engine`]: the discrete-event loop, the machine with processor identities, the
+//! - [`engine`]: the discrete-event loop, the machine (processor identities when a policy
+//!   suspends jobs or placements are drawn, counts otherwise), the
 //!   [`engine::Policy`] trait every scheduler implements, and the [`engine::Observer`]s that
 //!   measure what a study needs (prediction accuracy, first reservations, heel and toe) without
 //!   the loop paying for them when nobody asks.
