@@ -94,10 +94,6 @@ struct Entry {
 pub struct Backfill {
     opts: BackfillOptions,
     profile: Profile,
-    /// Whether any job holds a reservation (k > 0). Without one the profile holds only running
-    /// jobs, whose processors free up as time goes on: a job fits now exactly when the machine
-    /// has its processors free, so the profile is not kept at all.
-    plans: bool,
     queue: Vec<Entry>,
     /// Planned end of each running job, by job index (what the profile holds for it).
     planned_end: Vec<i64>,
@@ -126,7 +122,6 @@ impl Backfill {
         Backfill {
             opts,
             profile: Profile::new(machine, origin),
-            plans: opts.k != Some(0),
             queue: Vec::new(),
             planned_end: vec![0; jobs],
             planner: Planner::new(opts.predict, jobs),
@@ -195,25 +190,19 @@ impl Backfill {
         }
     }
 
-    /// Processors free now for a backfill candidate.
-    fn free_now(&self, sys: &System) -> i64 {
-        if self.plans {
-            self.profile.free_now()
-        } else {
-            sys.free() as i64
-        }
-    }
-
-    /// Whether waiting job `e` can start now without delaying any reservation.
+    /// Whether waiting job `e` can start now without delaying any reservation. Even without
+    /// reservations this asks the profile, not the machine: the profile is the policy's own view
+    /// (with `passes=event` the machine has already freed the processors of a job whose end
+    /// the policy has not been told yet).
     fn fits_now(&self, sys: &System, e: &Entry, end: BackfillEnd) -> bool {
-        e.procs <= self.free_now(sys) && (!self.plans || self.profile.fits(sys.now(), e.procs, test_dur(e, end)))
+        e.procs <= self.profile.free_now() && self.profile.fits(sys.now(), e.procs, test_dur(e, end))
     }
 
     /// Starts a queued job now, booking it in the profile unless its reservation already is.
     fn start_now(&mut self, sys: &mut System, pos: usize, booked: bool) -> bool {
         let e = self.queue[pos];
         let now = sys.now();
-        let book = !booked && self.plans;
+        let book = !booked;
         if book {
             self.profile.reserve(now, e.procs, e.dur);
         }
@@ -262,7 +251,7 @@ impl Policy for Backfill {
     fn on_completion(&mut self, job: JobView, sys: &mut System) {
         let i = job.idx as usize;
         let end = self.planned_end[i];
-        if end > sys.now() && self.plans {
+        if end > sys.now() {
             self.profile.release(sys.now(), job.procs as i64, end - sys.now());
             self.dirty = true;
         }
@@ -299,9 +288,7 @@ impl Policy for Backfill {
         // A job of this family starts once, so its first start is its start.
         let started = sys.start_of(job.idx);
         let end = (started + dur).max(now + 1);
-        if self.plans {
-            self.profile.reserve(now, job.procs as i64, end - now);
-        }
+        self.profile.reserve(now, job.procs as i64, end - now);
         self.planned_end[i] = end;
         self.replan = true;
         sys.note_prediction(job.idx, end - started, true);
@@ -388,7 +375,7 @@ impl Policy for Backfill {
                 // Past the reservation depth every job is a candidate, and reserved jobs only
                 // stand before this point, so the scan can stop once nothing more can start;
                 // ranked orders take their candidates from the ranked list instead.
-                if ranked || (order == Order::None && reserved > 0) || self.free_now(sys) <= 0 {
+                if ranked || (order == Order::None && reserved > 0) || self.profile.free_now() <= 0 {
                     break;
                 }
                 match order {
@@ -405,7 +392,7 @@ impl Policy for Backfill {
         self.dirty = false;
 
         if ranked {
-            let mut free = self.free_now(sys);
+            let mut free = self.profile.free_now();
             let mut i = 0;
             while i < self.ranked.len() && free > 0 {
                 let pos = self.pos_of[self.ranked[i].1 as usize] as usize;
