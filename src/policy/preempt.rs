@@ -245,8 +245,10 @@ pub struct Preempt {
     /// Scratch: idle jobs by priority, candidates.
     order: Vec<(f64, JobIdx)>,
     picked: Vec<JobIdx>,
-    /// Jobs started or resumed in the current pass.
-    started_now: Vec<JobIdx>,
+    /// The number of the current pass (SS and TSS), and per job the pass in which it last
+    /// started or resumed: a job started in this pass is not suspended in it.
+    pass: u32,
+    started_in: Vec<u32>,
     /// Scratch: IS's jobs started from one list in the current pass.
     picked_now: Vec<JobIdx>,
     /// Per job: its threshold when it last started or resumed (valid while it runs).
@@ -283,7 +285,8 @@ impl Preempt {
             running: Vec::new(),
             order: Vec::new(),
             picked: Vec::new(),
-            started_now: Vec::new(),
+            pass: 0,
+            started_in: vec![u32::MAX; jobs],
             picked_now: Vec::new(),
             tau_of: vec![f64::INFINITY; jobs],
             held_summary: Vec::new(),
@@ -320,7 +323,7 @@ impl Preempt {
         tau_i > self.opts.sf * tau_j
             && j.procs <= 2 * n_i
             && tau_j <= self.limit[category(j)]
-            && !self.started_now.contains(&j.idx)
+            && self.started_in[j.idx as usize] != self.pass
     }
 
     fn start(&mut self, sys: &mut System, idx: JobIdx, tau: f64) -> bool {
@@ -329,7 +332,7 @@ impl Preempt {
         if ok {
             self.running.push((tau, idx));
             self.tau_of[idx as usize] = tau;
-            self.started_now.push(idx);
+            self.started_in[idx as usize] = self.pass;
         }
         ok
     }
@@ -525,7 +528,7 @@ impl Preempt {
     fn schedule_ss(&mut self, sys: &mut System) {
         let mut fresh = Vec::new();
         // A sweep that suspended jobs may have left processors over for a job passed before.
-        self.started_now.clear();
+        self.pass = self.pass.wrapping_add(1);
         while self.sweep_ss(sys, &mut fresh) {}
         // Jobs suspended in this pass wait from now on; they are not reconsidered in it.
         self.idle.append(&mut fresh);
