@@ -241,3 +241,29 @@ fn invariants_on_real_traces() {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 1000, ..Default::default() })]
+
+    /// The routine that looks only at the jobs that can act (sleeping suspended jobs, waking at
+    /// the next crossing) gives the schedule of the straightforward one, run at every tick over
+    /// every job, on random traces that suspend a lot: narrow and wide jobs on a small machine,
+    /// estimates far from runtimes.
+    #[test]
+    fn sleeping_jobs_change_nothing(
+        machine in 2u32..24,
+        jobs in proptest::collection::vec((0i64..6000, 1i64..3000, 1u32..24, 1i64..6000), 2..80),
+        sf in proptest::sample::select(vec!["sf=1", "sf=1.5", "sf=2"]),
+        period in proptest::sample::select(vec!["period_s=60", "period_s=7"]),
+    ) {
+        let mut rows: Vec<(i64, i64, u32, i64, i64)> =
+            jobs.iter().map(|&(s, r, p, e)| (s, r.min(e), p.min(machine), e, -1)).collect();
+        rows.sort_by_key(|r| r.0);
+        let t = swf(machine, &rows);
+        for p in ["ss", "tss"] {
+            let a = run(&t, p, &[sf, period]);
+            let b = run(&t, p, &[sf, period, "ticks=every"]);
+            proptest::prop_assert_eq!(&a.records, &b.records, "{} {} {}", p, sf, period);
+        }
+    }
+}

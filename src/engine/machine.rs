@@ -62,6 +62,9 @@ pub struct Machine {
     /// For each job, a number that changes whenever the holders of its processors may have
     /// (see [`Machine::home_version`]).
     home_version: Vec<u64>,
+    /// (suspended job, holder) for every holder that left a suspended job's processors since
+    /// [`Machine::take_departures`] last emptied it.
+    departures: RefCell<Vec<(u32, u32)>>,
     /// Scratch for listing holders: the listing in which each job index was last seen.
     seen: RefCell<(Vec<u32>, u32)>,
 }
@@ -87,6 +90,7 @@ impl Machine {
             batch: (Vec::new(), Vec::new()),
             homes: RefCell::new(Vec::new()),
             home_version: Vec::new(),
+            departures: RefCell::new(Vec::new()),
             seen: RefCell::new((Vec::new(), 0)),
         }
     }
@@ -112,6 +116,7 @@ impl Machine {
             batch: (Vec::new(), Vec::new()),
             homes: RefCell::new(Vec::new()),
             home_version: Vec::new(),
+            departures: RefCell::new(Vec::new()),
             seen: RefCell::new((Vec::new(), 0)),
         }
     }
@@ -314,19 +319,24 @@ impl Machine {
         for &(c, n) in batch.iter() {
             let c = c as usize;
             let Some(home) = &mut homes[c] else { continue };
-            self.home_version[c] += 1;
             if from != NOBODY {
                 if let Ok(k) = home.binary_search_by_key(&from, |h| h.0) {
                     home[k].1 -= n;
                     if home[k].1 == 0 {
                         home.remove(k);
+                        // A holder left: the job may now resume, or suspend the rest.
+                        self.home_version[c] += 1;
+                        self.departures.get_mut().push((c as u32, from));
                     }
                 }
             }
             if to != NOBODY {
                 match home.binary_search_by_key(&to, |h| h.0) {
                     Ok(k) => home[k].1 += n,
-                    Err(k) => home.insert(k, (to, n)),
+                    Err(k) => {
+                        home.insert(k, (to, n));
+                        self.home_version[c] += 1;
+                    }
                 }
             }
         }
@@ -361,11 +371,21 @@ impl Machine {
         homes[job as usize].as_deref().unwrap_or(&[]).iter().all(|&(o, _)| keep(o))
     }
 
-    /// A number that stays the same while the jobs holding suspended job `job`'s processors
-    /// stay the same, from a call of [`Machine::all_holders`] on: a policy may keep what it
-    /// concluded from them until it changes.
+    /// A number that stays the same while the set of jobs holding suspended job `job`'s
+    /// processors stays the same, from a call of [`Machine::all_holders`] on: a policy may keep
+    /// what it concluded from them until it changes.
     pub fn home_version(&self, job: u32) -> u64 {
         self.home_version.get(job as usize).copied().unwrap_or(0)
+    }
+
+    /// Moves into `out`, as (suspended job, holder), every holder that left the processors of a
+    /// suspended job since the last call, among the jobs that have been asked about
+    /// ([`Machine::all_holders`]). Only a holder leaving can let a job resume or lift what kept
+    /// it from suspending them, so a policy that turned a job down for one holder can look
+    /// again when that one leaves. (A holder joining changes [`Machine::home_version`] only.)
+    pub fn take_departures(&self, out: &mut Vec<(u32, u32)>) {
+        out.clear();
+        out.append(&mut self.departures.borrow_mut());
     }
 
     /// The jobs running on the processors of suspended job `job` with how many each holds, if

@@ -42,6 +42,20 @@
 //! of waking every `period_s` seconds the policy wakes at the first tick at which some idle
 //! job's threshold will have crossed what it needs to suspend enough jobs. The schedule is the
 //! one a pass at every tick would give.
+//!
+//! Sleeping suspended jobs: a suspended job turned down because of one holder (one that may
+//! not be suspended for it, or the one whose threshold SF times its own does not pass) is
+//! turned down again, at the same place in the sweep, for as long as that holder holds its
+//! processors and its threshold has not reached theirs. SS and TSS let it sleep until then
+//! (the machine says which holder left, [`Machine::take_departures`]) rather than
+//! look at it in every sweep: with thousands of suspended jobs (CEA-Curie) a pass costs what
+//! can act, not the whole queue. `ticks=every` looks at every job in every sweep, the
+//! straightforward routine the tests hold this one to.
+//!
+//! [`Machine::take_departures`]: crate::engine::Machine::take_departures
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use crate::engine::{JobIdx, JobView, Policy, System};
 use crate::keys::{normalize, parse_choice, parse_num, KeyError};
@@ -89,7 +103,7 @@ pub const PREEMPT_OPTIONS: &[super::OptionDoc] = &[
     super::OptionDoc {
         key: "ticks",
         values: "needed | every",
-        doc: "SS, TSS: wake only at the ticks where some waiting job can act, or at every tick while jobs wait (same schedule, slower)",
+        doc: "SS, TSS: wake only at the ticks where some waiting job can act and look only at the jobs that can, or at every tick while jobs wait and at every job (same schedule, slower)",
     },
 ];
 
@@ -253,10 +267,42 @@ pub struct Preempt {
     picked_now: Vec<JobIdx>,
     /// Per job: its threshold when it last started or resumed (valid while it runs).
     tau_of: Vec<f64>,
+    /// SS and TSS: each suspended idle job's place in the sweeps ([`Sleep`]), by job.
+    sleep: Vec<Sleep>,
+    /// SS and TSS: a number per job that voids its older entries in `alarms`.
+    stamp: Vec<u32>,
+    /// SS and TSS: the suspended idle jobs the next sweep looks at.
+    awake: Vec<JobIdx>,
+    /// SS and TSS: jobs asleep until their threshold may have reached their holders', by
+    /// (that time, job, stamp).
+    alarms: BinaryHeap<Reverse<(i64, JobIdx, u32)>>,
+    /// SS and TSS: when each suspended job's threshold crosses what its holders need, by
+    /// (that time rounded down, job, holders' version), for the next wake-up.
+    crossings: BinaryHeap<Reverse<(i64, JobIdx, u64)>>,
+    /// SS and TSS: suspended idle jobs (those in `idle` are waiting and have never run).
+    suspended_idle: usize,
+    /// SS and TSS: for each sleeping job, the holder whose leaving wakes it (the one that turned
+    /// it down: one that may not be suspended for it, or the one with the highest threshold).
+    watch: Vec<JobIdx>,
+    /// Scratch: (suspended job, holder that left its processors).
+    departures: Vec<(JobIdx, JobIdx)>,
     /// Per suspended job, what its holders allow, kept while they stay the same
     /// ([`Machine::home_version`](crate::engine::Machine::home_version)): the version, whether
     /// every holder may be suspended for it by width and TSS limit, and their highest threshold.
-    held_summary: Vec<(u64, bool, f64)>,
+    held_summary: Vec<(u64, bool, f64, JobIdx)>,
+}
+
+/// Where a suspended idle job stands in SS and TSS's sweeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sleep {
+    /// Not a suspended idle job.
+    Out,
+    /// In `awake`: the next sweep looks at it.
+    Awake,
+    /// In the sweep under way, not yet looked at.
+    Listed,
+    /// Turned down by its holders: looked at again when they change, or at its alarm.
+    Asleep,
 }
 
 /// The xfactor of a job that has waited `wait` seconds, with planned runtime `est`.
@@ -290,6 +336,14 @@ impl Preempt {
             picked_now: Vec::new(),
             tau_of: vec![f64::INFINITY; jobs],
             held_summary: Vec::new(),
+            sleep: vec![Sleep::Out; jobs],
+            stamp: vec![0; jobs],
+            awake: Vec::new(),
+            alarms: BinaryHeap::new(),
+            crossings: BinaryHeap::new(),
+            suspended_idle: 0,
+            watch: vec![JobIdx::MAX; jobs],
+            departures: Vec::new(),
         }
     }
 
@@ -353,27 +407,43 @@ impl Preempt {
     }
 
     /// For the suspended job `v` whose processors are taken: whether every holder may be
-    /// suspended for it by width and TSS limit, and the highest threshold among them. A
+    /// suspended for it by width and TSS limit, the highest threshold among them, and the
+    /// holder that decides (one that may not be suspended, else the highest threshold's). A
     /// holder's threshold is frozen while it runs, so the answer holds while the holders do.
-    fn summary(&mut self, sys: &System, v: &JobView) -> (bool, f64) {
+    fn summary(&mut self, sys: &System, v: &JobView) -> (bool, f64, JobIdx) {
         let i = v.idx as usize;
         if self.held_summary.is_empty() {
-            self.held_summary = vec![(u64::MAX, false, 0.0); self.tau_of.len()];
+            self.held_summary = vec![(u64::MAX, false, 0.0, JobIdx::MAX); self.tau_of.len()];
         }
         let machine = sys.machine();
         let version = machine.home_version(v.idx);
         if self.held_summary[i].0 != version {
-            let mut worst = 0.0f64;
+            let (mut worst, mut top, mut last) = (0.0f64, JobIdx::MAX, JobIdx::MAX);
             let ok = machine.all_holders(v.idx, &mut |j| {
                 let (tau_j, w) = (self.tau_of[j as usize], sys.view(j));
+                if top == JobIdx::MAX || tau_j > worst {
+                    top = j;
+                }
                 worst = worst.max(tau_j);
+                last = j;
                 w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)]
             });
             // Listing them (the first time) may have started the count: read the version after.
-            self.held_summary[i] = (machine.home_version(v.idx), ok, worst);
+            let version = machine.home_version(v.idx);
+            let decides = if ok { top } else { last };
+            self.held_summary[i] = (version, ok, worst, decides);
+            if self.sleep[i] == Sleep::Asleep {
+                // Asked while asleep (for the next crossing): the holder that decides now is
+                // the one to wait for. As long as it stays the job is turned down as before,
+                // and its leaving must wake it even if the one it waited for has not left.
+                self.watch[i] = decides;
+            }
+            if let (true, Some(t)) = (ok, self.crossing(sys, v, worst)) {
+                self.crossings.push(Reverse((t.floor() as i64, v.idx, version)));
+            }
         }
-        let (_, ok, worst) = self.held_summary[i];
-        (ok, worst)
+        let (_, ok, worst, decides) = self.held_summary[i];
+        (ok, worst, decides)
     }
 
     /// Whether `keep` accepts every job running on the suspended job `idx`'s processors, and
@@ -382,33 +452,133 @@ impl Preempt {
         sys.machine().all_holders(idx, keep)
     }
 
-    /// SS and TSS: one sweep over the idle jobs by decreasing threshold; returns whether it
+    /// When the threshold of suspended job `v` passes SF x `worst` (its holders' highest): the
+    /// time t* at which (t - submit - done + est) / est reaches it; `None` if never.
+    fn crossing(&self, sys: &System, v: &JobView, worst: f64) -> Option<f64> {
+        let target = self.opts.sf * worst;
+        let est = v.sched_runtime.max(1) as f64;
+        let base = v.submit + sys.done(v.idx);
+        let t_star = base as f64 + est * (target - 1.0);
+        t_star.is_finite().then_some(t_star)
+    }
+
+    /// Puts suspended idle job `i` in `awake`, for the next sweep.
+    fn rouse(&mut self, i: JobIdx) {
+        if matches!(self.sleep[i as usize], Sleep::Asleep) {
+            self.sleep[i as usize] = Sleep::Awake;
+            self.awake.push(i);
+        }
+    }
+
+    /// Suspended idle job `v` was turned down by its holders: it sleeps until `decides` leaves
+    /// its processors or, with `worst` (their highest threshold), until its own threshold may
+    /// have passed SF x it. No other holder's leaving can change the answer.
+    fn doze(&mut self, sys: &System, v: &JobView, worst: Option<f64>, decides: JobIdx) {
+        let i = v.idx as usize;
+        self.sleep[i] = Sleep::Asleep;
+        self.watch[i] = decides;
+        self.stamp[i] = self.stamp[i].wrapping_add(1);
+        if self.opts.every_tick {
+            // The straightforward routine: every job is looked at in every sweep.
+            self.rouse(v.idx);
+            return;
+        }
+        let Some(worst) = worst else { return };
+        let Some(t_star) = self.crossing(sys, v, worst) else { return };
+        // The first second the threshold test can pass: the test is monotone in time, so a
+        // second at which it fails bounds the crossing from below, whatever the rounding.
+        let target = self.opts.sf * worst;
+        let base = v.submit + sys.done(v.idx);
+        let lo = (t_star.min((crate::trace::MAX_TIME * 4) as f64) as i64 - 2).max(sys.now());
+        let at = if xfactor(lo - base, v.sched_runtime) > target { sys.now() + 1 } else { lo + 1 };
+        self.alarms.push(Reverse((at, v.idx, self.stamp[i])));
+    }
+
+    /// The sleeping jobs whose deciding holder left (or whose processors are all free now), for
+    /// a sweep under way at position `k` of `order` (`None` between sweeps): one not yet passed
+    /// joins the sweep at its place, one passed is looked at in the next sweep.
+    fn take_touched(&mut self, sys: &System, order: &mut Vec<(f64, JobIdx)>, k: Option<usize>) {
+        let mut departures = std::mem::take(&mut self.departures);
+        sys.machine().take_departures(&mut departures);
+        let mut joining = Vec::new();
+        for &(c, left) in &departures {
+            if self.sleep[c as usize] != Sleep::Asleep || (self.watch[c as usize] != left && !Self::home_free(sys, c)) {
+                continue;
+            }
+            let key = (Self::tau_idle(sys, &sys.view(c)), c);
+            match k {
+                Some(k) if k == 0 || b_before(&order[k - 1], &key) => {
+                    joining.push(key);
+                    self.sleep[c as usize] = Sleep::Listed;
+                }
+                _ => self.rouse(c),
+            }
+        }
+        if let (Some(k), false) = (k, joining.is_empty()) {
+            // Merged into the rest of the sweep, which is in sweep order.
+            joining.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let rest = order.split_off(k);
+            let (mut a, mut b) = (rest.into_iter().peekable(), joining.into_iter().peekable());
+            while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+                let next = if b_before(y, x) { b.next() } else { a.next() };
+                order.extend(next);
+            }
+            order.extend(a);
+            order.extend(b);
+        }
+        self.departures = departures;
+    }
+
+    /// SS and TSS: one sweep, by decreasing threshold, over the idle jobs that can act: the
+    /// waiting jobs that never ran, and the suspended jobs that are awake; returns whether it
     /// suspended anything (a later job may then fit in what was left over).
     fn sweep_ss(&mut self, sys: &mut System, fresh: &mut Vec<JobIdx>) -> bool {
-        let mut suspended_any = false;
-        self.order.clear();
-        for &i in &self.idle {
-            let v = sys.view(i);
-            self.order.push((Self::tau_idle(sys, &v), i));
+        let now = sys.now();
+        while let Some(&Reverse((t, i, stamp))) = self.alarms.peek() {
+            if t > now {
+                break;
+            }
+            self.alarms.pop();
+            if self.stamp[i as usize] == stamp {
+                self.rouse(i);
+            }
         }
-        self.order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        self.take_touched(sys, &mut order, None);
+        let mut suspended_any = false;
+        for &i in self.idle.iter().chain(&self.awake) {
+            let v = sys.view(i);
+            order.push((Self::tau_idle(sys, &v), i));
+        }
+        for i in self.awake.drain(..) {
+            self.sleep[i as usize] = Sleep::Listed;
+        }
+        order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         // Candidates are scanned lowest threshold first.
         self.running.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-        let order = std::mem::take(&mut self.order);
-        for &(tau_i, i) in &order {
+        let mut k = 0;
+        while k < order.len() {
+            let (tau_i, i) = order[k];
+            k += 1;
             let v = sys.view(i);
             let mut preempted = false;
-            if sys.is_suspended(i) {
+            let suspended = sys.is_suspended(i);
+            if suspended {
                 if !Self::home_free(sys, i) {
-                    // Most passes end here: some holder's threshold is too high.
-                    let (ok, worst) = self.summary(sys, &v);
+                    // Most jobs end here: some holder's threshold is too high.
+                    let (ok, worst, decides) = self.summary(sys, &v);
                     if !ok || tau_i <= self.opts.sf * worst {
+                        self.doze(sys, &v, ok.then_some(worst), decides);
                         continue;
                     }
                     let all = Self::held_by(sys, i, &mut |j| {
                         self.candidate(tau_i, v.procs, self.tau_of[j as usize], &sys.view(j)) && sys.working(j)
                     });
                     if !all {
+                        // Turned down for what this pass did (or a resume still under way).
+                        self.sleep[i as usize] = Sleep::Asleep;
+                        self.rouse(i);
                         continue;
                     }
                     // Suspended in the order of the job's processors, which costs its width:
@@ -424,9 +594,21 @@ impl Preempt {
                 self.suspend_picked(sys, fresh);
                 preempted = true;
             }
-            if self.start(sys, i, tau_i) {
-                self.idle.retain(|&x| x != i);
+            let started = self.start(sys, i, tau_i);
+            if started {
+                if suspended {
+                    self.sleep[i as usize] = Sleep::Out;
+                    self.suspended_idle -= 1;
+                } else {
+                    self.idle.retain(|&x| x != i);
+                }
                 suspended_any |= preempted;
+            } else if suspended {
+                self.sleep[i as usize] = Sleep::Asleep;
+                self.rouse(i);
+            }
+            if preempted || started {
+                self.take_touched(sys, &mut order, Some(k));
             }
         }
         self.order = order;
@@ -474,44 +656,16 @@ impl Preempt {
     /// SS and TSS: the first tick at which some idle job can suspend enough jobs, if any.
     fn next_crossing(&mut self, sys: &System) -> Option<i64> {
         let now = sys.now();
+        let p = self.opts.period_s;
+        let max_from = crate::trace::MAX_TIME * 4;
+        let origin = self.origin;
+        let first_tick = move |from: i64| origin + ((from - origin).div_euclid(p) + 1) * p;
         let mut best: Option<i64> = None;
-        let idle = std::mem::take(&mut self.idle);
-        for &i in &idle {
-            let v = sys.view(i);
-            // The threshold the job must pass: SF x that of the last candidate it needs.
-            let mut needed: Option<f64> = None;
-            if sys.is_suspended(i) {
-                if !Self::home_free(sys, i) {
-                    let (ok, worst) = self.summary(sys, &v);
-                    needed = ok.then_some(worst);
-                }
-            } else {
-                let need = v.procs.saturating_sub(sys.free());
-                let mut sum = 0u32;
-                for &(tau_j, j) in &self.running {
-                    let w = sys.view(j);
-                    if w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)] {
-                        sum += w.procs;
-                        if sum >= need {
-                            needed = Some(tau_j);
-                            break;
-                        }
-                    }
-                }
-            }
-            let Some(tau_j) = needed else { continue };
-            let target = self.opts.sf * tau_j;
-            // tau_i(t) = (t - submit - done + est) / est passes `target` after t*.
-            let est = v.sched_runtime.max(1) as f64;
-            let base = v.submit + sys.done(i);
-            let t_star = base as f64 + est * (target - 1.0);
-            let p = self.opts.period_s;
-            let from = if t_star.is_finite() {
-                (t_star.max(now as f64) as i64).min(crate::trace::MAX_TIME * 4)
-            } else {
-                continue;
-            };
-            let mut tick = self.origin + ((from - self.origin).div_euclid(p) + 1) * p;
+        // The first tick at or after t* at which job `v`'s threshold passes `target`.
+        let tick_of = |v: &JobView, t_star: f64, target: f64| {
+            let base = v.submit + sys.done(v.idx);
+            let from = (t_star.max(now as f64) as i64).min(max_from);
+            let mut tick = first_tick(from);
             // Float rounding: step on until the threshold test itself passes at the tick.
             for _ in 0..4 {
                 if xfactor(tick - base, v.sched_runtime) > target {
@@ -519,9 +673,89 @@ impl Preempt {
                 }
                 tick += p;
             }
-            best = Some(best.map_or(tick, |b: i64| b.min(tick)));
+            tick
+        };
+        for &i in &self.idle {
+            let v = sys.view(i);
+            // The threshold the job must pass: SF x that of the last candidate it needs.
+            let need = v.procs.saturating_sub(sys.free());
+            let mut sum = 0u32;
+            let mut needed = None;
+            for &(tau_j, j) in &self.running {
+                let w = sys.view(j);
+                if w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)] {
+                    sum += w.procs;
+                    if sum >= need {
+                        needed = Some(tau_j);
+                        break;
+                    }
+                }
+            }
+            let Some(tau_j) = needed else { continue };
+            let est = v.sched_runtime.max(1) as f64;
+            let target = self.opts.sf * tau_j;
+            let t_star = (v.submit + sys.done(i)) as f64 + est * (target - 1.0);
+            if t_star.is_finite() {
+                let tick = tick_of(&v, t_star, target);
+                best = Some(best.map_or(tick, |b: i64| b.min(tick)));
+            }
         }
-        self.idle = idle;
+        // Suspended jobs: what their holders need is in `crossings` once asked; the awake ones
+        // and those whose holders changed are asked now.
+        let mut order = std::mem::take(&mut self.order);
+        self.take_touched(sys, &mut order, None);
+        self.order = order;
+        for k in 0..self.awake.len() {
+            let i = self.awake[k];
+            if !Self::home_free(sys, i) {
+                self.summary(sys, &sys.view(i));
+            }
+        }
+        // Entries a job left behind (it resumed, or its holders changed since) are dropped once
+        // they outnumber the suspended jobs; a job whose holders changed is asked anew.
+        let room = 4 * (self.suspended_idle + 1024);
+        if self.crossings.len() > room {
+            let old = std::mem::take(&mut self.crossings).into_vec();
+            let machine = sys.machine();
+            let (live, stale): (Vec<_>, Vec<_>) = old
+                .into_iter()
+                .filter(|Reverse((_, i, _))| self.sleep[*i as usize] != Sleep::Out && !Self::home_free(sys, *i))
+                .partition(|Reverse((_, i, version))| machine.home_version(*i) == *version);
+            self.crossings = live.into();
+            for Reverse((_, i, _)) in stale {
+                self.summary(sys, &sys.view(i));
+            }
+        }
+        if self.alarms.len() > room {
+            let (sleep, stamp) = (&self.sleep, &self.stamp);
+            self.alarms.retain(|Reverse((_, i, s))| sleep[*i as usize] == Sleep::Asleep && stamp[*i as usize] == *s);
+        }
+        // By time rounded down, so the first tick of each entry is no earlier than the first
+        // tick of its key: entries are taken until that passes the best tick found.
+        let mut valid = Vec::new();
+        while let Some(&Reverse((key, i, version))) = self.crossings.peek() {
+            if best.is_some_and(|b| first_tick(key.max(now).min(max_from)) > b) {
+                break;
+            }
+            self.crossings.pop();
+            if self.sleep[i as usize] == Sleep::Out || Self::home_free(sys, i) {
+                continue;
+            }
+            if sys.machine().home_version(i) != version {
+                // Holders joined since (one leaving would have woken the job and asked anew):
+                // the crossing can only be later. Asked now, it goes back in its place.
+                self.summary(sys, &sys.view(i));
+                continue;
+            }
+            let v = sys.view(i);
+            let worst = self.held_summary[i as usize].2;
+            if let Some(t_star) = self.crossing(sys, &v, worst) {
+                let tick = tick_of(&v, t_star, self.opts.sf * worst);
+                best = Some(best.map_or(tick, |b: i64| b.min(tick)));
+            }
+            valid.push(Reverse((key, i, version)));
+        }
+        self.crossings.extend(valid);
         best
     }
 
@@ -531,10 +765,14 @@ impl Preempt {
         self.pass = self.pass.wrapping_add(1);
         while self.sweep_ss(sys, &mut fresh) {}
         // Jobs suspended in this pass wait from now on; they are not reconsidered in it.
-        self.idle.append(&mut fresh);
+        for i in fresh {
+            self.sleep[i as usize] = Sleep::Awake;
+            self.awake.push(i);
+            self.suspended_idle += 1;
+        }
         self.running.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         if self.opts.every_tick {
-            if !self.idle.is_empty() {
+            if !self.idle.is_empty() || self.suspended_idle > 0 {
                 let p = self.opts.period_s;
                 sys.wake_at(self.origin + ((sys.now() - self.origin).div_euclid(p) + 1) * p);
             }
@@ -655,6 +893,11 @@ impl Preempt {
             }
         }
     }
+}
+
+/// Whether `a` comes before `b` in a sweep: higher threshold first, then lower index.
+fn b_before(a: &(f64, JobIdx), b: &(f64, JobIdx)) -> bool {
+    b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).is_lt()
 }
 
 /// The Table 2.1 category (0-15, row-major) of a job by its planned runtime and width.
