@@ -14,7 +14,7 @@ const NOBODY: u32 = u32::MAX;
 type Holders = Vec<(u32, u32)>;
 
 /// Processor identities of one machine.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Machine {
     size: u32,
     /// Whether processors have identities; without them only `count` is kept.
@@ -75,50 +75,21 @@ impl Machine {
         Machine {
             size,
             identities: true,
-            count: Vec::new(),
             plain: (0..size).rev().map(|id| (id, 0)).collect(),
-            kept: Vec::new(),
             free: size,
-            void: 0,
             stamp: vec![0; size as usize],
             held: vec![Vec::new(); jobs],
             owner: vec![NOBODY; size as usize],
             ready: vec![i64::MIN; size as usize],
             claimants: vec![Vec::new(); size as usize],
-            witness: Vec::new(),
-            listeners: RefCell::new(Vec::new()),
-            batch: (Vec::new(), Vec::new()),
-            homes: RefCell::new(Vec::new()),
-            home_version: Vec::new(),
-            departures: RefCell::new(Vec::new()),
-            seen: RefCell::new((Vec::new(), 0)),
+            ..Default::default()
         }
     }
 
     /// An idle machine of `size` processors that counts them only: jobs cannot be suspended
     /// ([`Machine::park`]) and [`Machine::held`] is always empty.
     pub fn counting(size: u32, jobs: usize) -> Self {
-        Machine {
-            size,
-            identities: false,
-            count: vec![0; jobs],
-            plain: Vec::new(),
-            kept: Vec::new(),
-            free: size,
-            void: 0,
-            stamp: Vec::new(),
-            held: Vec::new(),
-            owner: Vec::new(),
-            ready: Vec::new(),
-            claimants: Vec::new(),
-            witness: Vec::new(),
-            listeners: RefCell::new(Vec::new()),
-            batch: (Vec::new(), Vec::new()),
-            homes: RefCell::new(Vec::new()),
-            home_version: Vec::new(),
-            departures: RefCell::new(Vec::new()),
-            seen: RefCell::new((Vec::new(), 0)),
-        }
+        Machine { size, count: vec![0; jobs], free: size, ..Default::default() }
     }
 
     /// Whether processors have identities (so jobs can be suspended on them).
