@@ -369,11 +369,6 @@ impl Machine {
     /// order of its processors, into `out`: empty when it can resume. Costs its width.
     pub fn holders(&self, job: u32, out: &mut Vec<u32>) {
         out.clear();
-        self.list_holders(job, out);
-    }
-
-    /// Lists the holders of job `job`'s processors afresh.
-    fn list_holders(&self, job: u32, out: &mut Vec<u32>) {
         let mut seen = self.seen.borrow_mut();
         let (marks, listing) = &mut *seen;
         if marks.len() < self.held.len() {

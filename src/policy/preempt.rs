@@ -452,8 +452,8 @@ impl Preempt {
         sys.machine().all_holders(idx, keep)
     }
 
-    /// When the threshold of suspended job `v` passes SF x `worst` (its holders' highest): the
-    /// time t* at which (t - submit - done + est) / est reaches it; `None` if never.
+    /// When the threshold of idle job `v` passes SF x `worst` (the highest threshold it must
+    /// beat): the time t* at which (t - submit - done + est) / est reaches it; `None` if never.
     fn crossing(&self, sys: &System, v: &JobView, worst: f64) -> Option<f64> {
         let target = self.opts.sf * worst;
         let est = v.sched_runtime.max(1) as f64;
@@ -497,7 +497,7 @@ impl Preempt {
     /// The sleeping jobs whose deciding holder left (or whose processors are all free now), for
     /// a sweep under way at position `k` of `order` (`None` between sweeps): one not yet passed
     /// joins the sweep at its place, one passed is looked at in the next sweep.
-    fn take_touched(&mut self, sys: &System, order: &mut Vec<(f64, JobIdx)>, k: Option<usize>) {
+    fn take_departures(&mut self, sys: &System, order: &mut Vec<(f64, JobIdx)>, k: Option<usize>) {
         let mut departures = std::mem::take(&mut self.departures);
         sys.machine().take_departures(&mut departures);
         let mut joining = Vec::new();
@@ -516,7 +516,7 @@ impl Preempt {
         }
         if let (Some(k), false) = (k, joining.is_empty()) {
             // Merged into the rest of the sweep, which is in sweep order.
-            joining.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            joining.sort_unstable_by(sweep_order);
             let rest = order.split_off(k);
             let (mut a, mut b) = (rest.into_iter().peekable(), joining.into_iter().peekable());
             while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
@@ -545,7 +545,7 @@ impl Preempt {
         }
         let mut order = std::mem::take(&mut self.order);
         order.clear();
-        self.take_touched(sys, &mut order, None);
+        self.take_departures(sys, &mut order, None);
         let mut suspended_any = false;
         for &i in self.idle.iter().chain(&self.awake) {
             let v = sys.view(i);
@@ -554,7 +554,7 @@ impl Preempt {
         for i in self.awake.drain(..) {
             self.sleep[i as usize] = Sleep::Listed;
         }
-        order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        order.sort_unstable_by(sweep_order);
         // Candidates are scanned lowest threshold first.
         self.running.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         let mut k = 0;
@@ -608,7 +608,7 @@ impl Preempt {
                 self.rouse(i);
             }
             if preempted || started {
-                self.take_touched(sys, &mut order, Some(k));
+                self.take_departures(sys, &mut order, Some(k));
             }
         }
         self.order = order;
@@ -692,18 +692,15 @@ impl Preempt {
                 }
             }
             let Some(tau_j) = needed else { continue };
-            let est = v.sched_runtime.max(1) as f64;
-            let target = self.opts.sf * tau_j;
-            let t_star = (v.submit + sys.done(i)) as f64 + est * (target - 1.0);
-            if t_star.is_finite() {
-                let tick = tick_of(&v, t_star, target);
+            if let Some(t_star) = self.crossing(sys, &v, tau_j) {
+                let tick = tick_of(&v, t_star, self.opts.sf * tau_j);
                 best = Some(best.map_or(tick, |b: i64| b.min(tick)));
             }
         }
         // Suspended jobs: what their holders need is in `crossings` once asked; the awake ones
         // and those whose holders changed are asked now.
         let mut order = std::mem::take(&mut self.order);
-        self.take_touched(sys, &mut order, None);
+        self.take_departures(sys, &mut order, None);
         self.order = order;
         for k in 0..self.awake.len() {
             let i = self.awake[k];
@@ -871,7 +868,7 @@ impl Preempt {
             }
         }
         // Ties are broken by index, so the unstable sort gives the one order there is.
-        order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        order.sort_unstable_by(sweep_order);
         started.clear();
         for &(_, i) in &order {
             if self.start_is(sys, i, &mut cands, &mut stale, &mut fresh) {
@@ -895,9 +892,15 @@ impl Preempt {
     }
 }
 
-/// Whether `a` comes before `b` in a sweep: higher threshold first, then lower index.
+/// The order of a sweep over (priority, job): higher first, then lower index, so the order is
+/// total and an unstable sort gives the one order there is.
+fn sweep_order(a: &(f64, JobIdx), b: &(f64, JobIdx)) -> std::cmp::Ordering {
+    b.0.total_cmp(&a.0).then(a.1.cmp(&b.1))
+}
+
+/// Whether `a` comes before `b` in a sweep.
 fn b_before(a: &(f64, JobIdx), b: &(f64, JobIdx)) -> bool {
-    b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).is_lt()
+    sweep_order(a, b).is_lt()
 }
 
 /// The Table 2.1 category (0-15, row-major) of a job by its planned runtime and width.
