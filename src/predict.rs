@@ -187,13 +187,26 @@ struct JobPlan {
 pub struct Planner {
     opts: PredictOptions,
     users: HashMap<i32, UserHistory>,
-    jobs: Vec<JobPlan>,
+    /// Per job, the prediction made at submission, kept only when it is not the job's own
+    /// planning runtime (history or perfect predictions): a plain run pays nothing per job.
+    predicted: Vec<i64>,
+    /// The jobs whose prediction changed after submission (corrections, propagation).
+    changed: HashMap<JobIdx, JobPlan>,
 }
 
 impl Planner {
     /// A planner for a trace of `jobs` jobs.
     pub fn new(opts: PredictOptions, jobs: usize) -> Self {
-        Planner { opts, users: HashMap::new(), jobs: vec![JobPlan::default(); jobs] }
+        let predicted = if opts.source == Source::Estimate { Vec::new() } else { vec![0; jobs] };
+        Planner { opts, users: HashMap::new(), predicted, changed: HashMap::new() }
+    }
+
+    /// What the planner knows of `job` now.
+    fn plan(&self, job: &JobView) -> JobPlan {
+        self.changed.get(&job.idx).copied().unwrap_or_else(|| {
+            let prediction = self.predicted.get(job.idx as usize).copied().unwrap_or(job.sched_runtime);
+            JobPlan { prediction: prediction.max(1), steps: 0 }
+        })
     }
 
     /// The options it runs with.
@@ -206,9 +219,9 @@ impl Planner {
         self.opts.source == Source::History && self.opts.history.propagation
     }
 
-    /// The runtime the scheduler plans job `idx` with: factor x its prediction, at least 1 s.
-    pub fn planned(&self, idx: JobIdx) -> i64 {
-        self.scale(self.jobs[idx as usize].prediction)
+    /// The runtime the scheduler plans `job` with: factor x its prediction, at least 1 s.
+    pub fn planned(&self, job: &JobView) -> i64 {
+        self.scale(self.plan(job).prediction)
     }
 
     fn scale(&self, p: i64) -> i64 {
@@ -227,15 +240,17 @@ impl Planner {
             Source::Perfect => true_runtime,
             Source::History => self.history_prediction(job),
         };
-        self.jobs[job.idx as usize] = JobPlan { prediction: p.max(1), steps: 0 };
-        self.planned(job.idx)
+        if let Some(slot) = self.predicted.get_mut(job.idx as usize) {
+            *slot = p.max(1);
+        }
+        self.scale(p.max(1))
     }
 
     /// Predicts again for a waiting job (propagation); returns the new planned runtime.
     pub fn refresh(&mut self, job: &JobView) -> i64 {
         let p = self.history_prediction(job).max(1);
-        self.jobs[job.idx as usize].prediction = p;
-        self.planned(job.idx)
+        self.changed.insert(job.idx, JobPlan { prediction: p, ..self.plan(job) });
+        self.scale(p)
     }
 
     /// Records that `job` ended after running `runtime` seconds.
@@ -315,7 +330,7 @@ impl Planner {
     pub fn correct(&mut self, job: &JobView) -> Option<i64> {
         let est = job.estimate;
         let strategy = self.opts.correction;
-        let plan = &mut self.jobs[job.idx as usize];
+        let mut plan = self.plan(job);
         let p = plan.prediction;
         let gradual = |p: i64, steps: &mut u32| {
             let add = if *steps == 0 { 60 } else { 900i64 << (*steps - 1).min(30) };
@@ -335,7 +350,8 @@ impl Planner {
             plan.steps = 0;
         }
         plan.prediction = next.min(MAX_TIME);
-        Some(self.planned(job.idx))
+        self.changed.insert(job.idx, plan);
+        Some(self.scale(plan.prediction))
     }
 }
 
@@ -466,7 +482,7 @@ mod tests {
         let run = |c: Correction, first: i64| {
             let mut p = Planner::new(PredictOptions { correction: c, ..Default::default() }, 1);
             p.arrive(&job(0, 1, 3600), 0);
-            p.jobs[0].prediction = first;
+            p.changed.insert(0, JobPlan { prediction: first, steps: 0 });
             (0..5).map(|_| p.correct(&job(0, 1, 3600)).unwrap_or(-1)).collect::<Vec<_>>()
         };
         // To the estimate, then +1 min, +15 min, +30 min, +1 h beyond it.

@@ -108,7 +108,8 @@ pub struct Backfill {
     /// Waiting jobs by (candidate key, index) for the orders other than queue order, kept
     /// sorted as jobs arrive, start and change prediction, so a pass need not sort.
     ranked: Vec<(i64, JobIdx)>,
-    /// Queue position of each waiting job, by job index.
+    /// Queue position of each waiting job, by job index (for the ranked orders only, which
+    /// find their candidates by index).
     pos_of: Vec<u32>,
     /// Queue entries before `head` have all started (the queue is compacted lazily).
     head: usize,
@@ -129,7 +130,11 @@ impl Backfill {
             replan: false,
             dirty: false,
             ranked: Vec::new(),
-            pos_of: vec![0; jobs],
+            pos_of: if matches!(opts.order, Order::Sjbf | Order::BestFit | Order::WorstFit) {
+                vec![0; jobs]
+            } else {
+                Vec::new()
+            },
             head: 0,
             holes: 0,
         }
@@ -153,6 +158,9 @@ impl Backfill {
 
     /// Records every waiting job's queue position after the queue moved.
     fn reindex(&mut self) {
+        if self.pos_of.is_empty() {
+            return;
+        }
         for (pos, e) in self.queue.iter().enumerate().skip(self.head) {
             self.pos_of[e.idx as usize] = pos as u32;
         }
@@ -242,7 +250,9 @@ impl Policy for Backfill {
             reserved: None,
             started: false,
         };
-        self.pos_of[job.idx as usize] = self.queue.len() as u32;
+        if let Some(p) = self.pos_of.get_mut(job.idx as usize) {
+            *p = self.queue.len() as u32;
+        }
         self.queue.push(e);
         self.rank_insert(&e);
         self.unsorted = true;
