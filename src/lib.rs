@@ -58,6 +58,7 @@
 pub mod calendar;
 pub mod check;
 pub mod engine;
+pub mod explain;
 pub mod fairstart;
 pub mod keys;
 pub mod metrics;

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use crate::engine::{simulate_observed, EngineOptions, Fst, Outcome, Progress};
+use crate::engine::decision::{DecisionLogger, LogWindow};
+use crate::engine::{simulate_observed, EngineOptions, Fst, Observer, Outcome, Progress};
 use crate::fairstart::FairStartWatch;
 use crate::keys::{split_setting, KeyError};
 use crate::metrics::monthly::{monthly, Monthly};
@@ -139,6 +140,23 @@ pub fn simulate_configured(
     engine: &EngineOptions,
     observe: &mut dyn FnMut(Progress),
 ) -> Outcome {
+    simulate_watched(trace, cfg, engine, Vec::new(), observe)
+}
+
+/// Simulates one configured policy keeping its decision log within `window`
+/// ([`Outcome::observed`]`.decisions`), as [`crate::explain`] reads it.
+pub fn simulate_explained(trace: &Trace, cfg: &Configured, engine: &EngineOptions, window: LogWindow) -> Outcome {
+    simulate_watched(trace, cfg, engine, vec![Box::new(DecisionLogger::new(window))], &mut |_| {})
+}
+
+/// [`simulate_configured`] with `extra` observers attached besides those the settings ask for.
+fn simulate_watched<'a>(
+    trace: &'a Trace,
+    cfg: &Configured,
+    engine: &EngineOptions,
+    extra: Vec<Box<dyn Observer + 'a>>,
+    observe: &mut dyn FnMut(Progress),
+) -> Outcome {
     // The engine is asked every 64 passes whether to go on: often enough to keep a budget to a
     // fraction of a second, rarely enough to cost nothing measurable. Progress goes out every 4096.
     let deadline = engine.budget_ms.map(|b| clock_s() + b as f64 / 1000.0);
@@ -159,6 +177,7 @@ pub fn simulate_configured(
     };
     // Missed reservations are Lawson & Smirni's measure: their policies keep first promises.
     let mut observers = engine.observe.resolve(cfg.family == "multiqueue").build(trace);
+    observers.extend(extra);
     if watch {
         let decay = fairshare.map(|o| o.decay).unwrap_or_default();
         observers.push(Box::new(FairStartWatch::new(trace, decay, fairshare.and_then(|o| o.max_runtime_s))));

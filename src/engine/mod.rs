@@ -16,6 +16,7 @@
 //! each end only at its own event, so an earlier pass still plans with the later jobs' booked
 //! remainders. This reproduces figures published with pyss-based simulators (docs/VALIDATION.md).
 
+pub mod decision;
 mod machine;
 pub mod observe;
 
@@ -24,6 +25,7 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use serde::Serialize;
 
+pub use decision::{Decision, Why};
 pub use machine::Machine;
 pub use observe::{Observe, Observed, Observer};
 
@@ -280,6 +282,8 @@ pub struct System<'a> {
     backfills: Vec<JobIdx>,
     /// What watches the run ([`observe`]).
     observers: Vec<Box<dyn Observer + 'a>>,
+    /// Whether an observer keeps the policy's decisions ([`System::explain`]).
+    explaining: bool,
 }
 
 /// Accuracy of prediction `p` for a job that ran `run` seconds (Tsafrir et al. section 2).
@@ -536,6 +540,21 @@ impl<'a> System<'a> {
         self.observers = observers;
     }
 
+    /// Whether this run keeps the policy's decisions: a policy builds a [`Decision`] (and
+    /// works out what only an explanation needs) only when it does.
+    pub fn explaining(&self) -> bool {
+        self.explaining
+    }
+
+    /// Hands a decision of the pass under way to the observers that keep them; `decision` is
+    /// called only if one does.
+    pub fn explain(&mut self, decision: impl FnOnce() -> Decision) {
+        if self.explaining {
+            let d = decision();
+            self.tell(|o, sys| o.decided(sys, &d));
+        }
+    }
+
     /// Notes that job `idx`, started in this pass, was a backfill (for policies whose
     /// [`Policy::declares_backfills`]).
     pub fn note_backfill(&mut self, idx: JobIdx) {
@@ -785,6 +804,7 @@ pub fn simulate_observed<'a>(
         arrived: 0,
         oldest: None,
         backfills: Vec::new(),
+        explaining: observers.iter().any(|o| o.explains()),
         observers,
     };
     let declared = policy.declares_backfills();

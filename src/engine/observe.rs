@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use super::{accuracy, JobIdx, PieceEnd, System};
+use super::{accuracy, Decision, JobIdx, PieceEnd, System};
 use crate::keys::KeyError;
 use crate::trace::{Job, Trace};
 
@@ -37,6 +37,13 @@ pub trait Observer {
     /// [`System::resumed_now`] say what it did, and every job it started or resumed has its end
     /// ([`System::due`]) and its record's start set.
     fn passed(&mut self, _sys: &System) {}
+    /// Whether it keeps the policy's decisions ([`Observer::decided`]); asked once, at the start.
+    fn explains(&self) -> bool {
+        false
+    }
+    /// The policy decided `decision` in the pass under way at `sys.now()` (only for an
+    /// observer that [`Observer::explains`]).
+    fn decided(&mut self, _sys: &System, _decision: &Decision) {}
     /// The run is over: leaves the results in `out`.
     fn finish(self: Box<Self>, _sys: &System, _out: &mut Observed) {}
 }
@@ -139,6 +146,8 @@ pub struct Observed {
     pub fair_starts: Option<Vec<FairStart>>,
     /// What measuring the fair start times cost.
     pub fst_cost: FstCost,
+    /// The decision log ([`super::decision::DecisionLogger`]).
+    pub decisions: Option<super::decision::DecisionLog>,
 }
 
 /// What the scheduler believed of one job's runtime.

@@ -20,7 +20,7 @@
 //! (Fig. 5). Reservations go to jobs in arrival order (FCFS) or shortest first (SJF), and a
 //! backfill candidate may be tested with its predicted or its user-estimated end.
 
-use crate::engine::{JobIdx, JobView, Policy, System};
+use crate::engine::{Decision, JobIdx, JobView, Policy, System, Why};
 use crate::predict::{Planner, PredictOptions, Source};
 use crate::profile::Profile;
 
@@ -312,6 +312,9 @@ impl Policy for Backfill {
         let k = self.opts.k.unwrap_or(usize::MAX);
         let order = self.opts.order;
         let sjf = self.opts.reserve == Reserve::Sjf;
+        let explaining = sys.explaining();
+        // Reservations given up to be handed out again, so a log can say where they were.
+        let mut given_up: Vec<(JobIdx, i64)> = Vec::new();
         if self.replan || (sjf && (self.unsorted || self.dirty)) {
             // Compression only moves reservations earlier, in order. When plans grow, a job's
             // slot may have to move later, past a later job's booking; and under SJF the order
@@ -323,6 +326,9 @@ impl Policy for Backfill {
                 if let (false, Some(s)) = (e.started, e.reserved) {
                     self.profile.release(s, e.procs, e.booked);
                     self.queue[pos].reserved = None;
+                    if explaining {
+                        given_up.push((e.idx, s));
+                    }
                 }
             }
             if sjf {
@@ -333,22 +339,33 @@ impl Policy for Backfill {
             self.replan = false;
         }
         self.unsorted = false;
+        if explaining {
+            let order = self.queue[self.head..].iter().filter(|e| !e.started).map(|e| e.idx).collect();
+            let free = sys.free() as i64;
+            sys.explain(|| Decision::Queue { order, free });
+        }
         let test_end = self.opts.backfill_end;
         let mut reserved = 0usize;
         let mut next_wake = i64::MAX;
         let ranked = self.is_ranked();
+        // With explanations: the reservations of this pass in order (job, start, procs, booked).
+        let mut held: Vec<(JobIdx, i64, i64, i64)> = Vec::new();
         for pos in self.head..self.queue.len() {
             let e = self.queue[pos];
             if e.started {
                 continue;
             }
             if order == Order::None && reserved > 0 {
+                if let Some(&(first, ..)) = held.first() {
+                    sys.explain(|| Decision::Waits { job: e.idx, why: Why::BehindFirst { first } });
+                }
                 break;
             }
             // Behind the first reservation a job is placed by the end its test uses: with
             // backfill_end=estimate, its kill time must fit before the reservations ahead.
             let place = if reserved > 0 { test_dur(&e, test_end) } else { e.dur };
             if let Some(s) = e.reserved {
+                let was = s;
                 let mut s = s;
                 let stays = self.dirty && place == e.booked && e.booked == e.dur;
                 if let Some(s2) = stays.then(|| self.profile.compress(s, e.procs, e.dur)).flatten() {
@@ -366,32 +383,61 @@ impl Policy for Backfill {
                     self.queue[pos].booked = e.dur;
                 }
                 if s == now && self.start_now(sys, pos, true) {
+                    sys.explain(|| Decision::Started { job: e.idx, why: Why::Reservation });
                     continue;
+                }
+                if explaining {
+                    self.explain_reservation(sys, &e, s, Some(was), reserved, &mut held);
                 }
                 reserved += 1;
                 next_wake = next_wake.min(s);
             } else if reserved < k {
                 let Some(s) = self.profile.earliest(e.procs, place) else { continue };
                 if s == now && self.start_now(sys, pos, false) {
+                    let why = if reserved == 0 { Why::First } else { Why::NoDelay { reservations: reserved } };
+                    sys.explain(|| Decision::Started { job: e.idx, why });
                     continue;
                 }
                 self.profile.reserve(s, e.procs, e.dur);
                 self.queue[pos].reserved = Some(s);
                 self.queue[pos].booked = e.dur;
                 sys.note_reservation(e.idx, s);
+                if explaining {
+                    let was = given_up.iter().find(|g| g.0 == e.idx).map(|g| g.1);
+                    self.explain_reservation(sys, &e, s, was, reserved, &mut held);
+                }
                 reserved += 1;
                 next_wake = next_wake.min(s);
             } else {
                 // Past the reservation depth every job is a candidate, and reserved jobs only
                 // stand before this point, so the scan can stop once nothing more can start;
                 // ranked orders take their candidates from the ranked list instead.
-                if ranked || (order == Order::None && reserved > 0) || self.profile.free_now() <= 0 {
+                if ranked || (order == Order::None && reserved > 0) {
+                    break;
+                }
+                if self.profile.free_now() <= 0 {
+                    if explaining {
+                        let left = self.queue[pos..].iter().filter(|e| !e.started && e.reserved.is_none()).count();
+                        sys.explain(|| Decision::Full { left });
+                    }
                     break;
                 }
                 match order {
                     Order::None | Order::Queue => {
+                        let why = explaining.then(|| self.why_candidate(sys, &e, &held));
                         let fits = self.fits_now(sys, &e, test_end);
-                        if !(fits && self.start_now(sys, pos, false)) && order == Order::None {
+                        let started = fits && self.start_now(sys, pos, false);
+                        if let Some(why) = why {
+                            let job = e.idx;
+                            sys.explain(|| {
+                                if started {
+                                    Decision::Started { job, why }
+                                } else {
+                                    Decision::Waits { job, why }
+                                }
+                            });
+                        }
+                        if !started && order == Order::None {
                             break;
                         }
                     }
@@ -407,6 +453,7 @@ impl Policy for Backfill {
             while i < self.ranked.len() && free > 0 {
                 let pos = self.pos_of[self.ranked[i].1 as usize] as usize;
                 let e = self.queue[pos];
+                let why = (explaining && e.reserved.is_none()).then(|| self.why_candidate(sys, &e, &held));
                 // A started candidate leaves the ranked list, so the same index is the next one.
                 if e.reserved.is_none()
                     && e.procs <= free
@@ -414,15 +461,93 @@ impl Policy for Backfill {
                     && self.start_now(sys, pos, false)
                 {
                     free -= e.procs;
+                    if let Some(why) = why {
+                        sys.explain(|| Decision::Started { job: e.idx, why });
+                    }
                     continue;
+                }
+                if let Some(why) = why {
+                    sys.explain(|| Decision::Waits { job: e.idx, why });
                 }
                 i += 1;
             }
         }
         self.compact();
+        if explaining {
+            let reservations: Vec<(JobIdx, i64)> =
+                self.queue[self.head..].iter().filter_map(|e| e.reserved.map(|s| (e.idx, s))).collect();
+            if !reservations.is_empty() {
+                sys.explain(|| Decision::Plan { reservations });
+            }
+        }
         if next_wake < i64::MAX {
             sys.wake_at(next_wake);
         }
+    }
+}
+
+impl Backfill {
+    /// Logs a reservation (and, for EASY's single one, the shadow time and extra processors),
+    /// remembering it for the candidates behind it.
+    fn explain_reservation(
+        &self,
+        sys: &mut System,
+        e: &Entry,
+        start: i64,
+        was: Option<i64>,
+        ahead: usize,
+        held: &mut Vec<(JobIdx, i64, i64, i64)>,
+    ) {
+        let job = e.idx;
+        let procs = e.procs;
+        if was != Some(start) {
+            sys.explain(|| Decision::Reserved { job, start, was, procs });
+        }
+        if ahead == 0 && self.opts.k == Some(1) {
+            let extra = self.profile.free_at(start);
+            sys.explain(|| Decision::Shadow { job, shadow: start, extra });
+        }
+        held.push((job, start, procs, e.dur));
+    }
+
+    /// Why a backfill candidate can start now, or cannot, against this pass's reservations
+    /// `held`; asked before it is started, and only when the run is explained.
+    fn why_candidate(&self, sys: &System, e: &Entry, held: &[(JobIdx, i64, i64, i64)]) -> Why {
+        let now = sys.now();
+        let free = self.profile.free_now();
+        let dur = test_dur(e, self.opts.backfill_end);
+        if e.procs > free {
+            return Why::TooWide { procs: e.procs, free };
+        }
+        if self.fits_now(sys, e, self.opts.backfill_end) {
+            return match held {
+                [] => Why::First,
+                [(_, shadow, ..)] if self.opts.k == Some(1) => {
+                    let end = now + dur.max(1);
+                    if end <= *shadow {
+                        Why::BeforeShadow { end, shadow: *shadow }
+                    } else {
+                        Why::ExtraProcessors { end, extra: self.profile.free_at(*shadow) }
+                    }
+                }
+                _ => Why::NoDelay { reservations: held.len() },
+            };
+        }
+        // Started now, it would push a reservation back: the first that no longer fits where
+        // it is, moved to its earliest slot in the profile with the candidate booked.
+        let mut trial = self.profile.clone();
+        trial.reserve(now, e.procs, dur);
+        for &(job, start, procs, booked) in held {
+            trial.release(start, procs, booked);
+            if trial.fits(start, procs, booked) {
+                trial.reserve(start, procs, booked);
+                continue;
+            }
+            if let Some(later) = trial.earliest(procs, booked) {
+                return Why::WouldDelay { job, by: later - start };
+            }
+        }
+        Why::Other { text: "it would not have its processors for its whole planned runtime".to_string() }
     }
 }
 

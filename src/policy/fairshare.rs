@@ -26,7 +26,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::engine::{JobIdx, JobView, Policy, System};
+use crate::engine::{Decision, JobIdx, JobView, Policy, System, Why};
 use crate::keys::{normalize, parse_choice, parse_num, KeyError};
 use crate::profile::Profile;
 use crate::trace::Trace;
@@ -419,6 +419,7 @@ impl Fairshare {
                         }
                     }
                     self.waiting[pos].starving = true;
+                    sys.explain(|| Decision::Starving { job: w.idx, waited: now - w.arrival });
                 }
             }
         }
@@ -428,6 +429,15 @@ impl Fairshare {
         let mut started: Vec<bool> = vec![false; self.waiting.len()];
         let mut shadow: Option<(i64, i64)> = None;
         let mut rest: Vec<usize> = Vec::new();
+        let order = self.fairshare_order(now);
+        if sys.explaining() {
+            let queue = starving
+                .iter()
+                .chain(order.iter().filter(|&&p| !self.waiting[p].starving))
+                .map(|&p| self.waiting[p].idx)
+                .collect();
+            sys.explain(|| Decision::Queue { order: queue, free });
+        }
         for &p in &starving {
             let w = self.waiting[p];
             if shadow.is_some() {
@@ -436,31 +446,46 @@ impl Fairshare {
                 if self.launch(sys, &w, false) {
                     free -= w.procs;
                     started[p] = true;
+                    sys.explain(|| Decision::Started { job: w.idx, why: Why::First });
                 }
             } else {
                 let (t, extra) = self.shadow(now, free, w.procs);
                 sys.note_reservation(w.idx, t);
+                sys.explain(|| Decision::Reserved { job: w.idx, start: t, was: None, procs: w.procs });
+                sys.explain(|| Decision::Shadow { job: w.idx, shadow: t, extra });
                 shadow = Some((t, extra));
             }
         }
-        let order = self.fairshare_order(now);
         rest.extend(order.into_iter().filter(|&p| !self.waiting[p].starving));
         for p in rest {
             let w = self.waiting[p];
             if w.procs > free {
+                let why = Why::TooWide { procs: w.procs, free };
+                sys.explain(|| Decision::Waits { job: w.idx, why });
                 continue;
             }
+            let mut why = Why::Free;
             if let Some((t, extra)) = shadow.as_mut() {
-                if now + w.dur > *t {
+                let end = now + w.dur;
+                if end > *t {
                     if w.procs > *extra {
+                        let text = format!(
+                            "it would run past the shadow time and needs {} processors, more than the {} extra ones",
+                            w.procs, *extra
+                        );
+                        sys.explain(|| Decision::Waits { job: w.idx, why: Why::Other { text } });
                         continue;
                     }
+                    why = Why::ExtraProcessors { end, extra: *extra };
                     *extra -= w.procs;
+                } else {
+                    why = Why::BeforeShadow { end, shadow: *t };
                 }
             }
             if self.launch(sys, &w, false) {
                 free -= w.procs;
                 started[p] = true;
+                sys.explain(|| Decision::Started { job: w.idx, why });
             }
         }
         self.drop_started(&started);

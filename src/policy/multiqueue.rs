@@ -42,7 +42,7 @@
 //! the earliest time at or after that when the machine has room for it, given the running jobs
 //! and earlier grants; the grant never moves, and every later decision honours it.
 
-use crate::engine::{JobIdx, JobView, Policy, System};
+use crate::engine::{Decision, JobIdx, JobView, Policy, System, Why};
 use crate::keys::{normalize, parse_choice, parse_num, KeyError};
 use crate::profile::Profile;
 use crate::random::{Draws, Stream};
@@ -557,6 +557,8 @@ impl MultiQueue {
                 (i64::MAX, Rule::Reservation)
             };
             if self.launch(sys, b.idx, limit, b.dur, true, rule) {
+                let why = if b.speculative { Why::Speculative { limit } } else { Why::Reservation };
+                sys.explain(|| Decision::Started { job: b.idx, why });
                 if b.time < now {
                     // Started late (a job ran past its estimate): move the rest of its booking to now.
                     let procs = sys.view(b.idx).procs as i64;
@@ -667,18 +669,29 @@ impl Policy for MultiQueue {
         }
         let mut plan = self.plan(sys);
         let candidates: Vec<JobIdx> = self.high.iter().chain(&self.low).copied().collect();
-        for idx in candidates {
+        let explaining = sys.explaining();
+        if explaining {
+            let order = candidates.clone();
+            let free = sys.free() as i64;
+            sys.explain(|| Decision::Queue { order, free });
+        }
+        for (k, &idx) in candidates.iter().enumerate() {
             let free = sys.free();
             if free == 0 {
+                let left = candidates.len() - k;
+                sys.explain(|| Decision::Full { left });
                 break;
             }
             let job = sys.view(idx);
             if job.procs > free {
+                let why = Why::TooWide { procs: job.procs as i64, free: free as i64 };
+                sys.explain(|| Decision::Waits { job: idx, why });
                 continue;
             }
             let p = self.part[idx as usize] as usize;
             let dur = Self::dur(&job);
             let Some((pivot, t_p)) = plan.pivots[p] else { continue };
+            let idle_before = self.own[p] - self.busy[p];
             let rule = if pivot == idx {
                 if t_p == now {
                     Some(Rule::Pivot)
@@ -698,11 +711,43 @@ impl Policy for MultiQueue {
                     None
                 }
             };
+            let partition = p + 1;
             if let Some(rule) = rule {
                 if self.launch(sys, idx, i64::MAX, dur, false, rule) {
                     self.dequeue(idx);
                     plan = self.plan(sys);
+                    let why = match rule {
+                        Rule::Pivot => Why::Pivot { partition, start: now },
+                        Rule::A => Why::Partition { partition, rule: 'a', borrowed: 0 },
+                        Rule::B => Why::Partition { partition, rule: 'b', borrowed: 0 },
+                        _ => Why::Partition {
+                            partition,
+                            rule: 'c',
+                            borrowed: job.procs.saturating_sub(idle_before) as i64,
+                        },
+                    };
+                    sys.explain(|| Decision::Started { job: idx, why });
+                    continue;
                 }
+            }
+            if explaining {
+                let why = if pivot == idx {
+                    Why::Pivot { partition, start: t_p }
+                } else {
+                    Why::Other {
+                        text: format!(
+                            "no backfill rule lets it start: it would delay the pivot of its partition {partition} or of another"
+                        ),
+                    }
+                };
+                sys.explain(|| Decision::Waits { job: idx, why });
+            }
+        }
+        if explaining {
+            let reservations: Vec<(JobIdx, i64)> =
+                plan.pivots.iter().flatten().filter(|p| p.1 < i64::MAX).copied().collect();
+            if !reservations.is_empty() {
+                sys.explain(|| Decision::Plan { reservations });
             }
         }
         self.check();

@@ -57,7 +57,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::engine::{JobIdx, JobView, Policy, System};
+use crate::engine::{Decision, JobIdx, JobView, Policy, System, Why};
 use crate::keys::{normalize, parse_choice, parse_num, KeyError};
 use crate::metrics::categories::kettimuthu_cell;
 use crate::random::{Draws, Stream};
@@ -380,9 +380,19 @@ impl Preempt {
             && self.started_in[j.idx as usize] != self.pass
     }
 
-    fn start(&mut self, sys: &mut System, idx: JobIdx, tau: f64) -> bool {
+    /// Starts or resumes job `idx` with threshold `tau`; `preempted` says it suspended jobs for it.
+    fn start(&mut self, sys: &mut System, idx: JobIdx, tau: f64, preempted: bool) -> bool {
         let v = sys.view(idx);
-        let ok = if sys.is_suspended(idx) { sys.resume(idx, self.cost(&v)) } else { sys.start(idx) };
+        let resuming = sys.is_suspended(idx);
+        let ok = if resuming { sys.resume(idx, self.cost(&v)) } else { sys.start(idx) };
+        if ok && sys.explaining() {
+            let xfactor = if self.opts.mode == Mode::Is { Self::instantaneous(sys, &v) } else { tau };
+            sys.explain(|| match (resuming, preempted) {
+                (true, _) => Decision::Resumed { job: idx, xfactor },
+                (false, true) => Decision::Started { job: idx, why: Why::Preempting { xfactor } },
+                (false, false) => Decision::Started { job: idx, why: Why::Free },
+            });
+        }
         if ok {
             self.running.push((tau, idx));
             self.tau_of[idx as usize] = tau;
@@ -391,10 +401,15 @@ impl Preempt {
         ok
     }
 
-    fn suspend_picked(&mut self, sys: &mut System, out: &mut Vec<JobIdx>) {
+    /// Suspends the picked jobs to make room for job `for_job` (threshold `tau`).
+    fn suspend_picked(&mut self, sys: &mut System, out: &mut Vec<JobIdx>, for_job: JobIdx, tau: f64) {
         for &j in &self.picked {
             let v = sys.view(j);
+            let xfactor = self.tau_of[j as usize];
             if sys.suspend(j, self.cost(&v)) {
+                let for_xfactor =
+                    if self.opts.mode == Mode::Is { Self::instantaneous(sys, &sys.view(for_job)) } else { tau };
+                sys.explain(|| Decision::Suspended { job: j, xfactor, for_job, for_xfactor });
                 self.running.retain(|&(_, r)| r != j);
                 out.push(j);
             }
@@ -555,6 +570,10 @@ impl Preempt {
             self.sleep[i as usize] = Sleep::Listed;
         }
         order.sort_unstable_by(sweep_order);
+        if sys.explaining() {
+            let (queue, free) = (order.iter().map(|o| o.1).collect(), sys.free() as i64);
+            sys.explain(|| Decision::Queue { order: queue, free });
+        }
         // Candidates are scanned lowest threshold first.
         self.running.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         let mut k = 0;
@@ -584,17 +603,27 @@ impl Preempt {
                     // Suspended in the order of the job's processors, which costs its width:
                     // only now that they all go.
                     sys.machine().holders(i, &mut self.picked);
-                    self.suspend_picked(sys, fresh);
+                    self.suspend_picked(sys, fresh, i, tau_i);
                     preempted = true;
                 }
             } else if v.procs > sys.free() {
                 if !self.pick_fewest(sys, tau_i, &v) {
+                    if sys.explaining() {
+                        let text = format!(
+                            "it needs {} processors, {} are free, and the running jobs that could be suspended for it (xfactor below {:.2} / {}) hold too few",
+                            v.procs,
+                            sys.free(),
+                            tau_i,
+                            self.opts.sf
+                        );
+                        sys.explain(|| Decision::Waits { job: i, why: Why::Other { text } });
+                    }
                     continue;
                 }
-                self.suspend_picked(sys, fresh);
+                self.suspend_picked(sys, fresh, i, tau_i);
                 preempted = true;
             }
-            let started = self.start(sys, i, tau_i);
+            let started = self.start(sys, i, tau_i, preempted);
             if started {
                 if suspended {
                     self.sleep[i as usize] = Sleep::Out;
@@ -790,6 +819,7 @@ impl Preempt {
     ) -> bool {
         let slice = self.opts.slice_s;
         let v = sys.view(i);
+        let mut preempted = false;
         if sys.is_suspended(i) {
             if !Self::home_free(sys, i) {
                 return false;
@@ -822,10 +852,11 @@ impl Preempt {
                 return false;
             }
             self.give_back(sys, need, sum);
-            self.suspend_picked(sys, fresh);
+            self.suspend_picked(sys, fresh, i, 0.0);
             *stale = true;
+            preempted = true;
         }
-        let started = self.start(sys, i, 0.0);
+        let started = self.start(sys, i, 0.0, preempted);
         *stale |= started;
         started
     }

@@ -19,7 +19,7 @@
 //! (widest job that fits first) and with gamma = -1 WFFS. Ties in priority go to the earlier
 //! job, so these coincide job for job with `fcfs`, `fffs`, `bffs` and `wffs` (tests/relaxed.rs).
 
-use crate::engine::{JobIdx, JobView, Policy, System};
+use crate::engine::{Decision, JobIdx, JobView, Policy, System, Why};
 use crate::keys::KeyError;
 use crate::profile::Profile;
 
@@ -299,6 +299,8 @@ impl Policy for Relaxed {
         self.profile.advance(now);
         if self.free(sys) == 0 {
             // Nothing can start: priorities are brought up to date at the next pass that can.
+            let left = self.queue.len();
+            sys.explain(|| Decision::Full { left });
             return;
         }
         let grid = if self.opts.dt > 0 { now - now.rem_euclid(self.opts.dt) } else { now };
@@ -315,9 +317,13 @@ impl Policy for Relaxed {
                 let Some(top) = (0..self.queue.len()).min_by(|&a, &b| ahead(&self.queue[a], &self.queue[b])) else {
                     return;
                 };
-                if self.queue[top].procs > self.free(sys) || !self.start(sys, top) {
+                let (job, procs, free) = (self.queue[top].idx, self.queue[top].procs, self.free(sys));
+                if procs > free || !self.start(sys, top) {
+                    let why = Why::TooWide { procs: procs as i64, free: free as i64 };
+                    sys.explain(|| Decision::Waits { job, why });
                     return;
                 }
+                sys.explain(|| Decision::Started { job, why: Why::First });
             }
         }
         if self.computed_at != Some(grid) {
@@ -339,12 +345,22 @@ impl Policy for Relaxed {
             }
         }
         self.arrived = 0;
+        let explaining = sys.explaining();
+        if explaining {
+            let order = self.queue.iter().map(|j| j.idx).collect();
+            let free = self.free(sys) as i64;
+            sys.explain(|| Decision::Queue { order, free });
+        }
 
         // Start the highest-priority jobs while they fit.
-        while let Some(top) = self.queue.first() {
-            if top.procs > self.free(sys) || !self.start(sys, 0) {
+        while let Some(&top) = self.queue.first() {
+            let free = self.free(sys);
+            if top.procs > free || !self.start(sys, 0) {
+                let why = Why::TooWide { procs: top.procs as i64, free: free as i64 };
+                sys.explain(|| Decision::Waits { job: top.idx, why });
                 break;
             }
+            sys.explain(|| Decision::Started { job: top.idx, why: Why::First });
         }
         let Some(&top) = self.queue.first() else { return };
         let omega = self.opts.omega;
@@ -356,11 +372,26 @@ impl Policy for Relaxed {
         match self.opts.window {
             Window::Fig2 => {
                 let window = if omega.is_infinite() { f64::INFINITY } else { omega * hpwait as f64 };
+                let shown = window.is_finite().then_some(window.min(i64::MAX as f64) as i64);
+                sys.explain(|| Decision::Window { job: top.idx, hpwait, omega, window: shown });
                 while pos < self.queue.len() && self.free(sys) > 0 {
                     let j = self.queue[pos];
-                    if j.procs <= self.free(sys) && j.w as f64 <= window && self.start(sys, pos) {
+                    let free = self.free(sys);
+                    if j.procs <= free && j.w as f64 <= window && self.start(sys, pos) {
                         sys.note_backfill(j.idx);
+                        sys.explain(|| Decision::Started {
+                            job: j.idx,
+                            why: Why::WithinWindow { length: j.w, window: shown },
+                        });
                         continue;
+                    }
+                    if explaining {
+                        let why = if j.procs > free {
+                            Why::TooWide { procs: j.procs as i64, free: free as i64 }
+                        } else {
+                            Why::BeyondWindow { length: j.w, window: shown.unwrap_or(i64::MAX) }
+                        };
+                        sys.explain(|| Decision::Waits { job: j.idx, why });
                     }
                     pos += 1;
                 }
@@ -369,17 +400,29 @@ impl Policy for Relaxed {
                 // omega < 1 would allow a negative delay: nothing is backfilled then.
                 let allowed = if omega.is_infinite() { f64::INFINITY } else { (omega - 1.0) * top.w as f64 };
                 let base = now + hpwait;
+                let shown = allowed.is_finite().then_some(allowed.min(i64::MAX as f64) as i64);
+                sys.explain(|| Decision::Window { job: top.idx, hpwait, omega, window: shown });
                 while pos < self.queue.len() && self.free(sys) > 0 {
                     let j = self.queue[pos];
-                    if j.procs <= self.free(sys) {
+                    let free = self.free(sys);
+                    if j.procs <= free {
                         // Book it tentatively and see how far the top job's start moves.
                         self.profile.reserve(now, j.procs as i64, j.w);
                         let delay = (now + self.wait_for(now, top.procs)).saturating_sub(base);
                         self.profile.release(now, j.procs as i64, j.w);
                         if delay as f64 <= allowed && self.start(sys, pos) {
                             sys.note_backfill(j.idx);
+                            sys.explain(|| Decision::Started {
+                                job: j.idx,
+                                why: Why::SmallDelay { delay, allowed: shown },
+                            });
                             continue;
                         }
+                        let why = Why::LargeDelay { delay, allowed: shown.unwrap_or(i64::MAX) };
+                        sys.explain(|| Decision::Waits { job: j.idx, why });
+                    } else {
+                        let why = Why::TooWide { procs: j.procs as i64, free: free as i64 };
+                        sys.explain(|| Decision::Waits { job: j.idx, why });
                     }
                     pos += 1;
                 }

@@ -21,6 +21,8 @@ USAGE:
   schedlab info TRACE [--set KEY=VALUE ...] [--format table|json]
   schedlab run TRACE --policy NAME[,NAME...]|all [--set KEY=VALUE ...]
                 [--format table|json|csv] [--schedule-out FILE.csv] [--series N] [--plot DIR [--plot-size WxH]]
+  schedlab explain TRACE --policy NAME (--job ID | --at TIME | --log [--from T] [--to T])
+                [--set KEY=VALUE ...] [--format text|json]
   schedlab policies
   schedlab bench [TRACE ...] [--policy NAME[,NAME...]|all] [--set KEY=VALUE ...] [--repeat N]
   schedlab findings [TRACE ...] [--set KEY=VALUE ...]
@@ -43,6 +45,10 @@ categories-<policy>, accuracy-<policy> and gantt-<policy> (in file names, charac
 than letters, digits, '.', '_', '+' and '-' become '_'). The studies' --plot DIR writes their
 main figures the same way: lawson-<trace>-r, kettimuthu-<trace>-categories and -loads,
 leung-<n>-<trace>-fst-by-width.
+'explain' tells in sentences why job ID started when it did under one policy (what it waited
+for, its reservations, the jobs started ahead of it), or what the scheduler saw and decided in
+its last pass at or before TIME (seconds from the trace's start), or prints the decision log of
+every pass from --from to --to (whole run by default, bounded at a million items).
 'findings' checks the claims of Tsafrir et al. (2007) on each trace (default: ../shared/traces);
 'sweep' ranks predictor configurations by average degradation as in their section 7
 (default policy easy++, default grid window=1-8 metric=avg,med propagation=off,on);
@@ -70,6 +76,7 @@ macro_rules! out {
 }
 
 mod alloc;
+mod explain;
 mod kettimuthu;
 mod lawson;
 mod leung;
@@ -106,6 +113,11 @@ struct Args {
     loads: Option<String>,
     plot: Option<String>,
     threads: Option<usize>,
+    job: Option<u64>,
+    at: Option<i64>,
+    log: bool,
+    from: Option<i64>,
+    to: Option<i64>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
@@ -148,6 +160,20 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
                         .ok_or_else(|| usage(format!("--threads: not a positive count: {v}")))?,
                 );
             }
+            "--job" => {
+                let v = value("--job")?;
+                a.job = Some(v.parse().map_err(|_| usage(format!("--job: not a job number: {v}")))?);
+            }
+            "--at" | "--from" | "--to" => {
+                let v = value(&flag)?;
+                let t = v.parse().map_err(|_| usage(format!("{flag}: not a time in seconds: {v}")))?;
+                match flag.as_str() {
+                    "--at" => a.at = Some(t),
+                    "--from" => a.from = Some(t),
+                    _ => a.to = Some(t),
+                }
+            }
+            "--log" => a.log = true,
             "--top" => {
                 let v = value("--top")?;
                 a.top = Some(v.parse().map_err(|_| usage(format!("--top: not a count: {v}")))?);
@@ -696,6 +722,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some("bench") => cmd_bench(&a),
+        Some("explain") => explain::cmd_explain(&a),
         Some("findings") => study::cmd_findings(&a),
         Some("sweep") => study::cmd_sweep(&a),
         Some("omega") => study::cmd_omega(&a),
