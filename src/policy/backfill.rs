@@ -398,6 +398,10 @@ impl Policy for Backfill {
                     sys.explain(|| Decision::Started { job: e.idx, why });
                     continue;
                 }
+                if explaining {
+                    let why = self.why_candidate(sys, &e, &held);
+                    sys.explain(|| Decision::Waits { job: e.idx, why });
+                }
                 self.profile.reserve(s, e.procs, e.dur);
                 self.queue[pos].reserved = Some(s);
                 self.queue[pos].booked = e.dur;
@@ -438,6 +442,13 @@ impl Policy for Backfill {
                             });
                         }
                         if !started && order == Order::None {
+                            if explaining {
+                                let behind: Vec<JobIdx> =
+                                    self.queue[pos + 1..].iter().filter(|q| !q.started).map(|q| q.idx).collect();
+                                for job in behind {
+                                    sys.explain(|| Decision::Waits { job, why: Why::BehindFirst { first: e.idx } });
+                                }
+                            }
                             break;
                         }
                     }

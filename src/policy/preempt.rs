@@ -547,7 +547,10 @@ impl Preempt {
     /// SS and TSS: one sweep, by decreasing threshold, over the idle jobs that can act: the
     /// waiting jobs that never ran, and the suspended jobs that are awake; returns whether it
     /// suspended anything (a later job may then fit in what was left over).
-    fn sweep_ss(&mut self, sys: &mut System, fresh: &mut Vec<JobIdx>) -> bool {
+    /// One sweep of SS over the idle jobs; true if it suspended jobs (another sweep may then
+    /// start jobs passed before). `first`: the pass's first sweep, which the decision log shows
+    /// the queue of.
+    fn sweep_ss(&mut self, sys: &mut System, fresh: &mut Vec<JobIdx>, first: bool) -> bool {
         let now = sys.now();
         while let Some(&Reverse((t, i, stamp))) = self.alarms.peek() {
             if t > now {
@@ -570,7 +573,7 @@ impl Preempt {
             self.sleep[i as usize] = Sleep::Listed;
         }
         order.sort_unstable_by(sweep_order);
-        if sys.explaining() {
+        if sys.explaining() && (first || !order.is_empty()) {
             let (queue, free) = (order.iter().map(|o| o.1).collect(), sys.free() as i64);
             sys.explain(|| Decision::Queue { order: queue, free });
         }
@@ -610,9 +613,10 @@ impl Preempt {
                 if !self.pick_fewest(sys, tau_i, &v) {
                     if sys.explaining() {
                         let text = format!(
-                            "it needs {} processors, {} are free, and the running jobs that could be suspended for it (xfactor below {:.2} / {}) hold too few",
+                            "it needs {} processors and {} are free, and too few are held by running jobs it may suspend: those with an xfactor below {:.2} (its own, {:.2}, divided by the suspension factor {})",
                             v.procs,
                             sys.free(),
+                            tau_i / self.opts.sf,
                             tau_i,
                             self.opts.sf
                         );
@@ -789,7 +793,10 @@ impl Preempt {
         let mut fresh = Vec::new();
         // A sweep that suspended jobs may have left processors over for a job passed before.
         self.pass = self.pass.wrapping_add(1);
-        while self.sweep_ss(sys, &mut fresh) {}
+        let mut first = true;
+        while self.sweep_ss(sys, &mut fresh, first) {
+            first = false;
+        }
         // Jobs suspended in this pass wait from now on; they are not reconsidered in it.
         for i in fresh {
             self.sleep[i as usize] = Sleep::Awake;

@@ -33,7 +33,8 @@ USAGE:
                 [--plot DIR]
   schedlab leung [TRACE ...] [--set KEY=VALUE ...] [--format table|json] [--plot DIR]
 
-TRACE is a .swf or .swf.gz file. Names and keys are case-insensitive, '-' and '_' alike.
+TRACE is a .swf or .swf.gz file, or example:NAME for a worked example of the papers
+(example:tsafrir-fig1, example:kettimuthu-fig2, example:ward-omega, example:kettimuthu-ss). Names and keys are case-insensitive, '-' and '_' alike.
 Independent simulations (several policies, bench, sweep and the studies) run on every core;
 --threads N (-j N) sets how many threads; the output is the same on any number.
 Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
@@ -208,6 +209,12 @@ fn load_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
 
 /// Reads a trace, streamed through the loader so a large file is never held whole.
 fn read_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
+    if let Some(name) = path.strip_prefix("example:") {
+        let names: Vec<&str> = schedlab::explain::examples::EXAMPLES.iter().map(|e| e.name).collect();
+        let e = schedlab::explain::examples::find(name)
+            .ok_or_else(|| fail(format!("no example {name}: the examples are {}", names.join(", "))))?;
+        return parse(e.swf.as_bytes(), &settings.trace).map_err(|e| fail(format!("{path}: {e}")));
+    }
     let cannot = |e: std::io::Error| fail(format!("cannot read {path}: {e}"));
     let mut file = std::fs::File::open(path).map_err(cannot)?;
     let mut loader = schedlab::trace::Loader::new(None);

@@ -1,7 +1,10 @@
 //! Explanations in plain sentences, read from a run's decision log
 //! ([`crate::engine::decision`]): why one job started when it did ([`explain_job`]), what the
 //! scheduler saw and did at one moment ([`explain_at`]), and each logged decision as a sentence
-//! ([`sentence`]), as the CLI's `explain` and the page's Learn view show them.
+//! ([`sentence`]), as the CLI's `explain` and the page's Learn view show them; and the papers'
+//! worked examples as small traces ([`examples`]).
+
+pub mod examples;
 
 use serde::Serialize;
 
@@ -65,10 +68,19 @@ impl<'a> Words<'a> {
 
 /// `1 job`, `2 jobs`: a count with its noun.
 fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
+    match (n, noun.ends_with('s')) {
+        (1, _) => format!("1 {noun}"),
+        (_, true) => format!("{n} {noun}es"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
+/// `its processor is free`, `its 4 processors are free`.
+fn its_free(procs: u32) -> String {
+    if procs == 1 {
+        "its processor is free".to_string()
     } else {
-        format!("{n} {noun}s")
+        format!("its {procs} processors are free")
     }
 }
 
@@ -84,9 +96,9 @@ fn upper(s: String) -> String {
 /// Why a job could start, as the end of a sentence.
 fn why_started(w: &Words, why: &Why, procs: u32) -> String {
     match why {
-        Why::First => format!("no reservation stands before it and its {procs} processors are free"),
+        Why::First => format!("{} and no job ahead of it holds a reservation", its_free(procs)),
         Why::Reservation => "its reservation's time has come".to_string(),
-        Why::Free => format!("its {procs} processors are free"),
+        Why::Free => its_free(procs),
         Why::BeforeShadow { end, shadow } => format!(
             "backfilled: it ends by {}, no later than the shadow time {}, so it cannot delay the reserved job",
             w.time(*end),
@@ -136,7 +148,9 @@ fn why_started(w: &Words, why: &Why, procs: u32) -> String {
 /// Why a job waits, as the end of a sentence.
 fn why_waits(w: &Words, why: &Why) -> String {
     match why {
-        Why::TooWide { procs, free } => format!("it needs {procs} processors and {free} are free"),
+        Why::TooWide { procs, free } => {
+            format!("it needs {} and {free} {} free", count(*procs as usize, "processor"), if *free == 1 { "is" } else { "are" })
+        }
         Why::WouldDelay { job, by } => {
             format!("started now, it would delay {}'s reservation by {}", w.job(*job), w.dur(*by))
         }
@@ -163,12 +177,18 @@ fn why_waits(w: &Words, why: &Why) -> String {
 /// One logged decision as a sentence.
 pub fn sentence(w: &Words, d: &Decision) -> String {
     match d {
-        Decision::Queue { order, free } if order.is_empty() => format!("No job waits; {free} processors are free."),
+        Decision::Queue { order, free } if order.is_empty() => {
+            format!("No job waits; {} free.", if *free == 1 { "1 processor is".to_string() } else { format!("{free} processors are") })
+        }
         Decision::Queue { order, free } => {
-            format!("Waiting, in priority order: {}; {free} processors are free.", w.jobs(order))
+            let free = match free {
+                1 => "1 processor is".to_string(),
+                n => format!("{n} processors are"),
+            };
+            format!("Waiting, in priority order: {}; {free} free.", w.jobs(order))
         }
         Decision::Reserved { job, start, was: None, procs } => format!(
-            "{} cannot start now: it gets a reservation for {procs} processors at {}.",
+            "{} gets a reservation for {procs} processors at {}.",
             upper(w.job(*job)),
             w.time(*start)
         ),
@@ -180,9 +200,14 @@ pub fn sentence(w: &Words, d: &Decision) -> String {
             w.time(*start)
         ),
         Decision::Shadow { job, shadow, extra } => format!(
-            "The shadow time is {} ({}'s reservation); {extra} extra processors are left then.",
+            "The shadow time is {} ({}'s reservation); {} left then.",
             w.time(*shadow),
-            w.job(*job)
+            w.job(*job),
+            match extra {
+                0 => "no extra processors are".to_string(),
+                1 => "1 extra processor is".to_string(),
+                n => format!("{n} extra processors are"),
+            }
         ),
         Decision::Started { job, why } => {
             let procs = w.trace.jobs[*job as usize].procs;
@@ -202,9 +227,8 @@ pub fn sentence(w: &Words, d: &Decision) -> String {
                 if reservations.len() > 10 { format!(" and {} more", reservations.len() - 10) } else { String::new() };
             format!("Reservations after this pass: {}{more}.", list.join(", "))
         }
-        Decision::Full { left } => {
-            format!("No processor is free: the other {} waiting are not looked at.", count(*left, "job"))
-        }
+        Decision::Full { left: 1 } => "No processor is free: the other waiting job is not looked at.".to_string(),
+        Decision::Full { left } => format!("No processor is free: the other {left} waiting jobs are not looked at."),
         Decision::Suspended { job, xfactor, for_job, for_xfactor } => format!(
             "{} (xfactor {xfactor:.2}) is suspended to make room for {} (xfactor {for_xfactor:.2}).",
             upper(w.job(*job)),
@@ -265,6 +289,9 @@ pub struct JobExplanation {
     /// Set when its log outgrew the bound: the time from which nothing was kept.
     pub truncated_at: Option<i64>,
 }
+
+/// How many jobs started ahead of a job are checked for having delayed it (each costs a run).
+pub const COUNTERFACTUALS: usize = 20;
 
 /// Finds a job by its number in the trace.
 fn find(trace: &Trace, id: u64) -> Result<usize, String> {
@@ -443,41 +470,37 @@ pub fn explain_job(trace: &Trace, cfg: &Configured, settings: &Settings, id: u64
                 s.push("No job submitted after it started before it.".to_string());
             }
         } else {
-            let mut blocking: Vec<JobIdx> = Vec::new();
-            for e in &mine {
-                if let Decision::Waits { why: Why::TooWide { procs, free }, .. } = &e.decision {
-                    let holding: Vec<JobIdx> = overtaken
-                        .iter()
-                        .copied()
-                        .filter(|&j| {
-                            let r = &plain.records[j as usize];
-                            r.start <= e.time && (r.end < 0 || r.end > e.time)
-                        })
-                        .collect();
-                    let held: i64 = holding.iter().map(|&j| trace.jobs[j as usize].procs as i64).sum();
-                    if free + held >= *procs {
-                        blocking.extend(holding);
-                    }
+            // Whether they delayed it: the same run without each of them (the first
+            // `COUNTERFACTUALS`, earliest start first), compared at this job's start.
+            let mut checked: Vec<JobIdx> = overtaken.clone();
+            checked.sort_by_key(|&j| (plain.records[j as usize].start, j));
+            checked.truncate(COUNTERFACTUALS);
+            let mut delayed_by: Vec<(JobIdx, i64)> = Vec::new();
+            for &x in &checked {
+                let mut without = trace.clone();
+                without.jobs.remove(x as usize);
+                let out = simulate_configured(&without, cfg, &settings.engine, &mut |_| {});
+                let alt = out.records[i].start;
+                if alt >= 0 && alt < rec.start {
+                    delayed_by.push((x, rec.start - alt));
                 }
             }
-            blocking.sort_unstable();
-            blocking.dedup();
-            let reserved_at = mine.iter().find(|e| matches!(e.decision, Decision::Reserved { .. })).map(|e| e.time);
-            let moved_later = mine
-                .iter()
-                .any(|e| matches!(e.decision, Decision::Reserved { start, was: Some(was), .. } if start > was));
-            let verdict = match (blocking.is_empty(), reserved_at) {
-                (false, _) => format!(
-                    "{} held processors it could have used when it was looked at, so {} delayed it",
-                    w.jobs(&blocking),
-                    if blocking.len() == 1 { "that one" } else { "those" }
-                ),
-                (true, Some(r)) if !moved_later => format!(
-                    "none held processors it could have used while it waited without a reservation, and from {} it held one, which they had to respect and which never moved later, so they did not delay it",
-                    w.time(r)
-                ),
-                (true, Some(_)) => "none held processors it could have used when it was looked at, but its reservation moved later (see above)".to_string(),
-                (true, None) => "none of them held processors it could have used when it was looked at".to_string(),
+            let verdict = if delayed_by.is_empty() {
+                format!(
+                    "without any one of {} it would not have started earlier, so none of them delayed it",
+                    if checked.len() == 1 { "that job".to_string() } else { format!("the {} checked", checked.len()) }
+                )
+            } else {
+                let each: Vec<String> = delayed_by
+                    .iter()
+                    .map(|&(x, by)| format!("without {} it would have started {} earlier", w.job(x), w.dur(by)))
+                    .collect();
+                format!("{}, so {} delayed it", each.join("; "), if delayed_by.len() == 1 { "that job" } else { "those jobs" })
+            };
+            let verdict = if overtaken.len() > checked.len() {
+                format!("{verdict} (only the first {} to start were checked)", checked.len())
+            } else {
+                verdict
             };
             s.push(format!(
                 "{} submitted after it started before it ({}); {verdict}.",
