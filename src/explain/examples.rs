@@ -67,6 +67,33 @@ pub const EXAMPLES: &[Example] = &[
 5 1 -1 600 1 -1 -1 1 600 -1 1 5 5 -1 1 -1 -1 -1\n",
     },
     Example {
+        name: "lawson-borrow",
+        title: "Multiple-queue backfilling",
+        source: "Lawson & Smirni 2002, Fig. 2",
+        lesson: "Three queues by estimate, each with a partition of 3 processors. Job 1 borrows 3 processors to start; job 2, the pivot of queue 1, is reserved for when job 1 ends; job 3 backfills by rule c with 2 borrowed processors. Jobs 4 and 5 have long estimates, so each first runs speculatively for 180 s: job 4 ends in time, job 5 is killed and queues again.",
+        policies: &["sq-backfill", "mq-backfill"],
+        settings: &[],
+        swf: "; Computer: multiple-queue backfilling\n; MaxProcs: 9\n\
+1 0 -1 300 6 -1 -1 6 300 -1 1 1 1 -1 1 -1 -1 -1\n\
+2 0 -1 200 5 -1 -1 5 200 -1 1 2 2 -1 1 -1 -1 -1\n\
+3 0 -1 100 2 -1 -1 2 100 -1 1 3 3 -1 1 -1 -1 -1\n\
+4 1 -1 100 1 -1 -1 1 3000 -1 1 4 4 -1 1 -1 -1 -1\n\
+5 1 -1 2000 1 -1 -1 1 3000 -1 1 5 5 -1 1 -1 -1 -1\n",
+    },
+    Example {
+        name: "leung-starvation",
+        title: "Fairshare and the starvation queue",
+        source: "Leung, Sabin & Sadayappan 2010, section II.A",
+        lesson: "Jobs 1 and 2 belong to user 1, who has used the machine most, so fairshare order puts user 2's jobs 3 and 4 first. Job 2 has waited 36 s by t=37 (starve_h = 0.01 h): it enters the starvation queue, gets a reservation, and starts first when job 1 ends.",
+        policies: &["cplant24.nomax.all", "easy"],
+        settings: &["starve_h=0.01"],
+        swf: "; Computer: fairshare with a starvation queue\n; MaxProcs: 4\n\
+1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+2 1 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+3 2 -1 150 2 -1 -1 2 150 -1 1 2 2 -1 1 -1 -1 -1\n\
+4 3 -1 150 2 -1 -1 2 150 -1 1 2 2 -1 1 -1 -1 -1\n",
+    },
+    Example {
         name: "kettimuthu-ss",
         title: "Selective suspension",
         source: "Kettimuthu et al. 2003, chapter 3",

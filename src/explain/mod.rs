@@ -149,7 +149,11 @@ fn why_started(w: &Words, why: &Why, procs: u32) -> String {
 fn why_waits(w: &Words, why: &Why) -> String {
     match why {
         Why::TooWide { procs, free } => {
-            format!("it needs {} and {free} {} free", count(*procs as usize, "processor"), if *free == 1 { "is" } else { "are" })
+            format!(
+                "it needs {} and {free} {} free",
+                count(*procs as usize, "processor"),
+                if *free == 1 { "is" } else { "are" }
+            )
         }
         Why::WouldDelay { job, by } => {
             format!("started now, it would delay {}'s reservation by {}", w.job(*job), w.dur(*by))
@@ -178,7 +182,10 @@ fn why_waits(w: &Words, why: &Why) -> String {
 pub fn sentence(w: &Words, d: &Decision) -> String {
     match d {
         Decision::Queue { order, free } if order.is_empty() => {
-            format!("No job waits; {} free.", if *free == 1 { "1 processor is".to_string() } else { format!("{free} processors are") })
+            format!(
+                "No job waits; {} free.",
+                if *free == 1 { "1 processor is".to_string() } else { format!("{free} processors are") }
+            )
         }
         Decision::Queue { order, free } => {
             let free = match free {
@@ -187,11 +194,9 @@ pub fn sentence(w: &Words, d: &Decision) -> String {
             };
             format!("Waiting, in priority order: {}; {free} free.", w.jobs(order))
         }
-        Decision::Reserved { job, start, was: None, procs } => format!(
-            "{} gets a reservation for {procs} processors at {}.",
-            upper(w.job(*job)),
-            w.time(*start)
-        ),
+        Decision::Reserved { job, start, was: None, procs } => {
+            format!("{} gets a reservation for {procs} processors at {}.", upper(w.job(*job)), w.time(*start))
+        }
         Decision::Reserved { job, start, was: Some(was), .. } => format!(
             "{}'s reservation moves {}, from {} to {}.",
             upper(w.job(*job)),
@@ -495,7 +500,11 @@ pub fn explain_job(trace: &Trace, cfg: &Configured, settings: &Settings, id: u64
                     .iter()
                     .map(|&(x, by)| format!("without {} it would have started {} earlier", w.job(x), w.dur(by)))
                     .collect();
-                format!("{}, so {} delayed it", each.join("; "), if delayed_by.len() == 1 { "that job" } else { "those jobs" })
+                format!(
+                    "{}, so {} delayed it",
+                    each.join("; "),
+                    if delayed_by.len() == 1 { "that job" } else { "those jobs" }
+                )
             };
             let verdict = if overtaken.len() > checked.len() {
                 format!("{verdict} (only the first {} to start were checked)", checked.len())

@@ -504,6 +504,7 @@ impl Fairshare {
     fn pass_conservative(&mut self, sys: &mut System) {
         let now = sys.now();
         self.profile.advance(now);
+        self.explain_queue(sys);
         if self.dirty || self.waiting.iter().any(|w| w.reserved.is_some_and(|s| s < now)) {
             let order = self.fairshare_order(now);
             // A booking can move earlier only if processors were freed somewhere before its
@@ -539,6 +540,9 @@ impl Fairshare {
                     }
                     moved |= s2 < s;
                     self.waiting[p].reserved = Some(s2);
+                    if s2 != s {
+                        sys.explain(|| Decision::Reserved { job: w.idx, start: s2, was: Some(s), procs: w.procs });
+                    }
                 }
                 if !moved {
                     break;
@@ -557,6 +561,7 @@ impl Fairshare {
                 self.profile.reserve(s, w.procs, w.dur);
                 sys.note_reservation(w.idx, s);
                 self.waiting[p].reserved = Some(s);
+                sys.explain(|| Decision::Reserved { job: w.idx, start: s, was: None, procs: w.procs });
             }
         }
         self.start_due(sys);
@@ -568,9 +573,15 @@ impl Fairshare {
     fn pass_dynamic(&mut self, sys: &mut System) {
         let now = sys.now();
         self.profile.advance(now);
+        self.explain_queue(sys);
+        let mut was: Vec<Option<i64>> = Vec::new();
         for w in &mut self.waiting {
-            if let Some(s) = w.reserved.take() {
+            let old = w.reserved.take();
+            if let Some(s) = old {
                 self.profile.release(s, w.procs, w.dur);
+            }
+            if sys.explaining() {
+                was.push(old);
             }
         }
         for p in self.fairshare_order(now) {
@@ -582,9 +593,22 @@ impl Fairshare {
             self.profile.reserve(s, w.procs, w.dur);
             sys.note_reservation(w.idx, s);
             self.waiting[p].reserved = Some(s);
+            let was = was.get(p).copied().flatten();
+            if was != Some(s) {
+                sys.explain(|| Decision::Reserved { job: w.idx, start: s, was, procs: w.procs });
+            }
         }
         self.dirty = false;
         self.start_due(sys);
+    }
+
+    /// Logs the waiting jobs in fairshare order, when the run is explained.
+    fn explain_queue(&mut self, sys: &mut System) {
+        if sys.explaining() {
+            let order = self.fairshare_order(sys.now()).into_iter().map(|p| self.waiting[p].idx).collect();
+            let free = sys.free() as i64;
+            sys.explain(|| Decision::Queue { order, free });
+        }
     }
 
     /// Starts the jobs whose reservation is now and wakes the engine at the next one.
@@ -595,12 +619,22 @@ impl Fairshare {
         for (p, flag) in started.iter_mut().enumerate() {
             let w = self.waiting[p];
             match w.reserved {
-                Some(s) if s == now && self.launch(sys, &w, true) => *flag = true,
+                Some(s) if s == now && self.launch(sys, &w, true) => {
+                    *flag = true;
+                    sys.explain(|| Decision::Started { job: w.idx, why: Why::Reservation });
+                }
                 Some(s) => wake = wake.min(s),
                 None => {}
             }
         }
         self.drop_started(&started);
+        if sys.explaining() {
+            let reservations: Vec<(JobIdx, i64)> =
+                self.waiting.iter().filter_map(|w| w.reserved.map(|s| (w.idx, s))).collect();
+            if !reservations.is_empty() {
+                sys.explain(|| Decision::Plan { reservations });
+            }
+        }
         if wake < i64::MAX {
             sys.wake_at(wake);
         }
