@@ -19,5 +19,6 @@ pub mod compare;
 pub mod display;
 pub mod gantt;
 pub mod generic;
+pub mod learn;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;

@@ -539,3 +539,35 @@ fn page_settings(list: &[String]) -> Result<Settings, crate::keys::KeyError> {
     all.extend_from_slice(list);
     Settings::parse(&all)
 }
+
+/// The worked examples of the Learn view ([`crate::explain::examples::EXAMPLES`]).
+#[wasm_bindgen]
+pub fn examples() -> JsValue {
+    js(crate::explain::examples::EXAMPLES)
+}
+
+/// The Learn view's lessons of a small trace (SWF text) under `policies`: `{lessons, problems}`
+/// for the page's panels ([`crate::explain::lesson::lessons`]).
+#[wasm_bindgen]
+pub struct Learn(crate::explain::lesson::Lessons);
+
+#[wasm_bindgen]
+impl Learn {
+    /// Runs every policy of `policies` on `swf` with `settings`, step by step.
+    #[wasm_bindgen(constructor)]
+    pub fn new(swf: &str, policies: Vec<String>, settings: Vec<String>) -> Result<Learn, JsError> {
+        crate::explain::lesson::lessons(swf, &policies, &settings).map(Learn).map_err(|e| JsError::new(&e))
+    }
+
+    /// The lessons and the trace's problems, as plain values.
+    pub fn data(&self) -> JsValue {
+        js(&self.0)
+    }
+
+    /// The chart of step `step` of lesson `which`.
+    pub fn figure(&self, which: usize, step: usize, options: JsValue) -> Result<Figure, JsError> {
+        let options: ChartOptions = from_js(options, "chart options")?;
+        let lesson = self.0.lessons.get(which).ok_or_else(|| JsError::new("no such lesson"))?;
+        Ok(Figure(crate::render::learn::learn_chart(lesson, step, &options)))
+    }
+}

@@ -2,7 +2,9 @@
 //! decision log, in sentences or JSON.
 
 use schedlab::engine::decision::LogWindow;
+use schedlab::explain::lesson::lesson;
 use schedlab::explain::{decision_log, explain_at, explain_job, Words};
+use schedlab::render::learn::learn_chart;
 use schedlab::run::configure;
 
 use crate::{load_trace, one_trace, settings, usage, Args, Fail};
@@ -64,6 +66,19 @@ pub fn cmd_explain(a: &Args) -> Result<(), Fail> {
         for j in &m.waiting {
             let reservation = j.reservation.map(|r| format!("  reserved for {}", w.time(r))).unwrap_or_default();
             out!("  job {:<8} {:>6} processors  submitted {}{reservation}", j.job, j.procs, w.time(j.submit));
+        }
+    } else if let Some(dir) = a.plot.as_deref() {
+        // One picture per step of the lesson, as the page's Learn view draws it.
+        let out = crate::plot::Out::new(dir)?;
+        let lesson = lesson(&trace, cfg, &s).map_err(crate::fail)?;
+        let opts = crate::plot::options(trace.header.unix_start_time);
+        for (k, step) in lesson.steps.iter().enumerate() {
+            let stem = format!("learn-{}-{:03}", crate::plot::file_name(cfg.policy), k);
+            out.chart(&stem, &learn_chart(&lesson, k, &opts))?;
+            out!("{stem}: t={}", step.time);
+            for line in &step.sentences {
+                out!("  {line}");
+            }
         }
     } else {
         let window = LogWindow { from: a.from.unwrap_or(i64::MIN), to: a.to.unwrap_or(i64::MAX), ..Default::default() };

@@ -21,7 +21,7 @@ USAGE:
   schedlab info TRACE [--set KEY=VALUE ...] [--format table|json]
   schedlab run TRACE --policy NAME[,NAME...]|all [--set KEY=VALUE ...]
                 [--format table|json|csv] [--schedule-out FILE.csv] [--series N] [--plot DIR [--plot-size WxH]]
-  schedlab explain TRACE --policy NAME (--job ID | --at TIME | --log [--from T] [--to T])
+  schedlab explain TRACE --policy NAME (--job ID | --at TIME | --log [--from T] [--to T] [--plot DIR])
                 [--set KEY=VALUE ...] [--format text|json]
   schedlab policies
   schedlab bench [TRACE ...] [--policy NAME[,NAME...]|all] [--set KEY=VALUE ...] [--repeat N]
@@ -49,7 +49,9 @@ leung-<n>-<trace>-fst-by-width.
 'explain' tells in sentences why job ID started when it did under one policy (what it waited
 for, its reservations, the jobs started ahead of it), or what the scheduler saw and decided in
 its last pass at or before TIME (seconds from the trace's start), or prints the decision log of
-every pass from --from to --to (whole run by default, bounded at a million items).
+every pass from --from to --to (whole run by default, bounded at a million items); with
+--plot DIR, a trace of at most 500 jobs, it also draws each pass as the page's Learn view does
+(learn-<policy>-<step>.svg and .png).
 'findings' checks the claims of Tsafrir et al. (2007) on each trace (default: ../shared/traces);
 'sweep' ranks predictor configurations by average degradation as in their section 7
 (default policy easy++, default grid window=1-8 metric=avg,med propagation=off,on);
