@@ -23,6 +23,7 @@ import { installWard, wardUrlValues, clearWard, redrawWard } from './relaxed.js'
 import { installLawson, lawsonUrlValues, clearLawson, redrawLawson, LAWSON_POLICY } from './lawson.js';
 import { installKettimuthu, kmUrlValues, clearKettimuthu, redrawKettimuthu } from './kettimuthu.js';
 import { installLeung, lgUrlValues, clearLeung, redrawLeung, lgTraceLoaded } from './leung.js';
+import { installLearn, redrawLearn } from './learn.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -207,7 +208,7 @@ const state = {
 if (params.has('embed')) document.body.classList.add('embed');
 
 /** The views, each kept in the URL as `view=` (Compare, the default, is left out). */
-const VIEWS = ['compare', 'timeline', 'jobs', 'trace', 'studies'];
+const VIEWS = ['compare', 'timeline', 'jobs', 'trace', 'studies', 'learn'];
 /** The studies of the Studies view, one at a time (`study=`). */
 const STUDIES = ['tsafrir', 'ward', 'lawson', 'kettimuthu', 'leung'];
 state.view = VIEWS.includes(params.get('view')) ? params.get('view') : 'compare';
@@ -983,6 +984,7 @@ function renderView() {
   else if (state.view === 'timeline') drawTimeline();
   else if (state.view === 'trace') renderShape();
   else if (state.view === 'studies') redrawStudy();
+  else if (state.view === 'learn') redrawLearn();
   renderPredictions();
 }
 
@@ -1292,6 +1294,7 @@ async function main() {
     }
   }
   renderPolicies();
+  installLearn({ params, catalogue: state.catalogue, shown: () => state.view === 'learn' });
   buildPredictor($('#predictor'), state.catalogue, params.getAll('pred'), syncPredictorUrl);
   installSweep({
     pool: state.pool,
@@ -1389,6 +1392,12 @@ async function main() {
     cancelAnimationFrame(resizing);
     resizing = requestAnimationFrame(renderView);
   });
+  // An embedded lesson needs no trace of the page's own: it runs its small trace itself.
+  if (params.has('embed') && state.view === 'learn') {
+    $('#answer').hidden = true;
+    $('#runs').hidden = true;
+    return;
+  }
   await loadDemo();
 }
 

@@ -104,6 +104,13 @@ pub enum Decision {
         /// Its new planned runtime, seconds.
         prediction: i64,
     },
+    /// A job completed, freeing its processors (told before the pass that follows).
+    Ended {
+        /// The job.
+        job: JobIdx,
+        /// Processors freed.
+        procs: u32,
+    },
     /// A job's run ended at a limit: killed at its estimate or speculative limit (it waits
     /// again), or a checkpointed segment.
     Killed {
@@ -250,6 +257,7 @@ impl Decision {
             | Decision::Resumed { job, .. }
             | Decision::Corrected { job, .. }
             | Decision::Killed { job, .. }
+            | Decision::Ended { job, .. }
             | Decision::Starving { job, .. } => Some(*job),
         }
     }
@@ -362,6 +370,10 @@ impl Observer for DecisionLogger {
             PieceEnd::Checkpointed => self.keep(sys.now(), Decision::Killed { job, checkpointed: true }),
             _ => {}
         }
+    }
+
+    fn completed(&mut self, sys: &System, job: JobIdx) {
+        self.keep(sys.now(), Decision::Ended { job, procs: sys.view(job).procs });
     }
 
     fn passed(&mut self, _sys: &System) {

@@ -111,3 +111,18 @@ pub fn find(name: &str) -> Option<&'static Example> {
     let n = crate::keys::normalize(name);
     EXAMPLES.iter().find(|e| crate::keys::normalize(e.name) == n)
 }
+
+/// The settings of `example` that at least one of `policies` takes (omega goes with relaxed
+/// backfilling, starve_h with the fairshare family): what a run of those policies on it uses.
+pub fn settings_for(example: &Example, policies: &[&str]) -> Vec<String> {
+    let families: Vec<&str> = policies.iter().filter_map(|p| crate::policy::find(p)).map(|i| i.family).collect();
+    example
+        .settings
+        .iter()
+        .filter(|kv| {
+            let key = crate::keys::normalize(kv.split('=').next().unwrap_or(""));
+            families.iter().any(|f| crate::policy::family_options(f).iter().any(|d| d.key == key))
+        })
+        .map(|kv| kv.to_string())
+        .collect()
+}

@@ -109,8 +109,9 @@ fn why_started(w: &Words, why: &Why, procs: u32) -> String {
             "backfilled: it runs until {}, past the shadow time, but fits in the {extra} extra processors",
             w.time(*end)
         ),
+        Why::NoDelay { reservations: 1 } => "backfilled: it does not delay the reservation ahead of it".to_string(),
         Why::NoDelay { reservations } => {
-            format!("backfilled: it delays none of the {reservations} reservation(s) ahead of it")
+            format!("backfilled: it delays none of the {reservations} reservations ahead of it")
         }
         Why::WithinWindow { length, window } => format!(
             "backfilled: its runtime of {} is within the backfill window of {}",
@@ -248,6 +249,9 @@ pub fn sentence(w: &Words, d: &Decision) -> String {
             upper(w.job(*job)),
             w.dur(*prediction)
         ),
+        Decision::Ended { job, procs } => {
+            format!("{} ends, freeing {}.", upper(w.job(*job)), count(*procs as usize, "processor"))
+        }
         Decision::Killed { job, checkpointed: true } => format!(
             "{} reached the maximum runtime: the segment ends, its work is kept, and it waits to run the next one.",
             upper(w.job(*job))

@@ -26,7 +26,11 @@ pub fn learn_chart(lesson: &Lesson, step: usize, opts: &ChartOptions) -> Chart {
     let Some(st) = lesson.steps.get(step.min(lesson.steps.len().saturating_sub(1))) else {
         return Chart::message(opts, &lesson.policy, "nothing to show: the trace has no jobs");
     };
-    let (t0, t1) = (lesson.span.0 as f64, lesson.span.1 as f64);
+    // Side by side, both panels take the same window (the page passes the union of spans).
+    let (t0, t1) = match opts.x_range {
+        Some((a, b)) if b > a => (a, b),
+        _ => (lesson.span.0 as f64, lesson.span.1 as f64),
+    };
     let m = lesson.machine.max(1) as f64;
     let s = super::chart::Sizes::of(opts);
     let (w, h) = opts.size();

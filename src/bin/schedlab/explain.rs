@@ -7,13 +7,21 @@ use schedlab::explain::{decision_log, explain_at, explain_job, Words};
 use schedlab::render::learn::learn_chart;
 use schedlab::run::configure;
 
-use crate::{load_trace, one_trace, settings, usage, Args, Fail};
+use crate::{load_trace, one_trace, usage, Args, Fail};
 
 /// Runs the `explain` subcommand.
 pub fn cmd_explain(a: &Args) -> Result<(), Fail> {
     let path = one_trace(a)?;
-    let s = settings(a)?;
     let name = a.policy.as_deref().ok_or_else(|| usage("explain needs --policy NAME"))?;
+    // A worked example runs with its own settings where the policy takes them (the user's
+    // --set come after, and win).
+    let mut sets: Vec<String> = path
+        .strip_prefix("example:")
+        .and_then(schedlab::explain::examples::find)
+        .map(|e| schedlab::explain::examples::settings_for(e, &[name]))
+        .unwrap_or_default();
+    sets.extend(a.sets.iter().cloned());
+    let s = schedlab::run::Settings::parse(&sets).map_err(|e| usage(format!("--set {e}")))?;
     let configs = configure(name, &s).map_err(|e| usage(e.to_string()))?;
     let [cfg] = configs.as_slice() else {
         return Err(usage("explain takes one policy"));
