@@ -1215,6 +1215,32 @@ function showJob(job) {
   card.append(title, ` under ${job.policy}: `, facts.map(([k, v]) => `${k} ${v}`).join(', '), '.');
   card.dataset.job = String(job.job_id);
   drawTimeline();
+  explainJob(card, job);
+}
+
+/** Why the clicked job started when it did, from the policy's decision log (run in a worker). */
+async function explainJob(card, job) {
+  const why = document.createElement('div');
+  why.className = 'why';
+  why.textContent = 'Working out why it started when it did…';
+  card.append(why);
+  const res = await state.pool.run({ kind: 'explain-job', bytes: state.bytes, ...ranWith(job.policy), input: { job: job.job_id } });
+  if (card.dataset.job !== String(job.job_id) || !why.isConnected) return;
+  why.textContent = '';
+  if (!res.ok || !res.value.ok) {
+    why.textContent = `No explanation: ${res.ok ? res.value.message : res.error}`;
+    return;
+  }
+  const h = document.createElement('b');
+  h.textContent = 'Why it started then';
+  const list = document.createElement('ul');
+  for (const line of res.value.explanation.sentences) {
+    const li = document.createElement('li');
+    li.textContent = line;
+    list.append(li);
+  }
+  why.append(h, list);
+  card.dataset.explained = String(job.job_id);
 }
 
 /** The Gantt selects follow the runs: the first chart shows `gantt=` or easy or the first run. */

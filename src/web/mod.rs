@@ -281,6 +281,20 @@ pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
     }
 }
 
+/// Why job number `job` started when it did under `policy` ([`crate::explain::explain_job`]):
+/// `{"ok", "explanation": {sentences, decisions, ...}}` or `{"ok": false, "message"}`.
+#[wasm_bindgen]
+pub fn explain_job(bytes: &[u8], policy: &str, settings: Vec<String>, job: f64) -> JsValue {
+    let (s, cfg, trace) = match prepare(bytes, policy, &settings) {
+        Ok(p) => p,
+        Err(r) => return r.js(),
+    };
+    match crate::explain::explain_job(&trace, &cfg, &s, job as u64) {
+        Ok(e) => js(&json!({"ok": true, "explanation": e})),
+        Err(message) => failure(message, Value::Null),
+    }
+}
+
 /// One policy's schedule kept in a worker for the Gantt chart: drawn again at every zoom or pan.
 #[wasm_bindgen]
 pub struct GanttSession {

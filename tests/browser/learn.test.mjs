@@ -162,3 +162,29 @@ test('the Learn view embeds alone, takes a trace in its link, and fits a phone',
   await own.close();
   await phone.close();
 });
+
+test('clicking a job in the Timeline explains why it started then, as the CLI does', async () => {
+  const page = await open(browser, `${base}/?view=timeline&policies=easy`);
+  await page.waitForFunction(() => document.querySelector('#gantt')?.dataset.view, null, { timeout: 120_000 });
+  const gantt = page.locator('#gantt');
+  await gantt.scrollIntoViewIfNeeded();
+  const box = await gantt.boundingBox();
+  // Click across the middle of the chart until a job is hit.
+  let id = null;
+  for (let k = 1; k < 20 && !id; k++) {
+    await page.mouse.click(box.x + (box.width * k) / 20, box.y + box.height * 0.5);
+    id = await page
+      .waitForFunction(() => document.querySelector('#job-card:not([hidden])')?.dataset.job, null, { timeout: 2_000 })
+      .then((h) => h.jsonValue())
+      .catch(() => null);
+  }
+  assert.ok(id, 'no job was hit');
+  await page.waitForFunction((j) => document.querySelector('#job-card').dataset.explained === j, id, { timeout: 60_000 });
+  const sentences = await page.$$eval('#job-card .why li', (l) => l.map((li) => li.textContent));
+  const demo = path.join(dist, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf');
+  const cli = JSON.parse(execFileSync(CLI, ['explain', demo, '--policy', 'easy', '--job', id, '--format', 'json'], { encoding: 'utf8' }));
+  assert.deepEqual(sentences, cli.sentences);
+  await page.locator('#job-card').screenshot({ path: path.join(shots, 'timeline-job-explained.png') });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
