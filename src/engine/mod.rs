@@ -548,11 +548,19 @@ impl<'a> System<'a> {
 
     /// Hands a decision of the pass under way to the observers that keep them; `decision` is
     /// called only if one does.
+    #[inline(always)]
     pub fn explain(&mut self, decision: impl FnOnce() -> Decision) {
         if self.explaining {
-            let d = decision();
-            self.tell(|o, sys| o.decided(sys, &d));
+            self.explain_now(decision());
         }
+    }
+
+    /// Hands `d` to the observers; out of line, so a run that explains nothing carries only
+    /// the test of [`System::explaining`] in its policy's loops.
+    #[cold]
+    #[inline(never)]
+    fn explain_now(&mut self, d: Decision) {
+        self.tell(|o, sys| o.decided(sys, &d));
     }
 
     /// Notes that job `idx`, started in this pass, was a backfill (for policies whose

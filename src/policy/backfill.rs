@@ -351,10 +351,11 @@ impl Policy for Backfill {
         // With explanations: the reservations of this pass in order (job, start, procs, booked).
         let mut held: Vec<(JobIdx, i64, i64, i64)> = Vec::new();
         for pos in self.head..self.queue.len() {
-            let e = self.queue[pos];
-            if e.started {
+            // Tested in place: started entries (the queue's holes) are skipped without a copy.
+            if self.queue[pos].started {
                 continue;
             }
+            let e = self.queue[pos];
             if order == Order::None && reserved > 0 {
                 if let Some(&(first, ..)) = held.first() {
                     sys.explain(|| Decision::Waits { job: e.idx, why: Why::BehindFirst { first } });
@@ -387,7 +388,7 @@ impl Policy for Backfill {
                     continue;
                 }
                 if explaining {
-                    self.explain_reservation(sys, &e, s, Some(was), reserved, &mut held);
+                    self.explain_reservation(sys, pos, s, Some(was), reserved, &mut held);
                 }
                 reserved += 1;
                 next_wake = next_wake.min(s);
@@ -399,7 +400,7 @@ impl Policy for Backfill {
                     continue;
                 }
                 if explaining {
-                    let why = self.why_candidate(sys, &e, &held);
+                    let why = self.why_candidate(sys, pos, &held);
                     sys.explain(|| Decision::Waits { job: e.idx, why });
                 }
                 self.profile.reserve(s, e.procs, e.dur);
@@ -408,7 +409,7 @@ impl Policy for Backfill {
                 sys.note_reservation(e.idx, s);
                 if explaining {
                     let was = given_up.iter().find(|g| g.0 == e.idx).map(|g| g.1);
-                    self.explain_reservation(sys, &e, s, was, reserved, &mut held);
+                    self.explain_reservation(sys, pos, s, was, reserved, &mut held);
                 }
                 reserved += 1;
                 next_wake = next_wake.min(s);
@@ -428,7 +429,7 @@ impl Policy for Backfill {
                 }
                 match order {
                     Order::None | Order::Queue => {
-                        let why = explaining.then(|| self.why_candidate(sys, &e, &held));
+                        let why = explaining.then(|| self.why_candidate(sys, pos, &held));
                         let fits = self.fits_now(sys, &e, test_end);
                         let started = fits && self.start_now(sys, pos, false);
                         if let Some(why) = why {
@@ -464,7 +465,7 @@ impl Policy for Backfill {
             while i < self.ranked.len() && free > 0 {
                 let pos = self.pos_of[self.ranked[i].1 as usize] as usize;
                 let e = self.queue[pos];
-                let why = (explaining && e.reserved.is_none()).then(|| self.why_candidate(sys, &e, &held));
+                let why = (explaining && e.reserved.is_none()).then(|| self.why_candidate(sys, pos, &held));
                 // A started candidate leaves the ranked list, so the same index is the next one.
                 if e.reserved.is_none()
                     && e.procs <= free
@@ -500,15 +501,18 @@ impl Policy for Backfill {
 impl Backfill {
     /// Logs a reservation (and, for EASY's single one, the shadow time and extra processors),
     /// remembering it for the candidates behind it.
+    #[cold]
+    #[inline(never)]
     fn explain_reservation(
         &self,
         sys: &mut System,
-        e: &Entry,
+        pos: usize,
         start: i64,
         was: Option<i64>,
         ahead: usize,
         held: &mut Vec<(JobIdx, i64, i64, i64)>,
     ) {
+        let e = &self.queue[pos];
         let job = e.idx;
         let procs = e.procs;
         if was != Some(start) {
@@ -521,9 +525,12 @@ impl Backfill {
         held.push((job, start, procs, e.dur));
     }
 
-    /// Why a backfill candidate can start now, or cannot, against this pass's reservations
-    /// `held`; asked before it is started, and only when the run is explained.
-    fn why_candidate(&self, sys: &System, e: &Entry, held: &[(JobIdx, i64, i64, i64)]) -> Why {
+    /// Why the backfill candidate at queue position `pos` can start now, or cannot, against
+    /// this pass's reservations `held`; asked before it is started, only when explaining.
+    #[cold]
+    #[inline(never)]
+    fn why_candidate(&self, sys: &System, pos: usize, held: &[(JobIdx, i64, i64, i64)]) -> Why {
+        let e = &self.queue[pos];
         let now = sys.now();
         let free = self.profile.free_now();
         let dur = test_dur(e, self.opts.backfill_end);

@@ -464,28 +464,41 @@ impl Fairshare {
                 sys.explain(|| Decision::Waits { job: w.idx, why });
                 continue;
             }
-            let mut why = Why::Free;
+            // What the shadow time said of it: (end, extra processors before it took them) when
+            // it runs past the shadow time, (end, -1) when it ends by it.
+            let mut against: Option<(i64, i64, i64)> = None;
             if let Some((t, extra)) = shadow.as_mut() {
                 let end = now + w.dur;
                 if end > *t {
                     if w.procs > *extra {
-                        let text = format!(
-                            "it would run past the shadow time and needs {} processors, more than the {} extra ones",
-                            w.procs, *extra
-                        );
-                        sys.explain(|| Decision::Waits { job: w.idx, why: Why::Other { text } });
+                        let (procs, extra) = (w.procs, *extra);
+                        sys.explain(|| Decision::Waits {
+                            job: w.idx,
+                            why: Why::Other {
+                                text: format!(
+                                    "it would run past the shadow time and needs {procs} processors, more than the {extra} extra ones"
+                                ),
+                            },
+                        });
                         continue;
                     }
-                    why = Why::ExtraProcessors { end, extra: *extra };
+                    against = Some((end, *extra, *t));
                     *extra -= w.procs;
                 } else {
-                    why = Why::BeforeShadow { end, shadow: *t };
+                    against = Some((end, -1, *t));
                 }
             }
             if self.launch(sys, &w, false) {
                 free -= w.procs;
                 started[p] = true;
-                sys.explain(|| Decision::Started { job: w.idx, why });
+                sys.explain(|| {
+                    let why = match against {
+                        None => Why::Free,
+                        Some((end, -1, shadow)) => Why::BeforeShadow { end, shadow },
+                        Some((end, extra, _)) => Why::ExtraProcessors { end, extra },
+                    };
+                    Decision::Started { job: w.idx, why }
+                });
             }
         }
         self.drop_started(&started);
