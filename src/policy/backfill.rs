@@ -307,12 +307,25 @@ impl Policy for Backfill {
     }
 
     fn schedule(&mut self, sys: &mut System) {
+        // Two copies of the pass: with the decision log, and without any of it.
+        if sys.explaining() {
+            self.pass::<true>(sys);
+        } else {
+            self.pass::<false>(sys);
+        }
+    }
+}
+
+impl Backfill {
+    /// One scheduling pass; `EXPLAIN` says whether it hands its decisions to the log, so a run
+    /// without one carries none of the code that explains.
+    fn pass<const EXPLAIN: bool>(&mut self, sys: &mut System) {
         let now = sys.now();
         self.profile.advance(now);
         let k = self.opts.k.unwrap_or(usize::MAX);
         let order = self.opts.order;
         let sjf = self.opts.reserve == Reserve::Sjf;
-        let explaining = sys.explaining();
+        let explaining = EXPLAIN;
         // Reservations given up to be handed out again, so a log can say where they were.
         let mut given_up: Vec<(JobIdx, i64)> = Vec::new();
         if self.replan || (sjf && (self.unsorted || self.dirty)) {
@@ -342,7 +355,7 @@ impl Policy for Backfill {
         if explaining {
             let order = self.queue[self.head..].iter().filter(|e| !e.started).map(|e| e.idx).collect();
             let free = sys.free() as i64;
-            sys.explain(|| Decision::Queue { order, free });
+            explain(sys, EXPLAIN, || Decision::Queue { order, free });
         }
         let test_end = self.opts.backfill_end;
         let mut reserved = 0usize;
@@ -358,7 +371,7 @@ impl Policy for Backfill {
             let e = self.queue[pos];
             if order == Order::None && reserved > 0 {
                 if let Some(&(first, ..)) = held.first() {
-                    sys.explain(|| Decision::Waits { job: e.idx, why: Why::BehindFirst { first } });
+                    explain(sys, EXPLAIN, || Decision::Waits { job: e.idx, why: Why::BehindFirst { first } });
                 }
                 break;
             }
@@ -384,7 +397,7 @@ impl Policy for Backfill {
                     self.queue[pos].booked = e.dur;
                 }
                 if s == now && self.start_now(sys, pos, true) {
-                    sys.explain(|| Decision::Started { job: e.idx, why: Why::Reservation });
+                    explain(sys, EXPLAIN, || Decision::Started { job: e.idx, why: Why::Reservation });
                     continue;
                 }
                 if explaining {
@@ -396,12 +409,12 @@ impl Policy for Backfill {
                 let Some(s) = self.profile.earliest(e.procs, place) else { continue };
                 if s == now && self.start_now(sys, pos, false) {
                     let why = if reserved == 0 { Why::First } else { Why::NoDelay { reservations: reserved } };
-                    sys.explain(|| Decision::Started { job: e.idx, why });
+                    explain(sys, EXPLAIN, || Decision::Started { job: e.idx, why });
                     continue;
                 }
                 if explaining {
                     let why = self.why_candidate(sys, pos, &held);
-                    sys.explain(|| Decision::Waits { job: e.idx, why });
+                    explain(sys, EXPLAIN, || Decision::Waits { job: e.idx, why });
                 }
                 self.profile.reserve(s, e.procs, e.dur);
                 self.queue[pos].reserved = Some(s);
@@ -423,7 +436,7 @@ impl Policy for Backfill {
                 if self.profile.free_now() <= 0 {
                     if explaining {
                         let left = self.queue[pos..].iter().filter(|e| !e.started && e.reserved.is_none()).count();
-                        sys.explain(|| Decision::Full { left });
+                        explain(sys, EXPLAIN, || Decision::Full { left });
                     }
                     break;
                 }
@@ -434,7 +447,7 @@ impl Policy for Backfill {
                         let started = fits && self.start_now(sys, pos, false);
                         if let Some(why) = why {
                             let job = e.idx;
-                            sys.explain(|| {
+                            explain(sys, EXPLAIN, || {
                                 if started {
                                     Decision::Started { job, why }
                                 } else {
@@ -447,7 +460,10 @@ impl Policy for Backfill {
                                 let behind: Vec<JobIdx> =
                                     self.queue[pos + 1..].iter().filter(|q| !q.started).map(|q| q.idx).collect();
                                 for job in behind {
-                                    sys.explain(|| Decision::Waits { job, why: Why::BehindFirst { first: e.idx } });
+                                    explain(sys, EXPLAIN, || Decision::Waits {
+                                        job,
+                                        why: Why::BehindFirst { first: e.idx },
+                                    });
                                 }
                             }
                             break;
@@ -474,12 +490,12 @@ impl Policy for Backfill {
                 {
                     free -= e.procs;
                     if let Some(why) = why {
-                        sys.explain(|| Decision::Started { job: e.idx, why });
+                        explain(sys, EXPLAIN, || Decision::Started { job: e.idx, why });
                     }
                     continue;
                 }
                 if let Some(why) = why {
-                    sys.explain(|| Decision::Waits { job: e.idx, why });
+                    explain(sys, EXPLAIN, || Decision::Waits { job: e.idx, why });
                 }
                 i += 1;
             }
@@ -489,7 +505,7 @@ impl Policy for Backfill {
             let reservations: Vec<(JobIdx, i64)> =
                 self.queue[self.head..].iter().filter_map(|e| e.reserved.map(|s| (e.idx, s))).collect();
             if !reservations.is_empty() {
-                sys.explain(|| Decision::Plan { reservations });
+                explain(sys, EXPLAIN, || Decision::Plan { reservations });
             }
         }
         if next_wake < i64::MAX {
@@ -566,6 +582,14 @@ impl Backfill {
             }
         }
         Why::Other { text: "it would not have its processors for its whole planned runtime".to_string() }
+    }
+}
+
+/// Hands `decision` to the log when the pass explains itself (`on`, a constant of the pass).
+#[inline(always)]
+fn explain(sys: &mut System, on: bool, decision: impl FnOnce() -> Decision) {
+    if on {
+        sys.explain(decision);
     }
 }
 
