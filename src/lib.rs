@@ -18,6 +18,11 @@
 //!   [`engine::Policy`] trait every scheduler implements, and the [`engine::Observer`]s that
 //!   measure what a study needs (prediction accuracy, first reservations, heel and toe) without
 //!   the loop paying for them when nobody asks.
+//! - [`explain`]: why a job started when it did, what one moment looked like, and each
+//!   scheduling decision in a sentence, read from the decision log
+//!   ([`engine::decision`]: each policy family's reasons in its own terms, kept by an observer
+//!   attached only when asked for); the papers' worked examples as small traces, and lessons
+//!   (a small trace's run step by step) for the page's Learn view.
 //! - [`predict`]: runtime predictions from user history and their correction (Tsafrir et al.).
 //! - [`profile`]: the availability profile (free processors over future time) that all
 //!   backfilling policies plan with.
@@ -28,7 +33,8 @@
 //! - [`render`]: every chart, laid out by plotters into a display list that the page paints on
 //!   a canvas and the CLI writes as SVG or PNG (the same picture, the same hash), with hit
 //!   regions and the numbers drawn; the comparison charts, the Gantt chart, generic charts for
-//!   the studies, and the answer in words on the page's first screen.
+//!   the studies, the Learn view's step chart, and the answer in words on the page's first
+//!   screen.
 //! - [`fairstart`]: the hybrid fair start time of Leung et al., an observer of any policy's run.
 //! - [`studies`]: the papers' studies, one file per paper, above everything else: Tsafrir's
 //!   and Ward's findings, parameter sweeps, Lawson & Smirni's multiple queues, Kettimuthu's

@@ -8,6 +8,8 @@
 //!   and the frame cartesian charts share.
 //! - [`compare`]: the charts comparing policies' runs.
 //! - [`gantt`]: the Gantt chart's raster and its frame.
+//! - [`learn`]: one step of a lesson (the Learn view): jobs on processors, what runs until its
+//!   estimate ends, reservations and the shadow time.
 //! - [`generic`]: charts of any table of numbers (bars, grouped bars, lines, error bars,
 //!   heatmaps) from a serde spec, for the studies' figures and the trace's shape.
 //! - [`answer`]: the comparison said in words, on the page's first screen.
