@@ -312,18 +312,26 @@ fn find(trace: &Trace, id: u64) -> Result<usize, String> {
     })
 }
 
-/// Jobs running at `t` according to a run's records (from first start to end), widest first:
-/// after the pass at `t`, or before it (`before_pass`: what an arriving job finds).
+/// Jobs running at `t` in a run with placements logged (its pieces: a suspended job is not
+/// running), widest first: after the pass at `t`, or before it (`before_pass`: what an arriving
+/// job finds).
 fn running_at(trace: &Trace, out: &Outcome, t: i64, before_pass: bool) -> Vec<JobIdx> {
-    let mut v: Vec<JobIdx> = (0..trace.jobs.len())
-        .filter(|&i| {
-            let r = &out.records[i];
-            r.start >= 0 && (r.start < t || (r.start == t && !before_pass)) && (r.end < 0 || r.end > t)
-        })
-        .map(|i| i as JobIdx)
+    let mut v: Vec<JobIdx> = out
+        .pieces
+        .iter()
+        .filter(|p| (p.start < t || (p.start == t && !before_pass)) && (p.end < 0 || p.end > t))
+        .map(|p| p.job)
         .collect();
     v.sort_by_key(|&i| (std::cmp::Reverse(trace.jobs[i as usize].procs), i));
+    v.dedup();
     v
+}
+
+/// The engine options of `settings` with placements logged, so pieces say who ran when.
+fn placed(settings: &Settings) -> crate::engine::EngineOptions {
+    let mut engine = settings.engine;
+    engine.placements = true;
+    engine
 }
 
 /// Explains why the job numbered `id` started when it did under `cfg`: what it waited for,
@@ -333,7 +341,7 @@ pub fn explain_job(trace: &Trace, cfg: &Configured, settings: &Settings, id: u64
     let idx = i as JobIdx;
     let w = Words::new(trace);
     let job = &trace.jobs[i];
-    let plain = simulate_configured(trace, cfg, &settings.engine, &mut |_| {});
+    let plain = simulate_configured(trace, cfg, &placed(settings), &mut |_| {});
     let rec = plain.records[i];
     let window =
         LogWindow { from: job.submit, to: if rec.start >= 0 { rec.start } else { i64::MAX }, ..Default::default() };
@@ -529,7 +537,16 @@ pub fn explain_job(trace: &Trace, cfg: &Configured, settings: &Settings, id: u64
             w.time(t)
         ));
     }
-    let decisions = mine.into_iter().map(|e| Said { entry: e.clone(), sentence: sentence(&w, &e.decision) }).collect();
+    // A shadow time is said again at every pass that keeps it: listed once until it changes.
+    let mut last_shadow = None;
+    let decisions = mine
+        .into_iter()
+        .filter(|e| match e.decision {
+            Decision::Shadow { shadow, extra, .. } => last_shadow.replace((shadow, extra)) != Some((shadow, extra)),
+            _ => true,
+        })
+        .map(|e| Said { entry: e.clone(), sentence: sentence(&w, &e.decision) })
+        .collect();
     Ok(JobExplanation {
         job: id,
         policy: cfg.policy.to_string(),
@@ -571,7 +588,8 @@ pub struct Moment {
     pub free: i64,
     /// Jobs running at the moment, by start.
     pub running: Vec<JobAt>,
-    /// Jobs waiting at the moment, in the policy's priority order.
+    /// Jobs waiting at the moment, in the policy's priority order (a suspended job among them:
+    /// its `start` is before the moment).
     pub waiting: Vec<JobAt>,
     /// The pass, decision by decision.
     pub decisions: Vec<Said>,
@@ -584,7 +602,7 @@ pub struct Moment {
 pub fn explain_at(trace: &Trace, cfg: &Configured, settings: &Settings, t: i64) -> Moment {
     let w = Words::new(trace);
     let window = LogWindow { to: t, last_pass: true, ..Default::default() };
-    let out = simulate_explained(trace, cfg, &settings.engine, window);
+    let out = simulate_explained(trace, cfg, &placed(settings), window);
     let log: DecisionLog = out.observed.decisions.clone().unwrap_or_default();
     let at = |i: usize, reservation: Option<i64>| {
         let j = &trace.jobs[i];
@@ -606,9 +624,11 @@ pub fn explain_at(trace: &Trace, cfg: &Configured, settings: &Settings, t: i64) 
         .find_map(|e| if let Decision::Plan { reservations } = &e.decision { Some(reservations.clone()) } else { None })
         .unwrap_or_default();
     let reserved = |j: JobIdx| reservations.iter().find(|r| r.0 == j).map(|r| r.1);
+    // Waiting: submitted, not ended, and not running (a suspended or killed job waits again).
+    let running_now: Vec<JobIdx> = running_at(trace, &out, t, false);
     let waiting_now = |i: usize| {
         let r = &out.records[i];
-        trace.jobs[i].submit <= t && (r.start < 0 || r.start > t)
+        trace.jobs[i].submit <= t && !(r.end >= 0 && r.end <= t) && !running_now.contains(&(i as JobIdx))
     };
     // The pass's own order, then any job that arrived after the pass but by `t`.
     let mut order: Vec<JobIdx> = log

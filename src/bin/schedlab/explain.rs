@@ -72,7 +72,10 @@ pub fn cmd_explain(a: &Args) -> Result<(), Fail> {
         }
         out!("Waiting, in priority order:");
         for j in &m.waiting {
-            let reservation = j.reservation.map(|r| format!("  reserved for {}", w.time(r))).unwrap_or_default();
+            let mut reservation = j.reservation.map(|r| format!("  reserved for {}", w.time(r))).unwrap_or_default();
+            if j.start >= 0 && j.start <= t {
+                reservation.push_str(&format!("  (suspended or stopped; first started {})", w.time(j.start)));
+            }
             out!("  job {:<8} {:>6} processors  submitted {}{reservation}", j.job, j.procs, w.time(j.submit));
         }
     } else if let Some(dir) = a.plot.as_deref() {
