@@ -647,11 +647,19 @@ pub fn explain_at(trace: &Trace, cfg: &Configured, settings: &Settings, t: i64) 
     let free = trace.machine as i64 - busy;
     let pass_time = log.entries.first().map(|e| e.time);
     let mut sentences = vec![format!(
-        "At {}, {} run on {busy} of {} processors and {} wait.",
+        "At {}, {} on {busy} of {} processors and {}.",
         w.time(t),
-        count(running.len(), "job"),
+        match running.len() {
+            0 => "no job runs".to_string(),
+            1 => "1 job runs".to_string(),
+            n => format!("{n} jobs run"),
+        },
         trace.machine,
-        count(waiting.len(), "job")
+        match waiting.len() {
+            0 => "no job waits".to_string(),
+            1 => "1 job waits".to_string(),
+            n => format!("{n} jobs wait"),
+        }
     )];
     if let Some(p) = pass_time {
         sentences.push(format!("The last scheduling pass at or before it ran at {}:", w.time(p)));
