@@ -5,7 +5,7 @@
 // machine=N, policies=A,B and step=N, so a link (or an embed) reproduces the lesson.
 import { pageEngine, showFigure, emptyFigure } from './figures.js';
 
-const $ = (sel) => document.querySelector(sel);
+const el = (sel) => document.querySelector(sel);
 
 const L = {
   examples: [],
@@ -24,7 +24,7 @@ const L = {
 };
 
 /** The jobs of an SWF text as table rows, and its machine size. */
-function fromSwf(text) {
+function learnFromSwf(text) {
   const rows = [];
   let machine = 0;
   for (const line of text.split('\n')) {
@@ -39,7 +39,7 @@ function fromSwf(text) {
 }
 
 /** The table rows as SWF text, jobs numbered from 1 in row order. */
-function toSwf(rows, machine) {
+function learnToSwf(rows, machine) {
   const lines = [`; MaxProcs: ${machine}`];
   rows.forEach((r, i) => {
     lines.push(`${i + 1} ${r.submit} -1 ${r.runtime} ${r.procs} -1 -1 ${r.procs} ${r.estimate} -1 1 ${r.user} ${r.user} -1 1 -1 -1 -1`);
@@ -48,10 +48,10 @@ function toSwf(rows, machine) {
 }
 
 /** The rows as the `jobs=` URL value. */
-const rowsParam = (rows) => rows.map((r) => [r.submit, r.runtime, r.estimate, r.procs, r.user].join(',')).join(';');
+const learnRowsParam = (rows) => rows.map((r) => [r.submit, r.runtime, r.estimate, r.procs, r.user].join(',')).join(';');
 
 /** Rows from a `jobs=` URL value (bad numbers become 0, which the engine then reports). */
-function parseRows(value) {
+function learnParseRows(value) {
   return value
     .split(';')
     .filter((s) => s.trim())
@@ -68,51 +68,51 @@ export function installLearn({ params, catalogue, shown }) {
   L.examples = engine.examples();
   L.catalogue = catalogue.policies.map((p) => p.name);
   L.shown = shown;
-  const nav = $('#learn-examples');
+  const nav = el('#learn-examples');
   for (const ex of L.examples) {
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.example = ex.name;
     b.textContent = ex.title;
     b.title = ex.source;
-    b.onclick = () => loadExample(ex.name);
+    b.onclick = () => learnLoadExample(ex.name);
     nav.append(b);
   }
   for (const id of ['#learn-a', '#learn-b']) {
-    const sel = $(id);
+    const sel = el(id);
     if (id === '#learn-b') sel.append(new Option('(none)', ''));
     for (const name of L.catalogue) sel.append(new Option(name, name));
     sel.onchange = () => {
-      L.policies = [$('#learn-a').value, $('#learn-b').value].filter(Boolean);
-      compute(true);
+      L.policies = [el('#learn-a').value, el('#learn-b').value].filter(Boolean);
+      learnCompute(true);
     };
   }
-  $('#learn-first').onclick = () => go(0);
-  $('#learn-back').onclick = () => go(L.index - 1);
-  $('#learn-next').onclick = () => go(L.index + 1);
-  $('#learn-last').onclick = () => go(L.times.length - 1);
-  $('#learn-play').onclick = () => (L.timer ? stop() : play());
-  $('#learn-step').oninput = (e) => go(Number(e.target.value));
-  $('#learn-add').onclick = () => {
+  el('#learn-first').onclick = () => learnGo(0);
+  el('#learn-back').onclick = () => learnGo(L.index - 1);
+  el('#learn-next').onclick = () => learnGo(L.index + 1);
+  el('#learn-last').onclick = () => learnGo(L.times.length - 1);
+  el('#learn-play').onclick = () => (L.timer ? learnStop() : learnPlay());
+  el('#learn-step').oninput = (e) => learnGo(Number(e.target.value));
+  el('#learn-add').onclick = () => {
     const last = L.rows[L.rows.length - 1] ?? { submit: 0, runtime: 10, estimate: 10, procs: 1, user: 1 };
     L.rows.push({ ...last, submit: last.submit + 1 });
-    edited();
+    learnEdited();
   };
-  $('#learn-reset').onclick = () => loadExample(L.example?.name ?? L.examples[0].name);
-  $('#learn-machine').oninput = (e) => {
+  el('#learn-reset').onclick = () => learnLoadExample(L.example?.name ?? L.examples[0].name);
+  el('#learn-machine').oninput = (e) => {
     const n = Math.round(Number(e.target.value));
     if (n >= 1) {
       L.machine = n;
-      edited(false);
+      learnEdited(false);
     }
   };
   document.addEventListener('keydown', (e) => {
     if (!L.shown() || e.target.closest?.('input, select, textarea, button')) return;
-    if (e.key === 'ArrowRight') go(L.index + 1);
-    else if (e.key === 'ArrowLeft') go(L.index - 1);
-    else if (e.key === 'Home') go(0);
-    else if (e.key === 'End') go(L.times.length - 1);
-    else if (e.key === ' ') L.timer ? stop() : play();
+    if (e.key === 'ArrowRight') learnGo(L.index + 1);
+    else if (e.key === 'ArrowLeft') learnGo(L.index - 1);
+    else if (e.key === 'Home') learnGo(0);
+    else if (e.key === 'End') learnGo(L.times.length - 1);
+    else if (e.key === ' ') L.timer ? learnStop() : learnPlay();
     else return;
     e.preventDefault();
   });
@@ -120,43 +120,43 @@ export function installLearn({ params, catalogue, shown }) {
   const pick = (list) => list.split(',').map((s) => s.trim()).filter((s) => L.catalogue.includes(s));
   if (params.get('jobs')) {
     L.example = null;
-    L.rows = parseRows(params.get('jobs'));
+    L.rows = learnParseRows(params.get('jobs'));
     L.machine = Math.max(1, Number(params.get('machine')) || Math.max(1, ...L.rows.map((r) => r.procs)));
     L.settings = params.getAll('set');
     L.policies = pick(params.get('policies') ?? 'fcfs,easy');
     L.index = Number(params.get('step')) || 0;
-    fillTable();
-    compute(false);
+    learnFillTable();
+    learnCompute(false);
   } else {
-    loadExample(params.get('example') ?? L.examples[0].name, params.get('policies'), Number(params.get('step')) || 0, false);
+    learnLoadExample(params.get('example') ?? L.examples[0].name, params.get('policies'), Number(params.get('step')) || 0, false);
   }
 }
 
 /** Shows the worked example `name` with its policies (or `policies`), at step `step`. */
-function loadExample(name, policies = null, step = 0, write = true) {
-  stop();
+function learnLoadExample(name, policies = null, step = 0, write = true) {
+  learnStop();
   const ex = L.examples.find((e) => e.name === name) ?? L.examples[0];
   L.example = ex;
-  ({ rows: L.rows, machine: L.machine } = fromSwf(ex.swf));
+  ({ rows: L.rows, machine: L.machine } = learnFromSwf(ex.swf));
   L.settings = [...ex.settings];
   const chosen = policies ? policies.split(',').map((s) => s.trim()).filter((s) => L.catalogue.includes(s)) : [];
   L.policies = chosen.length ? chosen.slice(0, 2) : [...ex.policies];
   L.index = step;
-  fillTable();
-  compute(write);
+  learnFillTable();
+  learnCompute(write);
 }
 
 /** The table was edited: the trace is now the user's own. */
-function edited(table = true) {
+function learnEdited(table = true) {
   L.example = null;
-  if (table) fillTable();
-  compute(true);
+  if (table) learnFillTable();
+  learnCompute(true);
 }
 
 /** Writes the job table from the rows, each cell an input that edits its row. */
-function fillTable() {
-  $('#learn-machine').value = L.machine;
-  const t = $('#learn-jobs');
+function learnFillTable() {
+  el('#learn-machine').value = L.machine;
+  const t = el('#learn-jobs');
   t.textContent = '';
   const head = t.createTHead().insertRow();
   for (const h of ['job', 'submit (s)', 'runtime (s)', 'estimate (s)', 'processors', 'user', '']) {
@@ -179,7 +179,7 @@ function fillTable() {
         const v = Number(input.value);
         if (!Number.isFinite(v) || input.value === '') return;
         r[key] = v;
-        edited(false);
+        learnEdited(false);
       };
       tr.insertCell().append(input);
     }
@@ -190,25 +190,25 @@ function fillTable() {
     del.setAttribute('aria-label', `remove job ${i + 1}`);
     del.onclick = () => {
       L.rows.splice(i, 1);
-      edited();
+      learnEdited();
     };
     tr.insertCell().append(del);
   });
 }
 
 /** Runs the policies on the trace (a few milliseconds for a table's worth of jobs) and redraws. */
-function compute(write) {
+function learnCompute(write) {
   const engine = pageEngine();
-  const problems = $('#learn-problems');
+  const problems = el('#learn-problems');
   problems.textContent = '';
   L.learn?.free();
   L.learn = null;
   L.data = null;
-  $('#learn-a').value = L.policies[0] ?? '';
-  $('#learn-b').value = L.policies[1] ?? '';
+  el('#learn-a').value = L.policies[0] ?? '';
+  el('#learn-b').value = L.policies[1] ?? '';
   const ex = L.example;
-  $('#learn-example-title').textContent = ex ? `${ex.title} (${ex.source})` : 'Your trace';
-  $('#learn-example-text').textContent = ex
+  el('#learn-example-title').textContent = ex ? `${ex.title} (${ex.source})` : 'Your trace';
+  el('#learn-example-text').textContent = ex
     ? ex.lesson
     : 'Edited from the example: every change runs the policies again. "Back to the example" restores it.';
   for (const b of document.querySelectorAll('#learn-examples button')) {
@@ -216,7 +216,7 @@ function compute(write) {
     else b.removeAttribute('aria-current');
   }
   try {
-    L.learn = new engine.Learn(toSwf(L.rows, L.machine), L.policies, L.settings);
+    L.learn = new engine.Learn(learnToSwf(L.rows, L.machine), L.policies, L.settings);
     L.data = L.learn.data();
   } catch (e) {
     const li = document.createElement('li');
@@ -232,19 +232,19 @@ function compute(write) {
   for (const l of L.data?.lessons ?? []) for (const s of l.steps) times.add(s.time);
   L.times = [...times].sort((a, b) => a - b);
   L.index = Math.max(0, Math.min(L.index, L.times.length - 1));
-  $('#learn-step').max = String(Math.max(0, L.times.length - 1));
-  if (write) writeUrl();
-  draw();
+  el('#learn-step').max = String(Math.max(0, L.times.length - 1));
+  if (write) learnWriteUrl();
+  learnDraw();
 }
 
 /** Keeps the lesson in the URL, so a link reproduces it. */
-function writeUrl() {
+function learnWriteUrl() {
   if (!L.shown()) return;
   const u = new URL(location.href);
   for (const k of ['example', 'jobs', 'machine', 'policies', 'step']) u.searchParams.delete(k);
   if (L.example) u.searchParams.set('example', L.example.name);
   else {
-    u.searchParams.set('jobs', rowsParam(L.rows));
+    u.searchParams.set('jobs', learnRowsParam(L.rows));
     u.searchParams.set('machine', String(L.machine));
   }
   u.searchParams.set('policies', L.policies.join(','));
@@ -252,43 +252,43 @@ function writeUrl() {
   history.replaceState(null, '', u);
 }
 
-function go(i) {
+function learnGo(i) {
   if (!L.times.length) return;
   L.index = Math.max(0, Math.min(i, L.times.length - 1));
-  writeUrl();
-  draw();
+  learnWriteUrl();
+  learnDraw();
 }
 
-function play() {
+function learnPlay() {
   if (L.index >= L.times.length - 1) L.index = -1;
   L.timer = setInterval(() => {
-    if (L.index >= L.times.length - 1) return stop();
-    go(L.index + 1);
+    if (L.index >= L.times.length - 1) return learnStop();
+    learnGo(L.index + 1);
   }, 1400);
-  $('#learn-play').textContent = '❚❚ Pause';
-  go(L.index + 1);
+  el('#learn-play').textContent = '❚❚ Pause';
+  learnGo(L.index + 1);
 }
 
-function stop() {
+function learnStop() {
   clearInterval(L.timer);
   L.timer = null;
-  $('#learn-play').textContent = '▶ Play';
+  el('#learn-play').textContent = '▶ Play';
 }
 
 /** Draws both panels at the current time: each policy's last pass at or before it. */
 export function redrawLearn() {
-  draw();
+  learnDraw();
 }
 
-function draw() {
+function learnDraw() {
   if (!L.shown() || !L.data) return;
   const t = L.times[L.index];
-  $('#learn-step').value = String(L.index);
-  $('#learn-time').textContent = L.times.length ? `pass ${L.index + 1} of ${L.times.length}: t=${t} s` : 'no passes';
-  $('#learn-back').disabled = L.index <= 0;
-  $('#learn-first').disabled = L.index <= 0;
-  $('#learn-next').disabled = L.index >= L.times.length - 1;
-  $('#learn-last').disabled = L.index >= L.times.length - 1;
+  el('#learn-step').value = String(L.index);
+  el('#learn-time').textContent = L.times.length ? `pass ${L.index + 1} of ${L.times.length}: t=${t} s` : 'no passes';
+  el('#learn-back').disabled = L.index <= 0;
+  el('#learn-first').disabled = L.index <= 0;
+  el('#learn-next').disabled = L.index >= L.times.length - 1;
+  el('#learn-last').disabled = L.index >= L.times.length - 1;
   const panels = document.querySelectorAll('.learn-panel');
   panels.forEach((panel, k) => {
     const lesson = L.data.lessons[k];

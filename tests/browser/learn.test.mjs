@@ -188,3 +188,14 @@ test('clicking a job in the Timeline explains why it started then, as the CLI do
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('the Learn view works in the single-file build opened from disk', async () => {
+  const page = await open(browser, `file://${path.join(dist, 'schedlab.html')}?view=learn&example=kettimuthu-fig2&step=1`);
+  await page.waitForFunction(() => [...document.querySelectorAll('.learn-panel canvas')].every((c) => c.dataset.time === '1' && c.dataset.hash), null, {
+    timeout: 60_000,
+  });
+  const p = await panel(page);
+  assert.ok(p.sentences.includes("Job 5 waits: started now, it would delay job 4's reservation by 21 s."), p.sentences.join('\n'));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
