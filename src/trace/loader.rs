@@ -457,6 +457,13 @@ struct Scan {
     max_jobs: Option<u64>,
     /// No more lines are taken (a limit, the user or a fault).
     full: bool,
+    /// The first line that is not blank or a comment has been looked at (it says the format).
+    decided: bool,
+    /// The input is Slurm `sacct` output, not SWF.
+    sacct: Option<Box<super::sacct::Sacct>>,
+    /// A first line that may head sacct's fixed-width output, with its number: the next line
+    /// (dashes, or not) decides.
+    maybe_fixed: Option<(u64, String)>,
 }
 
 impl Write for Scan {
@@ -494,6 +501,9 @@ impl Scan {
             last_submit: 0,
             max_jobs,
             full: false,
+            decided: false,
+            sacct: None,
+            maybe_fixed: None,
         }
     }
 
@@ -589,6 +599,58 @@ impl Scan {
             }
             return;
         }
+        if let Some((first, header)) = self.maybe_fixed.take() {
+            // The line under a possible fixed-width header: dashes make it sacct output.
+            let fixed = std::str::from_utf8(line).ok().and_then(|d| super::sacct::Sacct::from_fixed(&header, d));
+            if let Some(sacct) = fixed {
+                self.header_lines += 2;
+                self.begin_sacct(sacct);
+                return;
+            }
+            // Not sacct: the first line is read as what it is, an SWF line.
+            self.swf_line(header.trim().as_bytes(), first);
+        }
+        // A '#' line (a note some tools add) says nothing of the format: the next line decides.
+        if !self.decided && trimmed[0] != b'#' {
+            self.decided = true;
+            let text = std::str::from_utf8(trimmed).ok();
+            if let Some(sacct) = text.and_then(super::sacct::Sacct::from_header) {
+                self.header_lines += 1;
+                self.begin_sacct(sacct);
+                return;
+            }
+            if text.is_some_and(super::sacct::Sacct::headless) {
+                self.fatal = Some(
+                    "this looks like sacct -P output printed without its header line (--noheader): the columns cannot be told apart; run sacct without --noheader, or add the --format list as the first line, separated by |".to_string(),
+                );
+                self.full = true;
+                return;
+            }
+            if text.is_some_and(super::sacct::Sacct::may_head_fixed) {
+                self.maybe_fixed = Some((line_no, String::from_utf8_lossy(line).into_owned()));
+                return;
+            }
+        }
+        if let Some(sacct) = self.sacct.as_mut() {
+            self.job_lines += 1;
+            // Fixed-width columns are found by position: the line as it is.
+            let text = if sacct.is_fixed() { line.trim_ascii_end() } else { trimmed };
+            let read = match std::str::from_utf8(text) {
+                Ok(text) => sacct.line(text, line_no),
+                Err(_) => Err(LineError { line: line_no, field: None, message: "not text (binary data?)".into() }),
+            };
+            match read {
+                Ok(Some(f)) => self.record(line_no, &f),
+                Ok(None) => {}
+                Err(e) => self.error(e),
+            }
+            return;
+        }
+        self.swf_line(trimmed, line_no);
+    }
+
+    /// Reads one SWF job line (trimmed).
+    fn swf_line(&mut self, trimmed: &[u8], line_no: u64) {
         self.job_lines += 1;
         match parse_job_line(trimmed, line_no) {
             Ok(f) => self.record(line_no, &f),
@@ -599,6 +661,15 @@ impl Scan {
                 self.error(e);
             }
         }
+    }
+
+    /// The input is sacct output: from now on lines are read as its records.
+    fn begin_sacct(&mut self, sacct: super::sacct::Sacct) {
+        if let Some(why) = sacct.missing() {
+            self.fatal = Some(why);
+            self.full = true;
+        }
+        self.sacct = Some(Box::new(sacct));
     }
 
     /// Stores one job line, or stops at the job limit.
@@ -661,12 +732,21 @@ impl Scan {
 
     /// The input ended: a last line without a line ending is still a line.
     fn end(&mut self) {
-        if self.full {
-            return;
-        }
-        if !self.carry.is_empty() || self.overlong {
+        if !self.full && (!self.carry.is_empty() || self.overlong) {
             let carry = std::mem::take(&mut self.carry);
             self.line(&carry);
+        }
+        if let Some((first, header)) = self.maybe_fixed.take() {
+            // A one-line file: its line was not a header after all.
+            self.swf_line(header.trim().as_bytes(), first);
+        }
+        if let Some(sacct) = &self.sacct {
+            // What an accounting log does not say in a header, the scan found out.
+            let (header, warnings) = sacct.finish();
+            for h in header {
+                self.header_text.push((0, format!(" {h}")));
+            }
+            self.warnings.extend(warnings);
         }
     }
 }

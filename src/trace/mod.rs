@@ -7,6 +7,7 @@
 
 mod loader;
 mod options;
+mod sacct;
 mod swf;
 
 use std::collections::{BTreeMap, BTreeSet};

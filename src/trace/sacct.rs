@@ -1,0 +1,511 @@
+//! Slurm `sacct` output read as a trace: `--parsable2` (`-P`) or `--parsable` with its header
+//! line, recognised by that header, so `sacct -X -P --format ...` output loads like an SWF file.
+//!
+//! Each allocation line becomes one SWF record (the mapping is in docs/ACCOUNTING.md):
+//!
+//! | sacct column                 | SWF field                                    |
+//! |------------------------------|----------------------------------------------|
+//! | JobIDRaw, else JobID         | job number (array tasks and heterogeneous components are jobs of their own, numbered in file order when the file has no JobIDRaw) |
+//! | Submit                       | submit time (seconds since 1970, UTC)        |
+//! | Start - Submit               | wait time                                    |
+//! | End - Start (else Elapsed)   | run time                                     |
+//! | AllocCPUS, else NCPUS        | allocated processors                         |
+//! | ReqCPUS                      | requested processors                         |
+//! | Timelimit                    | requested time (`UNLIMITED`, `Partition_Limit`: none) |
+//! | State                        | status: COMPLETED 1, CANCELLED after it started 5, any other end 0 |
+//! | UID, else User               | user (names numbered in order of appearance) |
+//! | GID, else Group              | group (likewise)                             |
+//! | Partition                    | queue (partitions numbered in order of appearance) |
+//!
+//! Job steps (`123.batch`, `123.0`, `123.extern`) are folded into their job; a job cancelled
+//! before it started, one still pending or one still running has no run to simulate and is
+//! left out. Each such case is counted in the trace report with its first line. The log does
+//! not say the machine's size: the most processors its jobs held at once stands in for it, with
+//! a warning (set `machine=N` to choose).
+
+use std::collections::HashMap;
+
+use super::swf::LineError;
+
+/// The columns a simulation needs, by their sacct names (case-insensitive).
+#[derive(Debug, Clone, Copy, Default)]
+struct Columns {
+    job_id: Option<usize>,
+    job_id_raw: Option<usize>,
+    submit: Option<usize>,
+    start: Option<usize>,
+    end: Option<usize>,
+    elapsed: Option<usize>,
+    alloc_cpus: Option<usize>,
+    ncpus: Option<usize>,
+    req_cpus: Option<usize>,
+    timelimit: Option<usize>,
+    state: Option<usize>,
+    uid: Option<usize>,
+    user: Option<usize>,
+    gid: Option<usize>,
+    group: Option<usize>,
+    partition: Option<usize>,
+}
+
+/// Why lines of the log were left out, each with its count and first line.
+#[derive(Debug, Clone, Default)]
+struct Skipped {
+    steps: (u64, u64),
+    cancelled: (u64, u64),
+    pending: (u64, u64),
+    /// Not finished (running, suspended, requeued), or no end time at all.
+    running: (u64, u64),
+}
+
+/// The scan of one `sacct` output, line by line.
+#[derive(Debug, Clone)]
+pub(super) struct Sacct {
+    cols: Columns,
+    width: usize,
+    /// `--parsable`: every line ends with a `|`.
+    trailing: bool,
+    /// The default fixed-width output: each column's byte span, from the dashes under the
+    /// header.
+    spans: Option<Vec<(usize, usize)>>,
+    names: [HashMap<String, i64>; 3],
+    /// Jobs numbered in file order when the file has no JobIDRaw.
+    seq: i64,
+    skipped: Skipped,
+    /// (start, end, processors) of every job kept, to size the machine at the end.
+    runs: Vec<(i64, i64, u32)>,
+    first_submit: i64,
+}
+
+/// Fields split on `|`, without the trailing empty field of `--parsable` output.
+fn fields(line: &str, trailing: bool) -> Vec<&str> {
+    let mut v: Vec<&str> = line.split('|').collect();
+    if trailing && v.last() == Some(&"") {
+        v.pop();
+    }
+    v
+}
+
+impl Sacct {
+    /// The scan of an output whose header line is `line`, or `None` when it is not a sacct
+    /// header (no `|`-separated `JobID` column).
+    pub(super) fn from_header(line: &str) -> Option<Sacct> {
+        if !line.contains('|') {
+            return None;
+        }
+        let trailing = line.ends_with('|');
+        Sacct::with_names(&fields(line, trailing), trailing, None)
+    }
+
+    /// Whether `line` looks like a record of sacct's `-P` output printed without its header
+    /// (`--noheader`): `|`-separated fields, one of them a job id.
+    pub(super) fn headless(line: &str) -> bool {
+        let f: Vec<&str> = line.split('|').collect();
+        f.len() >= 4
+            && f.iter()
+                .any(|v| !v.is_empty() && v.split(['.', '_', '+']).next().is_some_and(|n| n.parse::<u64>().is_ok()))
+    }
+
+    /// Whether `line` may head sacct's default fixed-width output (a `JobID` column); the
+    /// line of dashes under it decides ([`Sacct::from_fixed`]).
+    pub(super) fn may_head_fixed(line: &str) -> bool {
+        line.split_whitespace().any(|w| w.eq_ignore_ascii_case("jobid"))
+    }
+
+    /// The scan of sacct's default fixed-width output, from its header line and the line of
+    /// dashes under it (each run of dashes is a column), or `None` if `dashes` is not one.
+    pub(super) fn from_fixed(header: &str, dashes: &str) -> Option<Sacct> {
+        if !dashes.contains('-') || dashes.bytes().any(|b| b != b'-' && b != b' ') {
+            return None;
+        }
+        let mut spans = Vec::new();
+        let b = dashes.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] == b'-' {
+                let start = i;
+                while i < b.len() && b[i] == b'-' {
+                    i += 1;
+                }
+                spans.push((start, i));
+            } else {
+                i += 1;
+            }
+        }
+        let names: Vec<&str> =
+            spans.iter().map(|&(a, e)| header.get(a..e.min(header.len())).unwrap_or("").trim()).collect();
+        Sacct::with_names(&names, false, Some(spans))
+    }
+
+    fn with_names(names: &[&str], trailing: bool, spans: Option<Vec<(usize, usize)>>) -> Option<Sacct> {
+        let mut c = Columns::default();
+        for (i, n) in names.iter().enumerate() {
+            let slot = match n.trim().to_ascii_lowercase().as_str() {
+                "jobid" => &mut c.job_id,
+                "jobidraw" => &mut c.job_id_raw,
+                "submit" => &mut c.submit,
+                "start" => &mut c.start,
+                "end" => &mut c.end,
+                "elapsed" => &mut c.elapsed,
+                "alloccpus" => &mut c.alloc_cpus,
+                "ncpus" => &mut c.ncpus,
+                "reqcpus" => &mut c.req_cpus,
+                "timelimit" => &mut c.timelimit,
+                "state" => &mut c.state,
+                "uid" => &mut c.uid,
+                "user" => &mut c.user,
+                "gid" => &mut c.gid,
+                "group" => &mut c.group,
+                "partition" => &mut c.partition,
+                _ => continue,
+            };
+            slot.get_or_insert(i);
+        }
+        c.job_id?;
+        Some(Sacct {
+            cols: c,
+            width: names.len(),
+            trailing,
+            spans,
+            names: Default::default(),
+            seq: 0,
+            skipped: Skipped::default(),
+            runs: Vec::new(),
+            first_submit: i64::MAX,
+        })
+    }
+
+    /// Whether it is the fixed-width output, whose columns are found by position.
+    pub(super) fn is_fixed(&self) -> bool {
+        self.spans.is_some()
+    }
+
+    /// Why the output cannot be simulated at all (columns missing), if so.
+    pub(super) fn missing(&self) -> Option<String> {
+        let c = &self.cols;
+        let mut lack = Vec::new();
+        if c.submit.is_none() {
+            lack.push("Submit");
+        }
+        if c.start.is_none() {
+            lack.push("Start");
+        }
+        if c.end.is_none() && c.elapsed.is_none() {
+            lack.push("End (or Elapsed)");
+        }
+        if c.alloc_cpus.is_none() && c.ncpus.is_none() && c.req_cpus.is_none() {
+            lack.push("AllocCPUS (or NCPUS, ReqCPUS)");
+        }
+        (!lack.is_empty()).then(|| {
+            format!(
+                "this sacct output has no {} column: simulating needs when each job was submitted, started and ended and its processors; run sacct -X -P --format JobIDRaw,Submit,Start,End,AllocCPUS,ReqCPUS,Timelimit,State,User,Group,Partition",
+                lack.join(", no ")
+            )
+        })
+    }
+
+    /// Reads one data line: its SWF fields, `None` when it is left out (a step, a job that
+    /// never ran), or why it cannot be read.
+    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<[i64; 18]>, LineError> {
+        let f: Vec<&str> = match &self.spans {
+            Some(spans) => {
+                if text.trim_end().len() > spans.last().map_or(0, |s| s.1) {
+                    return Err(LineError {
+                        line,
+                        field: None,
+                        message: "longer than the columns under the header: not a line of this sacct output".into(),
+                    });
+                }
+                spans.iter().map(|&(a, e)| text.get(a.min(text.len())..e.min(text.len())).unwrap_or("")).collect()
+            }
+            None => fields(text, self.trailing),
+        };
+        if self.spans.is_some() {
+            // A value sacct cut to its column's width ends in '+': what it was is lost.
+            if let Some((k, _)) = f.iter().enumerate().find(|(k, v)| v.trim().ends_with('+') && self.needed(*k)) {
+                return Err(LineError {
+                    line,
+                    field: None,
+                    message: format!("column {} was cut to its width by sacct ({:?}): ask sacct for wider columns (--format Name%30) or for -P", k + 1, f[k].trim()),
+                });
+            }
+        }
+        if f.len() != self.width {
+            return Err(LineError {
+                line,
+                field: None,
+                message: format!(
+                    "{} fields where the header has {}: not a line of this sacct output",
+                    f.len(),
+                    self.width
+                ),
+            });
+        }
+        let c = self.cols;
+        let get = |i: Option<usize>| i.map(|i| f[i].trim()).unwrap_or("");
+        let id = get(c.job_id);
+        if id.contains('.') {
+            count(&mut self.skipped.steps, line);
+            return Ok(None);
+        }
+        let state = get(c.state).to_ascii_uppercase();
+        let err = |field: &'static str, message: String| LineError { line, field: Some(field), message };
+        let submit = time(get(c.submit)).map_err(|m| err("Submit", m))?;
+        let start = time(get(c.start)).map_err(|m| err("Start", m))?;
+        let Some(submit) = submit else {
+            return Err(err("Submit", "no submit time".into()));
+        };
+        let Some(start) = start else {
+            let reason =
+                if state.starts_with("CANCELLED") { &mut self.skipped.cancelled } else { &mut self.skipped.pending };
+            count(reason, line);
+            return Ok(None);
+        };
+        let unfinished =
+            ["RUNNING", "PENDING", "REQUEUED", "SUSPENDED", "RESIZING"].iter().any(|u| state.starts_with(u));
+        if unfinished {
+            count(&mut self.skipped.running, line);
+            return Ok(None);
+        }
+        // A finished job whose End is unknown (cancelled while it ran, on some versions) ran
+        // for its Elapsed time.
+        let end = match time(get(c.end)).map_err(|m| err("End", m))? {
+            Some(end) => Some(end),
+            None => duration(get(c.elapsed)).map_err(|m| err("Elapsed", m))?.map(|e| start + e),
+        };
+        let Some(end) = end else {
+            count(&mut self.skipped.running, line);
+            return Ok(None);
+        };
+        let number = |col: Option<usize>, name: &'static str| -> Result<i64, LineError> {
+            let t = get(col);
+            if t.is_empty() {
+                return Ok(-1);
+            }
+            t.parse::<i64>().map_err(|_| err(name, format!("not a whole number: {t:?}")))
+        };
+        let alloc = match (c.alloc_cpus, c.ncpus) {
+            (Some(i), _) => number(Some(i), "AllocCPUS")?,
+            (None, Some(i)) => number(Some(i), "NCPUS")?,
+            _ => -1,
+        };
+        let req = number(c.req_cpus, "ReqCPUS")?;
+        let limit = duration(get(c.timelimit)).map_err(|m| err("Timelimit", m))?.unwrap_or(-1);
+        let raw = get(c.job_id_raw);
+        let job = if let Ok(n) = raw.parse::<i64>() {
+            n
+        } else if let Ok(n) = id.parse::<i64>() {
+            n
+        } else {
+            self.seq += 1;
+            self.seq
+        };
+        let status = if state.starts_with("COMPLETED") {
+            1
+        } else if state.starts_with("CANCELLED") {
+            5
+        } else {
+            0
+        };
+        let user = self.named(0, get(c.uid), get(c.user));
+        let group = self.named(1, get(c.gid), get(c.group));
+        let queue = self.named(2, "", get(c.partition));
+        let procs = if alloc > 0 { alloc } else { req };
+        self.first_submit = self.first_submit.min(submit);
+        if procs > 0 && end > start {
+            self.runs.push((start, end, procs.min(u32::MAX as i64) as u32));
+        }
+        let mut out = [-1i64; 18];
+        out[0] = job;
+        out[1] = submit;
+        out[2] = start - submit;
+        out[3] = end - start;
+        out[4] = alloc;
+        out[7] = req;
+        out[8] = limit;
+        out[10] = status;
+        out[11] = user;
+        out[12] = group;
+        out[14] = queue;
+        Ok(Some(out))
+    }
+
+    /// Whether column `k` is one a job's record is made from (a cut name does not matter).
+    fn needed(&self, k: usize) -> bool {
+        let c = &self.cols;
+        [
+            c.job_id_raw,
+            c.submit,
+            c.start,
+            c.end,
+            c.elapsed,
+            c.alloc_cpus,
+            c.ncpus,
+            c.req_cpus,
+            c.timelimit,
+            c.uid,
+            c.gid,
+        ]
+        .contains(&Some(k))
+    }
+
+    /// A user, group or partition as a number: the numeric id when the file has it, else the
+    /// name's place in order of appearance (from 1), or -1 when neither is given.
+    fn named(&mut self, which: usize, id: &str, name: &str) -> i64 {
+        if let Ok(n) = id.parse::<i64>() {
+            return n;
+        }
+        if name.is_empty() {
+            return -1;
+        }
+        let map = &mut self.names[which];
+        let next = map.len() as i64 + 1;
+        *map.entry(name.to_string()).or_insert(next)
+    }
+
+    /// What the end of the scan adds: header lines (the machine's size, the time base, the
+    /// partitions) and the report's warnings.
+    pub(super) fn finish(&self) -> (Vec<String>, Vec<String>) {
+        let mut header = vec![
+            "Version: 2.2".to_string(),
+            "Computer: a Slurm cluster (read from sacct output)".to_string(),
+            "UnixStartTime: 0".to_string(),
+            "TimeZoneString: UTC".to_string(),
+        ];
+        let mut warnings = Vec::new();
+        // The machine: the most processors held at once by the jobs as they ran.
+        let mut events: Vec<(i64, i64)> = Vec::with_capacity(2 * self.runs.len());
+        for &(s, e, p) in &self.runs {
+            events.push((s, p as i64));
+            events.push((e, -(p as i64)));
+        }
+        events.sort_unstable();
+        let (mut busy, mut most) = (0i64, 0i64);
+        for (_, d) in events {
+            busy += d;
+            most = most.max(busy);
+        }
+        if most > 0 {
+            header.push(format!("MaxProcs: {most}"));
+            warnings.push(format!(
+                "sacct output does not say the machine's size: {most} processors, the most its jobs held at once, stand in for it; set machine=N to choose"
+            ));
+        }
+        if !self.runs.is_empty() {
+            warnings.push("sacct prints the cluster's local times without a zone: they are read as UTC".to_string());
+        }
+        let mut parts: Vec<(&String, &i64)> = self.names[2].iter().collect();
+        parts.sort_by_key(|p| *p.1);
+        if !parts.is_empty() {
+            let list: Vec<String> = parts.iter().map(|(n, k)| format!("{k} = {n}")).collect();
+            header.push(format!("Queues: partitions as queues: {}", list.join(", ")));
+        }
+        let said = |(n, first): (u64, u64), one: &str, many: &str| {
+            (n > 0).then(|| format!("{n} {}, left out (first at line {first})", if n == 1 { one } else { many }))
+        };
+        let s = &self.skipped;
+        warnings.extend(said(
+            s.steps,
+            "job step line (123.batch, 123.0) folded into its job",
+            "job step lines (123.batch, 123.0) folded into their jobs",
+        ));
+        warnings.extend(said(s.cancelled, "job cancelled before it started", "jobs cancelled before they started"));
+        warnings.extend(said(
+            s.pending,
+            "job that never started (pending, or no start time)",
+            "jobs that never started (pending, or no start time)",
+        ));
+        warnings.extend(said(
+            s.running,
+            "job not finished (running, suspended or requeued: no end yet)",
+            "jobs not finished (running, suspended or requeued: no end yet)",
+        ));
+        (header, warnings)
+    }
+}
+
+/// Counts one more line left out for a reason, keeping the first.
+fn count(c: &mut (u64, u64), line: u64) {
+    if c.0 == 0 {
+        c.1 = line;
+    }
+    c.0 += 1;
+}
+
+/// A sacct time, `YYYY-MM-DDTHH:MM:SS`, as seconds since 1970 (read as UTC); `None` for
+/// `Unknown`, `None` or nothing.
+fn time(t: &str) -> Result<Option<i64>, String> {
+    if t.is_empty() || t.eq_ignore_ascii_case("unknown") || t.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    let bad = || format!("not a time like 2024-01-31T23:59:59: {t:?}");
+    let (date, clock) = t.split_once('T').ok_or_else(bad)?;
+    let d: Vec<&str> = date.split('-').collect();
+    let h: Vec<&str> = clock.split(':').collect();
+    let num = |s: &str| s.parse::<i64>().map_err(|_| bad());
+    let [y, m, day] = d.as_slice() else { return Err(bad()) };
+    let [hh, mm, ss] = h.as_slice() else { return Err(bad()) };
+    let (y, m, day, hh, mm, ss) = (num(y)?, num(m)?, num(day)?, num(hh)?, num(mm)?, num(ss)?);
+    if !(1..=12).contains(&m)
+        || !(1..=31).contains(&day)
+        || !(0..24).contains(&hh)
+        || !(0..60).contains(&mm)
+        || !(0..61).contains(&ss)
+    {
+        return Err(bad());
+    }
+    Ok(Some(crate::calendar::days_from_civil(y, m as u32, day as u32) * 86_400 + hh * 3600 + mm * 60 + ss))
+}
+
+/// A sacct duration, `[D-]HH:MM:SS`, `MM:SS` or `MM` (minutes), with optional fractions of a
+/// second, as seconds; `None` for `UNLIMITED`, `Partition_Limit` or nothing.
+fn duration(t: &str) -> Result<Option<i64>, String> {
+    if t.is_empty()
+        || t.eq_ignore_ascii_case("unlimited")
+        || t.eq_ignore_ascii_case("partition_limit")
+        || t.eq_ignore_ascii_case("invalid")
+    {
+        return Ok(None);
+    }
+    let bad = || format!("not a duration like 1-02:03:04: {t:?}");
+    let (days, rest) = match t.split_once('-') {
+        Some((d, r)) => (d.parse::<i64>().map_err(|_| bad())?, r),
+        None => (0, t),
+    };
+    let parts: Vec<&str> = rest.split(':').collect();
+    let num = |s: &str| -> Result<i64, String> {
+        let whole = s.split('.').next().unwrap_or("");
+        whole.parse::<i64>().map_err(|_| bad())
+    };
+    let secs = match parts.as_slice() {
+        [h, m, s] => num(h)? * 3600 + num(m)? * 60 + num(s)?,
+        // With days, two parts are hours and minutes; without, minutes and seconds.
+        [a, b] if t.contains('-') => num(a)? * 3600 + num(b)? * 60,
+        [m, s] => num(m)? * 60 + num(s)?,
+        [a] if t.contains('-') => num(a)? * 3600,
+        [m] => num(m)? * 60,
+        _ => return Err(bad()),
+    };
+    Ok(Some(days * 86_400 + secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_and_durations() {
+        assert_eq!(time("1970-01-02T00:00:01"), Ok(Some(86_401)));
+        assert_eq!(time("Unknown"), Ok(None));
+        assert_eq!(time("None"), Ok(None));
+        assert!(time("2019-13-01T00:00:00").is_err());
+        assert_eq!(duration("5-00:00:00"), Ok(Some(5 * 86_400)));
+        assert_eq!(duration("03:33:25"), Ok(Some(3 * 3600 + 33 * 60 + 25)));
+        assert_eq!(duration("00:15.057"), Ok(Some(15)));
+        assert_eq!(duration("30"), Ok(Some(1800)));
+        assert_eq!(duration("1-12"), Ok(Some(86_400 + 12 * 3600)));
+        assert_eq!(duration("UNLIMITED"), Ok(None));
+        assert_eq!(duration("Partition_Limit"), Ok(None));
+        assert!(duration("soon").is_err());
+    }
+}
