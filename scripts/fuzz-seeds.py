@@ -22,6 +22,19 @@ OUT = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "fuzz" / "seeds
 
 JOB = b"1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1"
 HOSTILE = {
+    # Slurm sacct output: -P with a header, --parsable's trailing '|', the fixed-width layout
+    # with a cut value, and -P printed without its header.
+    "sacct-parsable2": b"JobID|JobIDRaw|User|State|Timelimit|Submit|Start|End|Partition|AllocCPUS|ReqCPUS\n"
+    b"10|10|alice|COMPLETED|01:00:00|2024-01-01T00:00:00|2024-01-01T00:00:05|2024-01-01T00:30:00|cpu|4|4\n"
+    b"10.batch|10.batch||COMPLETED||2024-01-01T00:00:05|2024-01-01T00:00:05|2024-01-01T00:30:00||4|4\n"
+    b"11_3|11_3|bob|CANCELLED by 0|1-00:00:00|2024-01-01T00:01:00|Unknown|Unknown|gpu|8|8\n",
+    "sacct-parsable-trailing": b"JobID|Submit|Start|End|NCPUS|State|\n"
+    b"1|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:10:00|2|COMPLETED|\n"
+    b"2|2024-01-01T00:00:01|bad-time|2024-01-01T00:10:00|2|COMPLETED|\n",
+    "sacct-fixed-width": b"       JobID      State              Submit               Start                 End  AllocCPUS \n"
+    b"------------ ---------- ------------------- ------------------- ------------------- ---------- \n"
+    b"7             COMPLETED 2024-01-01T00:00:00 2024-01-01T00:00:10 2024-01-01T01:00:10          4 \n",
+    "sacct-headless": b"COMPLETED|123|4|0n|1||2022-06-10T06:19:15|2022-06-10T06:19:15|2022-06-10T06:19:15\n",
     "crlf": b"; MaxProcs: 8\r\n" + JOB + b"\r\n" + JOB.replace(b"1 0", b"2 5", 1) + b"\r\n",
     "fields17": b"; MaxProcs: 8\n" + b" ".join(JOB.split()[:17]) + b"\n",
     "fields19": b"; MaxProcs: 8\n" + JOB + b" 7\n",

@@ -45,10 +45,8 @@ fn parsable2_with_header() {
     assert_ne!(a.queue, b.queue, "two partitions, two queues");
     assert_eq!(a.user, b.user, "one user");
     let w = t.report.warnings.join("\n");
-    assert!(
-        w.contains("3 job step lines (123.batch, 123.0) folded into their jobs, left out (first at line 3)"),
-        "{w}"
-    );
+    assert_eq!(t.report.dropped.get("job_step_folded"), Some(&3));
+    assert_eq!(t.report.dropped_lines.get("job_step_folded"), Some(&3));
     assert!(w.contains("3 processors, the most its jobs held at once"), "{w}");
     assert!(w.contains("read as UTC"), "{w}");
     assert_eq!(t.header.unix_start_time, Some(0));
@@ -98,8 +96,11 @@ fn fixed_width_output() {
     assert_eq!(got, vec![(101, 3600, 7200, 4), (103, 1800, 86_400, 6)]);
     assert_eq!(t.machine, 10);
     let w = t.report.warnings.join("\n");
-    assert!(w.contains("1 job cancelled before it started, left out (first at line 5)"), "{w}");
-    assert!(w.contains("1 job step line (123.batch, 123.0) folded into its job, left out (first at line 4)"), "{w}");
+    assert!(w.contains("10 processors, the most its jobs held at once"), "{w}");
+    assert_eq!(t.report.dropped.get("cancelled_before_start"), Some(&1));
+    assert_eq!(t.report.dropped_lines.get("cancelled_before_start"), Some(&5));
+    assert_eq!(t.report.dropped.get("job_step_folded"), Some(&1));
+    assert_eq!(t.report.dropped_lines.get("job_step_folded"), Some(&4));
     // A needed value cut to its column's width is an error on its line; the rest is kept.
     let cut = text.replace("          6 1-00:00:00", "          6 10000-0:0+");
     let t = read(cut.as_bytes());
@@ -151,4 +152,6 @@ fn streamed_in_chunks_as_whole() {
     assert_eq!(streamed.jobs, whole.jobs);
     assert_eq!(streamed.machine, whole.machine);
     assert_eq!(streamed.report.warnings, whole.report.warnings);
+    assert_eq!(streamed.report.dropped, whole.report.dropped);
+    assert_eq!(streamed.report.errors, whole.report.errors);
 }

@@ -211,10 +211,10 @@ fn reports_keep_bounded_detail() {
 }
 
 /// A forged packed trace claiming more records than its bytes can hold is refused before
-/// anything is sized by the claim (a 34-byte file must not reserve room for millions of jobs).
+/// anything is sized by the claim (a 36-byte file must not reserve room for millions of jobs).
 #[test]
 fn forged_record_counts_are_refused() {
-    let mut forged = b"\0SCHEDLAB-PACK1\n".to_vec();
+    let mut forged = b"\0SCHEDLAB-PACK2\n".to_vec();
     // lines_read, header_lines, blank_lines, job_lines, errors_total, count = 2^40, then the rest 0.
     for v in [1u64, 0, 0, 1, 0, 1 << 40] {
         let mut v = v;
@@ -224,8 +224,8 @@ fn forged_record_counts_are_refused() {
         }
         forged.push(v as u8);
     }
-    forged.extend_from_slice(&[0; 7]);
-    assert_eq!(forged.len(), 34);
+    forged.extend_from_slice(&[0; 9]);
+    assert_eq!(forged.len(), 36);
     let e = parse(&forged, &TraceOptions::default()).unwrap_err();
     assert!(e.message.starts_with("the packed trace is damaged at byte"), "{}", e.message);
 }

@@ -27,7 +27,7 @@ pub const MAX_HEADER_LINES: usize = 10_000;
 pub const PAGE_JOB_LIMIT: u64 = 2_000_000;
 
 /// First bytes of a packed trace: a NUL, so no SWF text can start this way.
-const MAGIC: &[u8; 16] = b"\0SCHEDLAB-PACK1\n";
+const MAGIC: &[u8; 16] = b"\0SCHEDLAB-PACK2\n";
 
 /// The SWF fields a packed record keeps (0-based): every one a trace option or a job reads.
 pub(super) const STORED: [usize; 14] = [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 14, 15];
@@ -58,6 +58,10 @@ pub(super) struct Scanned<'a> {
     pub warnings: Vec<String>,
     /// Why the input cannot be read at all (an archive, a corrupt gzip stream).
     pub fatal: Option<String>,
+    /// Lines of an accounting log that make no job, by reason: (reason, count, first line).
+    pub left_out: Vec<(&'static str, u64, u64)>,
+    /// An accounting log's machine size as its jobs tell it: the most processors busy at once.
+    pub busiest: Option<i64>,
     /// The first malformed line that holds control bytes: the file is likely binary.
     pub binary_line: Option<u64>,
     /// The line reading stopped at (a job limit or the user), if it stopped early.
@@ -329,6 +333,8 @@ impl Loader {
             errors_total: scan.errors_total,
             warnings: scan.warnings,
             fatal: scan.fatal,
+            left_out: scan.sacct.as_ref().map(|s| s.left_out()).unwrap_or_default(),
+            busiest: scan.sacct.as_ref().and_then(|s| s.busiest()),
             binary_line: scan.binary_line,
             stopped_at_line: scan.stopped_at_line,
             records: Cow::Owned(scan.records),
@@ -362,11 +368,17 @@ fn encode(s: &Scanned) -> Vec<u8> {
         put_varint(&mut out, *line);
         put_str(&mut out, text);
     }
+    put_varint(&mut out, s.busiest.map_or(0, |m| (m as u64).saturating_add(1)));
+    put_varint(&mut out, s.left_out.len() as u64);
+    for (why, n, first) in &s.left_out {
+        put_str(&mut out, why);
+        put_varint(&mut out, *n);
+        put_varint(&mut out, *first);
+    }
     put_varint(&mut out, s.errors.len() as u64);
     for e in &s.errors {
         put_varint(&mut out, e.line);
-        let field = e.field.and_then(|f| FIELD_NAMES.iter().position(|&n| n == f)).map_or(0, |i| i + 1);
-        put_varint(&mut out, field as u64);
+        put_str(&mut out, e.field.unwrap_or(""));
         put_str(&mut out, &e.message);
     }
     put_varint(&mut out, s.records.len() as u64);
@@ -395,13 +407,24 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
         let line = varint(bytes, at).ok_or_else(|| damaged(*at))?;
         header_text.push((line, get_str(bytes, at).ok_or_else(|| damaged(*at))?));
     }
+    // Names are stored as text and read back as the static names they were.
+    let known = |name: &str, among: &[&'static str]| among.iter().copied().find(|&n| n == name);
+    let busiest = varint(bytes, at).ok_or_else(|| damaged(*at))?.checked_sub(1).map(|m| m.min(i64::MAX as u64) as i64);
+    let mut left_out = Vec::new();
+    for _ in 0..varint(bytes, at).ok_or_else(|| damaged(*at))? {
+        let why = get_str(bytes, at).ok_or_else(|| damaged(*at))?;
+        let why = known(&why, &super::sacct::LEFT_OUT).ok_or_else(|| damaged(*at))?;
+        let n = varint(bytes, at).ok_or_else(|| damaged(*at))?;
+        let first = varint(bytes, at).ok_or_else(|| damaged(*at))?;
+        left_out.push((why, n, first));
+    }
     let mut errors = Vec::new();
     for _ in 0..varint(bytes, at).ok_or_else(|| damaged(*at))? {
         let line = varint(bytes, at).ok_or_else(|| damaged(*at))?;
-        let field = varint(bytes, at).ok_or_else(|| damaged(*at))?;
-        let field = match field {
-            0 => None,
-            i => Some(*FIELD_NAMES.get((i - 1) as usize).ok_or_else(|| damaged(*at))?),
+        let field = get_str(bytes, at).ok_or_else(|| damaged(*at))?;
+        let field = match field.as_str() {
+            "" => None,
+            f => Some(known(f, &FIELD_NAMES).or_else(|| known(f, &super::sacct::COLUMNS)).ok_or_else(|| damaged(*at))?),
         };
         let message = get_str(bytes, at).ok_or_else(|| damaged(*at))?;
         errors.push(LineError { line, field, message });
@@ -423,6 +446,8 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
         errors_total,
         warnings,
         fatal: if fatal.is_empty() { None } else { Some(fatal) },
+        left_out,
+        busiest,
         binary_line: opt(binary),
         stopped_at_line: opt(stopped),
         records: Cow::Borrowed(records),

@@ -238,6 +238,10 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
     if scanned.errors_total > 0 {
         dropped.n.insert("malformed_line", scanned.errors_total);
     }
+    for &(why, n, first) in &scanned.left_out {
+        dropped.n.insert(why, n);
+        dropped.first.insert(why, first);
+    }
     // Two passes over the packed records, so no intermediate copy of every job is held: the
     // first finds what the whole trace decides (estimates, the widest job), the second builds.
     let damaged = |message: String, report: &TraceReport| TraceError { message, report: Box::new(report.clone()) };
@@ -274,6 +278,7 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
     let (machine, source): (i64, &'static str) = match (opts.machine, header.max_procs) {
         (Some(m), _) => (m as i64, "option"),
         (None, Some(m)) if m > 0 => (m, "header MaxProcs"),
+        (None, _) if scanned.busiest.is_some() => (scanned.busiest.unwrap_or(0), "most busy at once in the log"),
         (None, max_procs) => {
             if widest.0 > 0 {
                 let why = match max_procs {

@@ -48,6 +48,13 @@ struct Columns {
     partition: Option<usize>,
 }
 
+/// Why a line of an accounting log makes no job: the trace report's drop reasons.
+pub(super) const LEFT_OUT: [&str; 4] = ["job_step_folded", "cancelled_before_start", "never_started", "not_finished"];
+
+/// The column names a sacct line error can name.
+pub(super) const COLUMNS: [&str; 8] =
+    ["Submit", "Start", "End", "Elapsed", "AllocCPUS", "NCPUS", "ReqCPUS", "Timelimit"];
+
 /// Why lines of the log were left out, each with its count and first line.
 #[derive(Debug, Clone, Default)]
 struct Skipped {
@@ -363,17 +370,9 @@ impl Sacct {
         *map.entry(name.to_string()).or_insert(next)
     }
 
-    /// What the end of the scan adds: header lines (the machine's size, the time base, the
-    /// partitions) and the report's warnings.
-    pub(super) fn finish(&self) -> (Vec<String>, Vec<String>) {
-        let mut header = vec![
-            "Version: 2.2".to_string(),
-            "Computer: a Slurm cluster (read from sacct output)".to_string(),
-            "UnixStartTime: 0".to_string(),
-            "TimeZoneString: UTC".to_string(),
-        ];
-        let mut warnings = Vec::new();
-        // The machine: the most processors held at once by the jobs as they ran.
+    /// The most processors the log's jobs held at once: the machine's size, as far as the log
+    /// tells it.
+    pub(super) fn busiest(&self) -> Option<i64> {
         let mut events: Vec<(i64, i64)> = Vec::with_capacity(2 * self.runs.len());
         for &(s, e, p) in &self.runs {
             events.push((s, p as i64));
@@ -385,8 +384,32 @@ impl Sacct {
             busy += d;
             most = most.max(busy);
         }
+        (most > 0).then_some(most)
+    }
+
+    /// The lines that made no job, by reason ([`LEFT_OUT`]): (reason, count, first line).
+    pub(super) fn left_out(&self) -> Vec<(&'static str, u64, u64)> {
+        let s = &self.skipped;
+        [s.steps, s.cancelled, s.pending, s.running]
+            .into_iter()
+            .zip(LEFT_OUT)
+            .filter(|((n, _), _)| *n > 0)
+            .map(|((n, first), why)| (why, n, first))
+            .collect()
+    }
+
+    /// What the end of the scan adds: header lines (the machine's size, the time base, the
+    /// partitions) and the report's warnings.
+    pub(super) fn finish(&self) -> (Vec<String>, Vec<String>) {
+        let mut header = vec![
+            "Version: 2.2".to_string(),
+            "Computer: a Slurm cluster (read from sacct output)".to_string(),
+            "UnixStartTime: 0".to_string(),
+            "TimeZoneString: UTC".to_string(),
+        ];
+        let mut warnings = Vec::new();
+        let most = self.busiest().unwrap_or(0);
         if most > 0 {
-            header.push(format!("MaxProcs: {most}"));
             warnings.push(format!(
                 "sacct output does not say the machine's size: {most} processors, the most its jobs held at once, stand in for it; set machine=N to choose"
             ));
@@ -400,26 +423,6 @@ impl Sacct {
             let list: Vec<String> = parts.iter().map(|(n, k)| format!("{k} = {n}")).collect();
             header.push(format!("Queues: partitions as queues: {}", list.join(", ")));
         }
-        let said = |(n, first): (u64, u64), one: &str, many: &str| {
-            (n > 0).then(|| format!("{n} {}, left out (first at line {first})", if n == 1 { one } else { many }))
-        };
-        let s = &self.skipped;
-        warnings.extend(said(
-            s.steps,
-            "job step line (123.batch, 123.0) folded into its job",
-            "job step lines (123.batch, 123.0) folded into their jobs",
-        ));
-        warnings.extend(said(s.cancelled, "job cancelled before it started", "jobs cancelled before they started"));
-        warnings.extend(said(
-            s.pending,
-            "job that never started (pending, or no start time)",
-            "jobs that never started (pending, or no start time)",
-        ));
-        warnings.extend(said(
-            s.running,
-            "job not finished (running, suspended or requeued: no end yet)",
-            "jobs not finished (running, suspended or requeued: no end yet)",
-        ));
         (header, warnings)
     }
 }

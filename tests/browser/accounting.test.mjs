@@ -1,0 +1,54 @@
+// Accounting logs in the page: Slurm sacct output read like an SWF file, with the same trace
+// report and the same results as the command line.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, open, dist, shared, shots, root, waitForResults, tableValues, foreignRequests } from './harness.mjs';
+
+let server;
+let base;
+let browser;
+
+before(async () => {
+  ({ server, base } = await serve(dist, ''));
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+test('a sacct file dropped on the page gives the CLI report and results', async () => {
+  const log = path.join(shared, 'accounting-logs', 'slurm2sql__test-data1.csv');
+  const page = await open(browser, `${base}/?view=trace&policies=easy,fcfs`);
+  await waitForResults(page, 2);
+  // Dropped on the window, as a user would.
+  const bytes = [...(await import('node:fs')).readFileSync(log)];
+  await page.evaluate((bytes) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(bytes)], 'test-data1.csv', { type: 'text/plain' }));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, bytes);
+  await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('job step folded'), null, { timeout: 60_000 });
+  await waitForResults(page, 2);
+  const report = await page.textContent('#trace-report');
+  const info = JSON.parse(execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['info', log, '--format', 'json'], { encoding: 'utf8' }));
+  for (const w of info.report.warnings) assert.ok(report.includes(w), `the page's report lacks: ${w}`);
+  assert.match(report, /3 job step folded \(first at line 3\)/);
+  const web = await tableValues(page);
+  const cli = JSON.parse(
+    execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', log, '--policy', 'easy,fcfs', '--format', 'json', '--set', 'observe=all'], {
+      encoding: 'utf8',
+    }),
+  );
+  for (const r of cli.results) {
+    assert.equal(web[r.policy].hash, r.schedule_hash, r.policy);
+    for (const [k, v] of Object.entries(web[r.policy].metrics)) assert.equal(v, r.metrics[k], `${r.policy} ${k}`);
+  }
+  await page.screenshot({ path: path.join(shots, 'sacct-report.png'), fullPage: true });
+  assert.deepEqual(foreignRequests(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
