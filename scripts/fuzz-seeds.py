@@ -22,6 +22,12 @@ OUT = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "fuzz" / "seeds
 
 JOB = b"1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1"
 HOSTILE = {
+    # PBS accounting records: queued, an end, one deleted before it ran, exec_host cores, a bad ctime.
+    "pbs-records": b"03/31/2025 10:59:35;Q;1.srv;queue=htc\n"
+    b"03/31/2025 10:59:35;E;1.srv;user=a group=g queue=htc ctime=100 start=110 end=170 Resource_List.ncpus=2 Resource_List.walltime=00:10:00 Exit_status=0\n"
+    b"03/31/2025 10:59:36;E;2.srv;user=b queue=q ctime=105 start=0 end=106 Resource_List.walltime=01:00:00\n"
+    b"03/31/2025 10:59:37;E;3.srv;user=b queue=q ctime=106 start=120 end=200 exec_host=n1/0-3+n2/0*2 Resource_List.walltime=99\n"
+    b"03/31/2025 10:59:38;E;4.srv;ctime=x start=1 end=2\n",
     # Slurm sacct output: -P with a header, --parsable's trailing '|', the fixed-width layout
     # with a cut value, and -P printed without its header.
     "sacct-parsable2": b"JobID|JobIDRaw|User|State|Timelimit|Submit|Start|End|Partition|AllocCPUS|ReqCPUS\n"

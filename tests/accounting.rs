@@ -155,3 +155,79 @@ fn streamed_in_chunks_as_whole() {
     assert_eq!(streamed.report.dropped, whole.report.dropped);
     assert_eq!(streamed.report.errors, whole.report.errors);
 }
+
+/// NCAR's PBS Pro log: 18 records, 4 of them `E` (lines 9, 10, 17 and 18).
+#[test]
+fn pbs_pro_end_records() {
+    // Line 9: 4215033, ctime 1743440355, start 1743440371, end 1743440375 (4 s), ncpus 1,
+    //   walltime 06:00:00, Exit_status -1. Line 17: 4215265 (user bneuman), ctime 1743442446,
+    //   start 1743442452, end 1743442475 (23 s), Resource_List.ncpus 5, walltime 00:25:00.
+    // The other 14 lines are Q, S and R records. At 1743442452 jobs 4215065 (1 cpu, until
+    // 1743442769) and 4215265 (5 cpus) run together: 6 processors.
+    let t = read(&sample("ncar-qhist__testdata"));
+    assert_eq!(t.jobs.len(), 4);
+    assert_eq!(t.report.dropped.get("not_an_end_record"), Some(&14));
+    assert_eq!(t.report.dropped_lines.get("not_an_end_record"), Some(&1));
+    let a = t.jobs.iter().find(|j| j.id == 4215033).unwrap();
+    assert_eq!((a.submit, a.logged_wait, a.runtime, a.procs, a.estimate), (1743440355, 16, 4, 1, 21_600));
+    let b = t.jobs.iter().find(|j| j.id == 4215265).unwrap();
+    assert_eq!((b.submit, b.logged_wait, b.runtime, b.procs, b.estimate), (1743442446, 6, 23, 5, 1500));
+    assert_ne!(a.user, b.user);
+    assert_eq!(t.machine, 6);
+    assert_eq!(t.report.machine_source, "most busy at once in the log");
+}
+
+/// Torque 6 (KU Leuven): 692 `E` records in 2,776 lines; processors from nodes=N:ppn=M.
+#[test]
+fn torque_day() {
+    // grep -c ';E;' gives 692, and the other 2,084 lines are Q, S and D records. Of the E
+    // records, 8 have start=0 (deleted before they ran; the first on line 516) and 2 have no
+    // Resource_List.walltime (the trace's estimate_not_positive, first on line 428): 682 jobs.
+    let t = read(&sample("vsctools__20160601"));
+    assert_eq!(t.report.job_lines, 2776);
+    assert_eq!(t.report.dropped.get("not_an_end_record"), Some(&2084));
+    assert_eq!(t.report.dropped.get("cancelled_before_start"), Some(&8));
+    assert_eq!(t.report.dropped_lines.get("cancelled_before_start"), Some(&516));
+    assert_eq!(t.jobs.len(), 682);
+    // Line 1's E record, 20316339: nodes=4:ppn=20 (80 processors), walltime 72:00:00, ran
+    // from 1464732494 to 1464732555 (61 s), submitted (ctime) at 1464732444.
+    let j = t.jobs.iter().find(|j| j.id == 20316339).unwrap();
+    assert_eq!((j.submit, j.logged_wait, j.runtime, j.procs, j.estimate), (1464732444, 50, 61, 80, 72 * 3600));
+    // A quiet day: its 8 E records are all jobs deleted before they ran, so nothing to simulate.
+    let e = parse(&sample("vsctools__20160616"), &TraceOptions::default()).unwrap_err();
+    assert!(e.message.contains("8 cancelled_before_start"), "{}", e.message);
+}
+
+/// Three PBS dialects in one file (Torque 2.x, Torque 4/5, PBS Pro): 22 `E` records.
+#[test]
+fn mixed_pbs_dialects() {
+    // 19 kept; 3 E records have no Resource_List.walltime (estimate_not_positive, from line 53).
+    // Line 1's E record, 942312: exec_host tango029/1 (1 processor), walltime 72:00:00.
+    let t = read(&sample("alogger__torque.log"));
+    assert_eq!(t.jobs.len(), 19);
+    assert_eq!(t.report.dropped.get("estimate_not_positive"), Some(&3));
+    assert_eq!(t.report.dropped.get("not_an_end_record"), Some(&35));
+    let j = t.jobs.iter().find(|j| j.id == 942312).unwrap();
+    assert_eq!((j.submit, j.runtime, j.procs, j.estimate), (1270125237, 1270126313 - 1270125489, 1, 72 * 3600));
+}
+
+/// Hostile PBS lines: a record without ctime, a garbled one, a truncated file; the good
+/// records are kept and each bad line is named.
+#[test]
+fn hostile_pbs_lines() {
+    let good = String::from_utf8(sample("ncar-qhist__testdata")).unwrap();
+    let lines: Vec<&str> = good.lines().collect();
+    let no_ctime = lines[8].replace("ctime=", "xtime=");
+    let text = [lines[0], &no_ctime, "03/31/2025 11:03:12;E;garbage", "not a record at all", lines[9]].join("\n");
+    let t = read(text.as_bytes());
+    assert_eq!(t.jobs.len(), 1);
+    let errs: Vec<(u64, Option<&str>)> = t.report.errors.iter().map(|e| (e.line, e.field)).collect();
+    assert_eq!(errs, vec![(2, Some("ctime")), (3, Some("ctime")), (4, None)]);
+    let bytes = sample("ncar-qhist__testdata");
+    for n in (0..bytes.len()).step_by(11) {
+        let _ = parse(&bytes[..n], &TraceOptions::default());
+        let mut flipped = bytes.clone();
+        flipped[n] ^= 0x33;
+        let _ = parse(&flipped, &TraceOptions::default());
+    }
+}

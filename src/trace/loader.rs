@@ -323,6 +323,8 @@ impl Loader {
         }
         let mut scan = self.scan.take().unwrap_or_else(|| Scan::new(None));
         scan.end();
+        let left_out = scan.tally().map(|t| t.left_out()).unwrap_or_default();
+        let busiest = scan.tally().and_then(|t| t.busiest());
         Scanned {
             lines_read: scan.lines_read,
             header_lines: scan.header_lines,
@@ -333,8 +335,8 @@ impl Loader {
             errors_total: scan.errors_total,
             warnings: scan.warnings,
             fatal: scan.fatal,
-            left_out: scan.sacct.as_ref().map(|s| s.left_out()).unwrap_or_default(),
-            busiest: scan.sacct.as_ref().and_then(|s| s.busiest()),
+            left_out,
+            busiest,
             binary_line: scan.binary_line,
             stopped_at_line: scan.stopped_at_line,
             records: Cow::Owned(scan.records),
@@ -413,7 +415,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
     let mut left_out = Vec::new();
     for _ in 0..varint(bytes, at).ok_or_else(|| damaged(*at))? {
         let why = get_str(bytes, at).ok_or_else(|| damaged(*at))?;
-        let why = known(&why, &super::sacct::LEFT_OUT).ok_or_else(|| damaged(*at))?;
+        let why = known(&why, &super::accounting::LEFT_OUT).ok_or_else(|| damaged(*at))?;
         let n = varint(bytes, at).ok_or_else(|| damaged(*at))?;
         let first = varint(bytes, at).ok_or_else(|| damaged(*at))?;
         left_out.push((why, n, first));
@@ -424,7 +426,12 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
         let field = get_str(bytes, at).ok_or_else(|| damaged(*at))?;
         let field = match field.as_str() {
             "" => None,
-            f => Some(known(f, &FIELD_NAMES).or_else(|| known(f, &super::sacct::COLUMNS)).ok_or_else(|| damaged(*at))?),
+            f => Some(
+                known(f, &FIELD_NAMES)
+                    .or_else(|| known(f, &super::sacct::COLUMNS))
+                    .or_else(|| known(f, &super::pbs::KEYS))
+                    .ok_or_else(|| damaged(*at))?,
+            ),
         };
         let message = get_str(bytes, at).ok_or_else(|| damaged(*at))?;
         errors.push(LineError { line, field, message });
@@ -486,6 +493,8 @@ struct Scan {
     decided: bool,
     /// The input is Slurm `sacct` output, not SWF.
     sacct: Option<Box<super::sacct::Sacct>>,
+    /// The input is a PBS or Torque accounting log, not SWF.
+    pbs: Option<Box<super::pbs::Pbs>>,
     /// A first line that may head sacct's fixed-width output, with its number: the next line
     /// (dashes, or not) decides.
     maybe_fixed: Option<(u64, String)>,
@@ -528,6 +537,7 @@ impl Scan {
             full: false,
             decided: false,
             sacct: None,
+            pbs: None,
             maybe_fixed: None,
         }
     }
@@ -639,7 +649,9 @@ impl Scan {
         if !self.decided && trimmed[0] != b'#' {
             self.decided = true;
             let text = std::str::from_utf8(trimmed).ok();
-            if let Some(sacct) = text.and_then(super::sacct::Sacct::from_header) {
+            if text.is_some_and(super::pbs::Pbs::is_record) {
+                self.pbs = Some(Box::default());
+            } else if let Some(sacct) = text.and_then(super::sacct::Sacct::from_header) {
                 self.header_lines += 1;
                 self.begin_sacct(sacct);
                 return;
@@ -655,6 +667,19 @@ impl Scan {
                 self.maybe_fixed = Some((line_no, String::from_utf8_lossy(line).into_owned()));
                 return;
             }
+        }
+        if let Some(pbs) = self.pbs.as_mut() {
+            self.job_lines += 1;
+            let read = match std::str::from_utf8(trimmed) {
+                Ok(text) => pbs.line(text, line_no),
+                Err(_) => Err(LineError { line: line_no, field: None, message: "not text (binary data?)".into() }),
+            };
+            match read {
+                Ok(Some(f)) => self.record(line_no, &f),
+                Ok(None) => {}
+                Err(e) => self.error(e),
+            }
+            return;
         }
         if let Some(sacct) = self.sacct.as_mut() {
             self.job_lines += 1;
@@ -686,6 +711,11 @@ impl Scan {
                 self.error(e);
             }
         }
+    }
+
+    /// What the accounting log's reader counted, when the input is one.
+    fn tally(&self) -> Option<&super::accounting::Tally> {
+        self.sacct.as_ref().map(|s| s.tally()).or_else(|| self.pbs.as_ref().map(|p| p.tally()))
     }
 
     /// The input is sacct output: from now on lines are read as its records.
@@ -765,9 +795,13 @@ impl Scan {
             // A one-line file: its line was not a header after all.
             self.swf_line(header.trim().as_bytes(), first);
         }
-        if let Some(sacct) = &self.sacct {
+        let finished = match (&self.sacct, &self.pbs) {
+            (Some(sacct), _) => Some(sacct.finish()),
+            (None, Some(pbs)) => Some(pbs.finish()),
+            _ => None,
+        };
+        if let Some((header, warnings)) = finished {
             // What an accounting log does not say in a header, the scan found out.
-            let (header, warnings) = sacct.finish();
             for h in header {
                 self.header_text.push((0, format!(" {h}")));
             }

@@ -5,8 +5,10 @@
 //! A malformed line is reported with its line number and field and skipped; parsing fails
 //! as a whole only when no usable job remains.
 
+mod accounting;
 mod loader;
 mod options;
+mod pbs;
 mod sacct;
 mod swf;
 

@@ -25,6 +25,7 @@
 
 use std::collections::HashMap;
 
+use super::accounting::{duration, number, Left, Tally};
 use super::swf::LineError;
 
 /// The columns a simulation needs, by their sacct names (case-insensitive).
@@ -48,22 +49,9 @@ struct Columns {
     partition: Option<usize>,
 }
 
-/// Why a line of an accounting log makes no job: the trace report's drop reasons.
-pub(super) const LEFT_OUT: [&str; 4] = ["job_step_folded", "cancelled_before_start", "never_started", "not_finished"];
-
 /// The column names a sacct line error can name.
 pub(super) const COLUMNS: [&str; 8] =
     ["Submit", "Start", "End", "Elapsed", "AllocCPUS", "NCPUS", "ReqCPUS", "Timelimit"];
-
-/// Why lines of the log were left out, each with its count and first line.
-#[derive(Debug, Clone, Default)]
-struct Skipped {
-    steps: (u64, u64),
-    cancelled: (u64, u64),
-    pending: (u64, u64),
-    /// Not finished (running, suspended, requeued), or no end time at all.
-    running: (u64, u64),
-}
 
 /// The scan of one `sacct` output, line by line.
 #[derive(Debug, Clone)]
@@ -78,10 +66,7 @@ pub(super) struct Sacct {
     names: [HashMap<String, i64>; 3],
     /// Jobs numbered in file order when the file has no JobIDRaw.
     seq: i64,
-    skipped: Skipped,
-    /// (start, end, processors) of every job kept, to size the machine at the end.
-    runs: Vec<(i64, i64, u32)>,
-    first_submit: i64,
+    tally: Tally,
 }
 
 /// Fields split on `|`, without the trailing empty field of `--parsable` output.
@@ -176,9 +161,7 @@ impl Sacct {
             spans,
             names: Default::default(),
             seq: 0,
-            skipped: Skipped::default(),
-            runs: Vec::new(),
-            first_submit: i64::MAX,
+            tally: Tally::default(),
         })
     }
 
@@ -252,7 +235,7 @@ impl Sacct {
         let get = |i: Option<usize>| i.map(|i| f[i].trim()).unwrap_or("");
         let id = get(c.job_id);
         if id.contains('.') {
-            count(&mut self.skipped.steps, line);
+            self.tally.left(Left::Step, line);
             return Ok(None);
         }
         let state = get(c.state).to_ascii_uppercase();
@@ -263,15 +246,14 @@ impl Sacct {
             return Err(err("Submit", "no submit time".into()));
         };
         let Some(start) = start else {
-            let reason =
-                if state.starts_with("CANCELLED") { &mut self.skipped.cancelled } else { &mut self.skipped.pending };
-            count(reason, line);
+            let reason = if state.starts_with("CANCELLED") { Left::Cancelled } else { Left::NeverStarted };
+            self.tally.left(reason, line);
             return Ok(None);
         };
         let unfinished =
             ["RUNNING", "PENDING", "REQUEUED", "SUSPENDED", "RESIZING"].iter().any(|u| state.starts_with(u));
         if unfinished {
-            count(&mut self.skipped.running, line);
+            self.tally.left(Left::NotFinished, line);
             return Ok(None);
         }
         // A finished job whose End is unknown (cancelled while it ran, on some versions) ran
@@ -281,7 +263,7 @@ impl Sacct {
             None => duration(get(c.elapsed)).map_err(|m| err("Elapsed", m))?.map(|e| start + e),
         };
         let Some(end) = end else {
-            count(&mut self.skipped.running, line);
+            self.tally.left(Left::NotFinished, line);
             return Ok(None);
         };
         let number = |col: Option<usize>, name: &'static str| -> Result<i64, LineError> {
@@ -318,10 +300,7 @@ impl Sacct {
         let group = self.named(1, get(c.gid), get(c.group));
         let queue = self.named(2, "", get(c.partition));
         let procs = if alloc > 0 { alloc } else { req };
-        self.first_submit = self.first_submit.min(submit);
-        if procs > 0 && end > start {
-            self.runs.push((start, end, procs.min(u32::MAX as i64) as u32));
-        }
+        self.tally.ran(start, end, procs);
         let mut out = [-1i64; 18];
         out[0] = job;
         out[1] = submit;
@@ -362,77 +341,25 @@ impl Sacct {
         if let Ok(n) = id.parse::<i64>() {
             return n;
         }
-        if name.is_empty() {
-            return -1;
-        }
-        let map = &mut self.names[which];
-        let next = map.len() as i64 + 1;
-        *map.entry(name.to_string()).or_insert(next)
+        number(&mut self.names[which], name)
     }
 
-    /// The most processors the log's jobs held at once: the machine's size, as far as the log
-    /// tells it.
-    pub(super) fn busiest(&self) -> Option<i64> {
-        let mut events: Vec<(i64, i64)> = Vec::with_capacity(2 * self.runs.len());
-        for &(s, e, p) in &self.runs {
-            events.push((s, p as i64));
-            events.push((e, -(p as i64)));
-        }
-        events.sort_unstable();
-        let (mut busy, mut most) = (0i64, 0i64);
-        for (_, d) in events {
-            busy += d;
-            most = most.max(busy);
-        }
-        (most > 0).then_some(most)
-    }
-
-    /// The lines that made no job, by reason ([`LEFT_OUT`]): (reason, count, first line).
-    pub(super) fn left_out(&self) -> Vec<(&'static str, u64, u64)> {
-        let s = &self.skipped;
-        [s.steps, s.cancelled, s.pending, s.running]
-            .into_iter()
-            .zip(LEFT_OUT)
-            .filter(|((n, _), _)| *n > 0)
-            .map(|((n, first), why)| (why, n, first))
-            .collect()
-    }
-
-    /// What the end of the scan adds: header lines (the machine's size, the time base, the
-    /// partitions) and the report's warnings.
+    /// What the end of the scan adds: header lines (the time base, the partitions) and the
+    /// report's warnings.
     pub(super) fn finish(&self) -> (Vec<String>, Vec<String>) {
-        let mut header = vec![
-            "Version: 2.2".to_string(),
-            "Computer: a Slurm cluster (read from sacct output)".to_string(),
-            "UnixStartTime: 0".to_string(),
-            "TimeZoneString: UTC".to_string(),
-        ];
-        let mut warnings = Vec::new();
-        let most = self.busiest().unwrap_or(0);
-        if most > 0 {
-            warnings.push(format!(
-                "sacct output does not say the machine's size: {most} processors, the most its jobs held at once, stand in for it; set machine=N to choose"
-            ));
-        }
-        if !self.runs.is_empty() {
+        let mut header = vec!["Computer: a Slurm cluster (read from sacct output)".to_string()];
+        header.extend(self.tally.header("partitions as queues", &self.names[2]));
+        let mut warnings = self.tally.warnings("sacct output");
+        if self.tally.any_run() {
             warnings.push("sacct prints the cluster's local times without a zone: they are read as UTC".to_string());
-        }
-        let mut parts: Vec<(&String, &i64)> = self.names[2].iter().collect();
-        parts.sort_by_key(|p| *p.1);
-        if !parts.is_empty() {
-            let list: Vec<String> = parts.iter().map(|(n, k)| format!("{k} = {n}")).collect();
-            header.push(format!("Queues: partitions as queues: {}", list.join(", ")));
         }
         (header, warnings)
     }
-}
 
-/// Counts one more line left out for a reason, keeping the first.
-fn count(c: &mut (u64, u64), line: u64) {
-    if c.0 == 0 {
-        c.1 = line;
+    /// What every accounting log's scan keeps: jobs left out by reason, and the runs.
+    pub(super) fn tally(&self) -> &Tally {
+        &self.tally
     }
-    c.0 += 1;
 }
 
 /// A sacct time, `YYYY-MM-DDTHH:MM:SS`, as seconds since 1970 (read as UTC); `None` for
@@ -458,38 +385,6 @@ fn time(t: &str) -> Result<Option<i64>, String> {
         return Err(bad());
     }
     Ok(Some(crate::calendar::days_from_civil(y, m as u32, day as u32) * 86_400 + hh * 3600 + mm * 60 + ss))
-}
-
-/// A sacct duration, `[D-]HH:MM:SS`, `MM:SS` or `MM` (minutes), with optional fractions of a
-/// second, as seconds; `None` for `UNLIMITED`, `Partition_Limit` or nothing.
-fn duration(t: &str) -> Result<Option<i64>, String> {
-    if t.is_empty()
-        || t.eq_ignore_ascii_case("unlimited")
-        || t.eq_ignore_ascii_case("partition_limit")
-        || t.eq_ignore_ascii_case("invalid")
-    {
-        return Ok(None);
-    }
-    let bad = || format!("not a duration like 1-02:03:04: {t:?}");
-    let (days, rest) = match t.split_once('-') {
-        Some((d, r)) => (d.parse::<i64>().map_err(|_| bad())?, r),
-        None => (0, t),
-    };
-    let parts: Vec<&str> = rest.split(':').collect();
-    let num = |s: &str| -> Result<i64, String> {
-        let whole = s.split('.').next().unwrap_or("");
-        whole.parse::<i64>().map_err(|_| bad())
-    };
-    let secs = match parts.as_slice() {
-        [h, m, s] => num(h)? * 3600 + num(m)? * 60 + num(s)?,
-        // With days, two parts are hours and minutes; without, minutes and seconds.
-        [a, b] if t.contains('-') => num(a)? * 3600 + num(b)? * 60,
-        [m, s] => num(m)? * 60 + num(s)?,
-        [a] if t.contains('-') => num(a)? * 3600,
-        [m] => num(m)? * 60,
-        _ => return Err(bad()),
-    };
-    Ok(Some(days * 86_400 + secs))
 }
 
 #[cfg(test)]

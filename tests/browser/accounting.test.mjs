@@ -20,23 +20,24 @@ after(async () => {
   server?.close();
 });
 
-test('a sacct file dropped on the page gives the CLI report and results', async () => {
-  const log = path.join(shared, 'accounting-logs', 'slurm2sql__test-data1.csv');
+/** Drops the file at `log` on the page, as a user would, and checks the report and results. */
+async function dropAndCompare(name, expect) {
+  const log = path.join(shared, 'accounting-logs', name);
   const page = await open(browser, `${base}/?view=trace&policies=easy,fcfs`);
   await waitForResults(page, 2);
   // Dropped on the window, as a user would.
   const bytes = [...(await import('node:fs')).readFileSync(log)];
   await page.evaluate((bytes) => {
     const dt = new DataTransfer();
-    dt.items.add(new File([new Uint8Array(bytes)], 'test-data1.csv', { type: 'text/plain' }));
+    dt.items.add(new File([new Uint8Array(bytes)], 'accounting.log', { type: 'text/plain' }));
     window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, bytes);
-  await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('job step folded'), null, { timeout: 60_000 });
+  await page.waitForFunction((e) => document.querySelector('#trace-report')?.textContent.includes(e), expect, { timeout: 60_000 });
   await waitForResults(page, 2);
   const report = await page.textContent('#trace-report');
   const info = JSON.parse(execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['info', log, '--format', 'json'], { encoding: 'utf8' }));
   for (const w of info.report.warnings) assert.ok(report.includes(w), `the page's report lacks: ${w}`);
-  assert.match(report, /3 job step folded \(first at line 3\)/);
+  assert.ok(report.includes(expect), expect);
   const web = await tableValues(page);
   const cli = JSON.parse(
     execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['run', log, '--policy', 'easy,fcfs', '--format', 'json', '--set', 'observe=all'], {
@@ -47,8 +48,16 @@ test('a sacct file dropped on the page gives the CLI report and results', async 
     assert.equal(web[r.policy].hash, r.schedule_hash, r.policy);
     for (const [k, v] of Object.entries(web[r.policy].metrics)) assert.equal(v, r.metrics[k], `${r.policy} ${k}`);
   }
-  await page.screenshot({ path: path.join(shots, 'sacct-report.png'), fullPage: true });
+  await page.screenshot({ path: path.join(shots, `accounting-${name}.png`), fullPage: true });
   assert.deepEqual(foreignRequests(page), []);
   assert.deepEqual(page.errors, []);
   await page.close();
+}
+
+test('a sacct file dropped on the page gives the CLI report and results', async () => {
+  await dropAndCompare('slurm2sql__test-data1.csv', '3 job step folded (first at line 3)');
+});
+
+test('a PBS accounting log dropped on the page gives the CLI report and results', async () => {
+  await dropAndCompare('ncar-qhist__testdata', '14 not an end record (first at line 1)');
 });

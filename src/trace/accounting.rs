@@ -1,0 +1,146 @@
+//! What every accounting-log reader shares: the reasons a line makes no job, counted with
+//! their first lines, the runs that size the machine, and the names numbered in order of
+//! appearance. The readers themselves are [`super::sacct`] and [`super::pbs`]; the mapping of
+//! each to SWF is in docs/ACCOUNTING.md.
+
+use std::collections::HashMap;
+
+/// Why a line of an accounting log makes no job: the trace report's drop reasons.
+pub(super) const LEFT_OUT: [&str; 5] =
+    ["job_step_folded", "cancelled_before_start", "never_started", "not_finished", "not_an_end_record"];
+
+/// A reason of [`LEFT_OUT`].
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Left {
+    /// A Slurm job step (`123.batch`): folded into its job.
+    Step = 0,
+    /// Cancelled (or deleted) before it started.
+    Cancelled = 1,
+    /// Never started (pending, or no start time).
+    NeverStarted = 2,
+    /// Running, suspended or requeued: no end yet.
+    NotFinished = 3,
+    /// A PBS record other than a job's end (queued, started, deleted...).
+    NotEnd = 4,
+}
+
+/// Counts of what made no job, and the runs of the jobs kept.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Tally {
+    /// Per reason: how many lines, and the first.
+    left: [(u64, u64); 5],
+    /// (start, end, processors) of every job kept, to size the machine at the end.
+    runs: Vec<(i64, i64, u32)>,
+}
+
+impl Tally {
+    /// One more line left out for `why`.
+    pub(super) fn left(&mut self, why: Left, line: u64) {
+        let c = &mut self.left[why as usize];
+        if c.0 == 0 {
+            c.1 = line;
+        }
+        c.0 += 1;
+    }
+
+    /// A job kept ran from `start` to `end` on `procs` processors.
+    pub(super) fn ran(&mut self, start: i64, end: i64, procs: i64) {
+        if procs > 0 && end > start {
+            self.runs.push((start, end, procs.min(u32::MAX as i64) as u32));
+        }
+    }
+
+    /// Whether any job kept ran.
+    pub(super) fn any_run(&self) -> bool {
+        !self.runs.is_empty()
+    }
+
+    /// The lines that made no job, by reason: (reason, count, first line).
+    pub(super) fn left_out(&self) -> Vec<(&'static str, u64, u64)> {
+        self.left.iter().zip(LEFT_OUT).filter(|(c, _)| c.0 > 0).map(|(&(n, first), why)| (why, n, first)).collect()
+    }
+
+    /// The most processors the jobs held at once, replaying the recorded schedule: the
+    /// machine's size, as far as the log tells it.
+    pub(super) fn busiest(&self) -> Option<i64> {
+        let mut events: Vec<(i64, i64)> = Vec::with_capacity(2 * self.runs.len());
+        for &(s, e, p) in &self.runs {
+            events.push((s, p as i64));
+            events.push((e, -(p as i64)));
+        }
+        // Ends sort before starts at the same second: a job may start as another ends.
+        events.sort_unstable();
+        let (mut busy, mut most) = (0i64, 0i64);
+        for (_, d) in events {
+            busy += d;
+            most = most.max(busy);
+        }
+        (most > 0).then_some(most)
+    }
+
+    /// The header lines every accounting log's trace gets: SWF version, the time base (times
+    /// are seconds since 1970) and the queues with their names.
+    pub(super) fn header(&self, what: &str, queues: &HashMap<String, i64>) -> Vec<String> {
+        let mut h = vec!["Version: 2.2".to_string(), "UnixStartTime: 0".to_string(), "TimeZoneString: UTC".to_string()];
+        let mut named: Vec<(&String, &i64)> = queues.iter().collect();
+        named.sort_by_key(|q| *q.1);
+        if !named.is_empty() {
+            let list: Vec<String> = named.iter().map(|(n, k)| format!("{k} = {n}")).collect();
+            h.push(format!("Queues: {what}: {}", list.join(", ")));
+        }
+        h
+    }
+
+    /// The warnings every accounting log's trace gets: how the machine's size was found.
+    pub(super) fn warnings(&self, what: &str) -> Vec<String> {
+        self.busiest()
+            .map(|most| {
+                format!(
+                    "{what} does not say the machine's size: {most} processors, the most its jobs held at once, stand in for it; set machine=N to choose"
+                )
+            })
+            .into_iter()
+            .collect()
+    }
+}
+
+/// A name's number: its place in order of appearance in `names`, from 1.
+pub(super) fn number(names: &mut HashMap<String, i64>, name: &str) -> i64 {
+    if name.is_empty() {
+        return -1;
+    }
+    let next = names.len() as i64 + 1;
+    *names.entry(name.to_string()).or_insert(next)
+}
+
+/// A duration as sacct and PBS write it, `[D-]HH:MM:SS`, `MM:SS` or `MM` (minutes), with optional fractions of a
+/// second, as seconds; `None` for `UNLIMITED`, `Partition_Limit` or nothing.
+pub(super) fn duration(t: &str) -> Result<Option<i64>, String> {
+    if t.is_empty()
+        || t.eq_ignore_ascii_case("unlimited")
+        || t.eq_ignore_ascii_case("partition_limit")
+        || t.eq_ignore_ascii_case("invalid")
+    {
+        return Ok(None);
+    }
+    let bad = || format!("not a duration like 1-02:03:04: {t:?}");
+    let (days, rest) = match t.split_once('-') {
+        Some((d, r)) => (d.parse::<i64>().map_err(|_| bad())?, r),
+        None => (0, t),
+    };
+    let parts: Vec<&str> = rest.split(':').collect();
+    let num = |s: &str| -> Result<i64, String> {
+        let whole = s.split('.').next().unwrap_or("");
+        whole.parse::<i64>().map_err(|_| bad())
+    };
+    let secs = match parts.as_slice() {
+        [h, m, s] => num(h)? * 3600 + num(m)? * 60 + num(s)?,
+        // With days, two parts are hours and minutes; without, minutes and seconds.
+        [a, b] if t.contains('-') => num(a)? * 3600 + num(b)? * 60,
+        [m, s] => num(m)? * 60 + num(s)?,
+        [a] if t.contains('-') => num(a)? * 3600,
+        [m] => num(m)? * 60,
+        _ => return Err(bad()),
+    };
+    Ok(Some(days * 86_400 + secs))
+}

@@ -1,0 +1,191 @@
+//! PBS, Torque and PBS Pro accounting logs read as a trace, recognised by their records
+//! (`MM/DD/YYYY HH:MM:SS;E;123.server;key=value ...`). Each `E` record (a job's end) becomes
+//! one SWF record; the other records (queued, started, deleted, rerun) are counted and left
+//! out. The mapping (docs/ACCOUNTING.md):
+//!
+//! | PBS key                                             | SWF field                           |
+//! |-----------------------------------------------------|-------------------------------------|
+//! | the id's leading number                             | job number                          |
+//! | ctime                                               | submit time (seconds since 1970)    |
+//! | start − ctime                                       | wait time                           |
+//! | end − start                                         | run time                            |
+//! | Resource_List.ncpus, total_execution_slots, Resource_List.nodes (N:ppn=M), else exec_host | processors |
+//! | Resource_List.walltime                              | requested time                      |
+//! | Exit_status                                         | status: 0 completed (1), else 0     |
+//! | user, group, queue                                  | numbered in order of appearance     |
+//!
+//! A job deleted before it ran (`start=0`, or no start) is left out and counted.
+
+use std::collections::HashMap;
+
+use super::accounting::{duration, number, Left, Tally};
+use super::swf::LineError;
+
+/// The keys a PBS line error can name.
+pub(super) const KEYS: [&str; 5] = ["ctime", "start", "end", "Resource_List.walltime", "processors"];
+
+/// The scan of one PBS accounting log.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Pbs {
+    names: [HashMap<String, i64>; 3],
+    tally: Tally,
+}
+
+impl Pbs {
+    /// Whether `line` is a PBS accounting record: `MM/DD/YYYY HH:MM:SS;X;id;...`.
+    pub(super) fn is_record(line: &str) -> bool {
+        let b = line.as_bytes();
+        b.len() > 22
+            && b[2] == b'/'
+            && b[5] == b'/'
+            && b[10] == b' '
+            && b[13] == b':'
+            && b[16] == b':'
+            && b[19] == b';'
+            && b[20].is_ascii_uppercase()
+            && b[21] == b';'
+            && b[..19].iter().enumerate().all(|(i, c)| [2, 5, 10, 13, 16].contains(&i) || c.is_ascii_digit())
+    }
+
+    /// Reads one record: its SWF fields, `None` when it makes no job, or why it cannot be read.
+    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<[i64; 18]>, LineError> {
+        if !Pbs::is_record(text) {
+            return Err(LineError {
+                line,
+                field: None,
+                message: "not a PBS accounting record (MM/DD/YYYY HH:MM:SS;E;id;...)".into(),
+            });
+        }
+        let mut parts = text.splitn(4, ';');
+        let (_, kind, id, message) =
+            (parts.next(), parts.next(), parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        if kind != Some("E") {
+            self.tally.left(Left::NotEnd, line);
+            return Ok(None);
+        }
+        let mut kv: HashMap<&str, &str> = HashMap::new();
+        for token in message.split_ascii_whitespace() {
+            if let Some((k, v)) = token.split_once('=') {
+                kv.entry(k).or_insert(v.trim_matches('"'));
+            }
+        }
+        let err = |field: &'static str, message: String| LineError { line, field: Some(field), message };
+        let epoch = |key: &'static str| -> Result<Option<i64>, LineError> {
+            match kv.get(key) {
+                None => Ok(None),
+                Some(v) => v.parse::<i64>().map(Some).map_err(|_| err(key, format!("not seconds since 1970: {v:?}"))),
+            }
+        };
+        let submit = epoch("ctime")?.ok_or_else(|| err("ctime", "the record has no ctime".into()))?;
+        let start = epoch("start")?.filter(|&s| s > 0);
+        let Some(start) = start else {
+            self.tally.left(Left::Cancelled, line);
+            return Ok(None);
+        };
+        let end = epoch("end")?.ok_or_else(|| err("end", "the record has no end".into()))?;
+        let limit = match kv.get("Resource_List.walltime") {
+            Some(v) => duration(v).map_err(|m| err("Resource_List.walltime", m))?.unwrap_or(-1),
+            None => -1,
+        };
+        let procs = processors(&kv).ok_or_else(|| {
+            err("processors", "no processor count (ncpus, total_execution_slots, nodes or exec_host)".into())
+        })?;
+        let job = id
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .fold(0i64, |n, d| n.saturating_mul(10).saturating_add((d - b'0') as i64));
+        let status = match kv.get("Exit_status").and_then(|v| v.parse::<i64>().ok()) {
+            Some(0) => 1,
+            _ => 0,
+        };
+        let user = number(&mut self.names[0], kv.get("user").copied().unwrap_or(""));
+        let group = number(&mut self.names[1], kv.get("group").copied().unwrap_or(""));
+        let queue = number(&mut self.names[2], kv.get("queue").copied().unwrap_or(""));
+        self.tally.ran(start, end, procs);
+        let mut out = [-1i64; 18];
+        out[0] = job;
+        out[1] = submit;
+        out[2] = start - submit;
+        out[3] = end - start;
+        out[4] = procs;
+        out[7] = procs;
+        out[8] = limit;
+        out[10] = status;
+        out[11] = user;
+        out[12] = group;
+        out[14] = queue;
+        Ok(Some(out))
+    }
+
+    /// What the end of the scan adds: header lines and the report's warnings.
+    pub(super) fn finish(&self) -> (Vec<String>, Vec<String>) {
+        let mut header = vec!["Computer: a PBS or Torque cluster (read from its accounting log)".to_string()];
+        header.extend(self.tally.header("PBS queues", &self.names[2]));
+        (header, self.tally.warnings("The PBS accounting log"))
+    }
+
+    /// Jobs left out by reason, and the runs.
+    pub(super) fn tally(&self) -> &Tally {
+        &self.tally
+    }
+}
+
+/// A job's processors: `Resource_List.ncpus` (PBS Pro), `total_execution_slots` (Torque 4 and
+/// later), `Resource_List.nodes` as `N:ppn=M` (N x M) or `N`, else the cores of `exec_host`
+/// (`node/0-19+node2/3`, `node/0*4`).
+fn processors(kv: &HashMap<&str, &str>) -> Option<i64> {
+    let positive = |v: Option<&&str>| v.and_then(|v| v.parse::<i64>().ok()).filter(|&n| n > 0);
+    if let Some(n) = positive(kv.get("Resource_List.ncpus")).or_else(|| positive(kv.get("total_execution_slots"))) {
+        return Some(n);
+    }
+    if let Some(nodes) = kv.get("Resource_List.nodes") {
+        // `4:ppn=20:haswell`, or `2`, or `node01+node02` (named nodes: one processor each).
+        let total: Option<i64> = nodes
+            .split('+')
+            .map(|spec| {
+                let mut it = spec.split(':');
+                let count = it.next().and_then(|n| n.parse::<i64>().ok()).unwrap_or(1);
+                let ppn = it.find_map(|p| p.strip_prefix("ppn=")).and_then(|p| p.parse::<i64>().ok()).unwrap_or(1);
+                Some(count * ppn)
+            })
+            .sum();
+        if let Some(n) = total.filter(|&n| n > 0) {
+            return Some(n);
+        }
+    }
+    let host = kv.get("exec_host")?;
+    let mut n = 0i64;
+    for part in host.split('+') {
+        let cores = part.split_once('/').map_or("0", |(_, c)| c);
+        n += match cores.split_once('*') {
+            Some((_, k)) => k.parse::<i64>().ok()?,
+            None => cores
+                .split(',')
+                .map(|r| match r.split_once('-') {
+                    Some((a, b)) => Some(b.parse::<i64>().ok()? - a.parse::<i64>().ok()? + 1),
+                    None => Some(1),
+                })
+                .sum::<Option<i64>>()?,
+        };
+    }
+    (n > 0).then_some(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn processors_from_each_dialect() {
+        let kv = |pairs: &[(&'static str, &'static str)]| pairs.iter().copied().collect::<HashMap<&str, &str>>();
+        assert_eq!(processors(&kv(&[("Resource_List.ncpus", "8"), ("exec_host", "a/0")])), Some(8));
+        assert_eq!(processors(&kv(&[("total_execution_slots", "80")])), Some(80));
+        assert_eq!(processors(&kv(&[("Resource_List.nodes", "4:ppn=20:haswell")])), Some(80));
+        assert_eq!(processors(&kv(&[("Resource_List.nodes", "1")])), Some(1));
+        assert_eq!(processors(&kv(&[("exec_host", "r5i1n6/0-19+r5i1n7/0-19")])), Some(40));
+        assert_eq!(processors(&kv(&[("exec_host", "zulu03/0*4")])), Some(4));
+        assert_eq!(processors(&kv(&[])), None);
+        assert!(Pbs::is_record("04/01/2010 23:51:53;E;942312.tango-m.vpac.org;user=blair"));
+        assert!(!Pbs::is_record("1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1"));
+    }
+}
