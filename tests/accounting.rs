@@ -231,3 +231,24 @@ fn hostile_pbs_lines() {
         let _ = parse(&flipped, &TraceOptions::default());
     }
 }
+
+/// LOG -> SWF -> jobs: the SWF `convert` writes reads back as the same jobs, at the same
+/// instants (its UnixStartTime is the first submission), on the same machine.
+#[test]
+fn round_trip_through_swf() {
+    for name in ["slurm2sql__test-data1.csv", "ncar-qhist__testdata", "vsctools__20160601", "alogger__torque.log"] {
+        let log = read(&sample(name));
+        let text = schedlab::trace::to_swf(&log);
+        let back = read(text.as_bytes());
+        assert_eq!(back.machine, log.machine, "{name}");
+        assert_eq!(back.header.version.as_deref(), Some("2.2"), "{name}");
+        let base = back.header.unix_start_time.unwrap();
+        assert_eq!(base, log.jobs[0].submit, "{name}: UnixStartTime is the first submission");
+        assert_eq!(back.jobs.len(), log.jobs.len(), "{name}");
+        for (a, b) in log.jobs.iter().zip(&back.jobs) {
+            let moved = schedlab::trace::Job { submit: b.submit + base, ..*b };
+            assert_eq!(&moved, a, "{name}: job {}", a.id);
+        }
+        assert!(back.report.errors.is_empty() && back.report.warnings.is_empty(), "{name}: {:?}", back.report);
+    }
+}

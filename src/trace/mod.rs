@@ -11,6 +11,7 @@ mod options;
 mod pbs;
 mod sacct;
 mod swf;
+mod write;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -19,6 +20,7 @@ use serde::Serialize;
 pub use loader::{is_packed, Loader, MAX_HEADER_LINES, MAX_LINE, PAGE_JOB_LIMIT};
 pub use options::{Overrun, ProcsField, RuntimeSource, TraceOptions, Wide, TRACE_KEYS};
 pub use swf::{leading_int, parse_job_line, Header, LineError, FIELD_NAMES};
+pub use write::to_swf;
 
 /// Largest time value accepted (about 35,000 years in seconds); larger ones are dropped.
 pub const MAX_TIME: i64 = 1 << 40;

@@ -23,6 +23,7 @@ USAGE:
                 [--format table|json|csv] [--schedule-out FILE.csv] [--series N] [--plot DIR [--plot-size WxH]]
   schedlab explain TRACE --policy NAME (--job ID | --at TIME | --log [--from T] [--to T] [--plot DIR])
                 [--set KEY=VALUE ...] [--format text|json]
+  schedlab convert LOG --to swf [-o FILE]
   schedlab policies
   schedlab bench [TRACE ...] [--policy NAME[,NAME...]|all] [--set KEY=VALUE ...] [--repeat N]
   schedlab findings [TRACE ...] [--set KEY=VALUE ...]
@@ -52,6 +53,8 @@ its last pass at or before TIME (seconds from the trace's start), or prints the 
 every pass from --from to --to (whole run by default, bounded at a million items); with
 --plot DIR, a trace of at most 500 jobs, it also draws each pass as the page's Learn view does
 (learn-<policy>-<step>.svg and .png).
+'convert' writes a trace (an accounting log: Slurm sacct output, PBS/Torque) as SWF v2.2 with a
+full header, to FILE or standard output; reading it back gives the same jobs.
 'findings' checks the claims of Tsafrir et al. (2007) on each trace (default: ../shared/traces);
 'sweep' ranks predictor configurations by average degradation as in their section 7
 (default policy easy++, default grid window=1-8 metric=avg,med propagation=off,on);
@@ -121,6 +124,10 @@ struct Args {
     log: bool,
     from: Option<i64>,
     to: Option<i64>,
+    /// `convert --to FORMAT`.
+    format_to: Option<String>,
+    /// `convert -o FILE`.
+    output: Option<String>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
@@ -167,16 +174,25 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
                 let v = value("--job")?;
                 a.job = Some(v.parse().map_err(|_| usage(format!("--job: not a job number: {v}")))?);
             }
-            "--at" | "--from" | "--to" => {
+            "--at" | "--from" => {
                 let v = value(&flag)?;
                 let t = v.parse().map_err(|_| usage(format!("{flag}: not a time in seconds: {v}")))?;
-                match flag.as_str() {
-                    "--at" => a.at = Some(t),
-                    "--from" => a.from = Some(t),
-                    _ => a.to = Some(t),
+                if flag == "--at" {
+                    a.at = Some(t);
+                } else {
+                    a.from = Some(t);
                 }
             }
             "--log" => a.log = true,
+            "--to" => {
+                let v = value("--to")?;
+                // `--to` is a time for `explain --log`, a format for `convert`.
+                match v.parse::<i64>() {
+                    Ok(t) => a.to = Some(t),
+                    Err(_) => a.format_to = Some(v.to_ascii_lowercase()),
+                }
+            }
+            "--output" | "-o" => a.output = Some(value("--output")?),
             "--top" => {
                 let v = value("--top")?;
                 a.top = Some(v.parse().map_err(|_| usage(format!("--top: not a count: {v}")))?);
@@ -476,6 +492,30 @@ fn print_table(path: &str, tr: &TraceReport, report: &RunReport, cut: Cut) {
     }
 }
 
+fn cmd_convert(a: &Args) -> Result<(), Fail> {
+    let path = one_trace(a)?;
+    let s = settings(a)?;
+    match a.format_to.as_deref() {
+        Some("swf") => {}
+        Some(f) => return Err(usage(format!("--to {f}: the only format written is swf"))),
+        None => return Err(usage("convert needs --to swf")),
+    }
+    let trace = load_trace(path, &s)?;
+    let text = schedlab::trace::to_swf(&trace);
+    match a.output.as_deref() {
+        Some(file) => {
+            std::fs::write(file, text).map_err(|e| fail(format!("cannot write {file}: {e}")))?;
+            eprintln!("schedlab: wrote {} jobs to {file}", trace.jobs.len());
+        }
+        None => {
+            if std::io::stdout().write_all(text.as_bytes()).is_err() {
+                std::process::exit(0);
+            }
+        }
+    }
+    Ok(())
+}
+
 fn cmd_policies() {
     let mut groups: Vec<&str> = Vec::new();
     for p in POLICIES {
@@ -732,6 +772,7 @@ fn main() -> ExitCode {
         }
         Some("bench") => cmd_bench(&a),
         Some("explain") => explain::cmd_explain(&a),
+        Some("convert") => cmd_convert(&a),
         Some("findings") => study::cmd_findings(&a),
         Some("sweep") => study::cmd_sweep(&a),
         Some("omega") => study::cmd_omega(&a),
