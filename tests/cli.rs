@@ -265,3 +265,33 @@ fn threads_change_no_output_byte() {
         assert_eq!(String::from_utf8_lossy(one), String::from_utf8_lossy(two));
     }
 }
+
+/// An accounting log through standard input (`sacct ... | schedlab run -`), and `convert`: the
+/// SWF it writes simulates to the same figures as the log itself.
+#[test]
+fn accounting_log_from_stdin_and_converted() {
+    let log = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/accounting-logs/ncar-qhist__testdata");
+    let bytes = std::fs::read(&log).expect("the sample is in ../shared");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(["run", "-", "--policy", "easy", "--format", "json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("schedlab runs");
+    child.stdin.take().unwrap().write_all(&bytes).unwrap();
+    let piped = child.wait_with_output().unwrap();
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    let from_stdin: Value = serde_json::from_str(&stdout(&piped)).unwrap();
+    let dir = scratch("convert");
+    let swf = dir.join("ncar.swf");
+    let o = schedlab(&["convert", log.to_str().unwrap(), "--to", "swf", "-o", swf.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("wrote 4 jobs"), "{}", stderr(&o));
+    let o = schedlab(&["run", swf.to_str().unwrap(), "--policy", "easy", "--format", "json"]);
+    let converted: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(from_stdin["results"][0]["metrics"], converted["results"][0]["metrics"]);
+    let o = schedlab(&["convert", log.to_str().unwrap(), "--to", "csv"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("the only format written is swf"), "{}", stderr(&o));
+}

@@ -34,7 +34,8 @@ USAGE:
                 [--plot DIR]
   schedlab leung [TRACE ...] [--set KEY=VALUE ...] [--format table|json] [--plot DIR]
 
-TRACE is a .swf or .swf.gz file, or example:NAME for a worked example of the papers
+TRACE is a .swf or .swf.gz file, Slurm sacct -P output, a PBS accounting log, - for standard
+input, or example:NAME for a worked example of the papers
 (example:tsafrir-fig1, example:kettimuthu-fig2, example:ward-omega, example:kettimuthu-ss). Names and keys are case-insensitive, '-' and '_' alike.
 Independent simulations (several policies, bench, sweep and the studies) run on every core;
 --threads N (-j N) sets how many threads; the output is the same on any number.
@@ -234,7 +235,12 @@ fn read_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
         return parse(e.swf.as_bytes(), &settings.trace).map_err(|e| fail(format!("{path}: {e}")));
     }
     let cannot = |e: std::io::Error| fail(format!("cannot read {path}: {e}"));
-    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    // `-` is standard input: `sacct -X -P ... | schedlab run - --policy easy`.
+    let mut file: Box<dyn std::io::Read> = if path == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(cannot)?)
+    };
     let mut loader = schedlab::trace::Loader::new(None);
     let mut buf = vec![0u8; 1 << 22];
     loop {
