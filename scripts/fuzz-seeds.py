@@ -22,6 +22,11 @@ OUT = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "fuzz" / "seeds
 
 JOB = b"1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1"
 HOSTILE = {
+    # Grid Engine accounting: a Univa header, a run with h_rt, a failed record, a short line.
+    "sge-records": b"# Version: 8.2.0\n#\n"
+    b"all.q:n1:g:alice:job:7:sge:0:1700000000:1700000010:1700000070:0:0:60:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:NONE:dept:NONE:4:0:1:2:3:-q all.q -l h_rt=00:10:00:0:NONE:100\n"
+    b"all.q:n2:g:bob:job:8:sge:0:0:0:0:1:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:NONE:dept:NONE:1:0:0:0:0::0:NONE:0\n"
+    b"short:line:9\n",
     # PBS accounting records: queued, an end, one deleted before it ran, exec_host cores, a bad ctime.
     "pbs-records": b"03/31/2025 10:59:35;Q;1.srv;queue=htc\n"
     b"03/31/2025 10:59:35;E;1.srv;user=a group=g queue=htc ctime=100 start=110 end=170 Resource_List.ncpus=2 Resource_List.walltime=00:10:00 Exit_status=0\n"

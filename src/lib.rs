@@ -8,8 +8,8 @@
 //!
 //! Where things are:
 //!
-//! - [`trace`]: SWF parsing (plain or gzip), Slurm `sacct` output and PBS accounting logs
-//!   read as a trace (docs/ACCOUNTING.md), the trace options (machine size, load scaling, runtime source,
+//! - [`trace`]: SWF parsing (plain or gzip), Slurm `sacct` output and PBS and Grid Engine
+//!   accounting logs read as a trace (docs/ACCOUNTING.md), the trace options (machine size, load scaling, runtime source,
 //!   overrun, wide jobs) and the report of what was dropped or altered, each
 //!   reason with its first line. [`trace::Loader`] reads a file in chunks into a packed trace of
 //!   about 20 bytes a job, which `trace::parse` reads like the file (how the page and the CLI

@@ -236,7 +236,14 @@ fn hostile_pbs_lines() {
 /// instants (its UnixStartTime is the first submission), on the same machine.
 #[test]
 fn round_trip_through_swf() {
-    for name in ["slurm2sql__test-data1.csv", "ncar-qhist__testdata", "vsctools__20160601", "alogger__torque.log"] {
+    for name in [
+        "slurm2sql__test-data1.csv",
+        "ncar-qhist__testdata",
+        "vsctools__20160601",
+        "alogger__torque.log",
+        "alogger__sge.log",
+        "irvined-geacct__ug82_accounting",
+    ] {
         let log = read(&sample(name));
         let text = schedlab::trace::to_swf(&log);
         let back = read(text.as_bytes());
@@ -250,5 +257,71 @@ fn round_trip_through_swf() {
             assert_eq!(&moved, a, "{name}: job {}", a.id);
         }
         assert!(back.report.errors.is_empty() && back.report.warnings.is_empty(), "{name}: {:?}", back.report);
+    }
+}
+
+/// SGE 6 (University of Queensland): 50 records of 22 jobs; a parallel job writes one record
+/// per host, one after another, folded into one job.
+#[test]
+fn grid_engine_records_folded() {
+    // Lines 1-10 are job 34474 (9 hosts' records, then the master's, line 10), lines 11 and
+    // 12 single-slot jobs with "-l h_rt=600" in their category. Of the 22 jobs, 8 (34474 among
+    // them) ask for no h_rt: no estimate, dropped as an SWF job would be. 50 - 22 = 28 folded.
+    let t = read(&sample("alogger__sge.log"));
+    assert_eq!(t.report.job_lines, 50);
+    assert_eq!(t.jobs.len(), 14);
+    assert_eq!(t.report.dropped.get("job_step_folded"), Some(&28));
+    assert_eq!(t.report.dropped_lines.get("job_step_folded"), Some(&2));
+    assert_eq!(t.report.dropped.get("estimate_not_positive"), Some(&8));
+    // Line 11: 34477 submitted 1245307671, started 1245307678, ended 1245307683, 1 slot.
+    let j = t.jobs.iter().find(|j| j.id == 34477).unwrap();
+    assert_eq!((j.submit, j.logged_wait, j.runtime, j.procs, j.estimate), (1245307671, 7, 5, 1, 600));
+    // With an h_rt, job 34474's ten records make one job: the master's submission
+    // (1245295004) and start (1245305848), the latest end (1245307503), 12 slots.
+    let text =
+        String::from_utf8(sample("alogger__sge.log")).unwrap().replace("-pe make 1-12", "-pe make 1-12 -l h_rt=3600");
+    let t = read(text.as_bytes());
+    let j = t.jobs.iter().find(|j| j.id == 34474).unwrap();
+    assert_eq!((j.submit, j.logged_wait, j.runtime, j.procs, j.estimate), (1245295004, 10_844, 1655, 12, 3600));
+}
+
+/// Univa GE 8.2: four '#' header lines, times in milliseconds, failed records with no start.
+#[test]
+fn univa_milliseconds_and_failed_records() {
+    // Lines 1-4: '#' header. Lines 8, 10-12 and one more: failed=1 with times 0 (jobs 4-8
+    // before their real runs): never started. Line 5, job 1, started and ended in the same
+    // second: run time 0, dropped. Line 6, job 2: submitted 1416358737569 ms, started
+    // 1416359113028, ended 1416359122829: wait 376 s, run 9 s, exit 137.
+    let t = read(&sample("irvined-geacct__ug82_accounting"));
+    assert_eq!(t.report.header_lines, 4);
+    assert_eq!(t.report.dropped.get("never_started"), Some(&5));
+    assert_eq!(t.report.dropped_lines.get("never_started"), Some(&8));
+    assert_eq!(t.report.dropped.get("runtime_not_positive"), Some(&1));
+    assert_eq!(t.jobs.len(), 15);
+    let j = t.jobs.iter().find(|j| j.id == 2).unwrap();
+    assert_eq!((j.submit, j.logged_wait, j.runtime, j.procs), (1416358737, 376, 9, 1));
+    assert!(t.report.errors.is_empty());
+}
+
+/// Hostile Grid Engine lines: cut short, a job number that is not one, a bad time; the good
+/// records are kept, each bad line named, nothing panics.
+#[test]
+fn hostile_grid_engine_lines() {
+    let good = String::from_utf8(sample("alogger__sge.log")).unwrap();
+    let lines: Vec<&str> = good.lines().collect();
+    let short = lines[10].rsplit_once(':').unwrap().0.rsplit_once(':').unwrap().0;
+    let bad_job = lines[10].replacen(":34477:", ":x:", 1);
+    let bad_time = lines[11].replacen(":1245309957:", ":soon:", 1);
+    let text = [lines[10], short, &bad_job, &bad_time, lines[11]].join("\n");
+    let t = read(text.as_bytes());
+    assert_eq!(t.jobs.len(), 2);
+    let errs: Vec<(u64, Option<&str>)> = t.report.errors.iter().map(|e| (e.line, e.field)).collect();
+    assert_eq!(errs, vec![(2, None), (3, None), (4, Some("start_time"))]);
+    let bytes = sample("irvined-geacct__ug82_accounting");
+    for n in (0..bytes.len()).step_by(13) {
+        let _ = parse(&bytes[..n], &TraceOptions::default());
+        let mut flipped = bytes.clone();
+        flipped[n] ^= 0x21;
+        let _ = parse(&flipped, &TraceOptions::default());
     }
 }

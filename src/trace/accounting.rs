@@ -95,8 +95,9 @@ impl Tally {
     pub(super) fn warnings(&self, what: &str) -> Vec<String> {
         self.busiest()
             .map(|most| {
+                let (n, verb) = if most == 1 { ("1 processor".to_string(), "stands") } else { (format!("{most} processors"), "stand") };
                 format!(
-                    "{what} does not say the machine's size: {most} processors, the most its jobs held at once, stand in for it; set machine=N to choose"
+                    "{what} does not say the machine's size: {n}, the most its jobs held at once, {verb} in for it; set machine=N to choose"
                 )
             })
             .into_iter()

@@ -430,6 +430,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
                 known(f, &FIELD_NAMES)
                     .or_else(|| known(f, &super::sacct::COLUMNS))
                     .or_else(|| known(f, &super::pbs::KEYS))
+                    .or_else(|| known(f, &super::sge::FIELDS))
                     .ok_or_else(|| damaged(*at))?,
             ),
         };
@@ -495,6 +496,10 @@ struct Scan {
     sacct: Option<Box<super::sacct::Sacct>>,
     /// The input is a PBS or Torque accounting log, not SWF.
     pbs: Option<Box<super::pbs::Pbs>>,
+    /// The input is a Grid Engine accounting file, not SWF.
+    sge: Option<Box<super::sge::Sge>>,
+    /// '#' lines before the format is known: comments of an accounting log, or bad SWF lines.
+    hashed: Vec<(u64, Vec<u8>)>,
     /// A first line that may head sacct's fixed-width output, with its number: the next line
     /// (dashes, or not) decides.
     maybe_fixed: Option<(u64, String)>,
@@ -538,6 +543,8 @@ impl Scan {
             decided: false,
             sacct: None,
             pbs: None,
+            sge: None,
+            hashed: Vec::new(),
             maybe_fixed: None,
         }
     }
@@ -645,12 +652,31 @@ impl Scan {
             // Not sacct: the first line is read as what it is, an SWF line.
             self.swf_line(header.trim().as_bytes(), first);
         }
-        // A '#' line (a note some tools add) says nothing of the format: the next line decides.
-        if !self.decided && trimmed[0] != b'#' {
+        // A '#' line (a note some tools add, Univa's header) says nothing of the format: it
+        // waits, and the next line decides what it was.
+        if !self.decided && trimmed[0] == b'#' && self.maybe_fixed.is_none() {
+            if self.hashed.len() < MAX_HEADER_LINES {
+                self.hashed.push((line_no, trimmed.to_vec()));
+            } else {
+                self.swf_line(trimmed, line_no);
+            }
+            return;
+        }
+        if !self.decided {
             self.decided = true;
             let text = std::str::from_utf8(trimmed).ok();
+            let accounting = text.is_some_and(|t| {
+                super::pbs::Pbs::is_record(t)
+                    || super::sge::Sge::is_record(t)
+                    || super::sacct::Sacct::from_header(t).is_some()
+                    || super::sacct::Sacct::headless(t)
+                    || super::sacct::Sacct::may_head_fixed(t)
+            });
+            self.settle_hashed(accounting);
             if text.is_some_and(super::pbs::Pbs::is_record) {
                 self.pbs = Some(Box::default());
+            } else if text.is_some_and(super::sge::Sge::is_record) {
+                self.sge = Some(Box::default());
             } else if let Some(sacct) = text.and_then(super::sacct::Sacct::from_header) {
                 self.header_lines += 1;
                 self.begin_sacct(sacct);
@@ -667,6 +693,19 @@ impl Scan {
                 self.maybe_fixed = Some((line_no, String::from_utf8_lossy(line).into_owned()));
                 return;
             }
+        }
+        if let Some(sge) = self.sge.as_mut() {
+            self.job_lines += 1;
+            let read = match std::str::from_utf8(trimmed) {
+                Ok(text) => sge.line(text, line_no),
+                Err(_) => Err(LineError { line: line_no, field: None, message: "not text (binary data?)".into() }),
+            };
+            match read {
+                Ok(Some((first, f))) => self.record(first, &f),
+                Ok(None) => {}
+                Err(e) => self.error(e),
+            }
+            return;
         }
         if let Some(pbs) = self.pbs.as_mut() {
             self.job_lines += 1;
@@ -715,7 +754,23 @@ impl Scan {
 
     /// What the accounting log's reader counted, when the input is one.
     fn tally(&self) -> Option<&super::accounting::Tally> {
-        self.sacct.as_ref().map(|s| s.tally()).or_else(|| self.pbs.as_ref().map(|p| p.tally()))
+        self.sacct
+            .as_ref()
+            .map(|s| s.tally())
+            .or_else(|| self.pbs.as_ref().map(|p| p.tally()))
+            .or_else(|| self.sge.as_ref().map(|g| g.tally()))
+    }
+
+    /// The '#' lines read before the format was known: an accounting log's comments (header
+    /// lines), or SWF lines, which they are not (each reported).
+    fn settle_hashed(&mut self, accounting: bool) {
+        for (line, text) in std::mem::take(&mut self.hashed) {
+            if accounting {
+                self.header_lines += 1;
+            } else {
+                self.swf_line(&text, line);
+            }
+        }
     }
 
     /// The input is sacct output: from now on lines are read as its records.
@@ -795,9 +850,18 @@ impl Scan {
             // A one-line file: its line was not a header after all.
             self.swf_line(header.trim().as_bytes(), first);
         }
-        let finished = match (&self.sacct, &self.pbs) {
-            (Some(sacct), _) => Some(sacct.finish()),
-            (None, Some(pbs)) => Some(pbs.finish()),
+        if !self.decided {
+            self.settle_hashed(false);
+        }
+        if let Some((first, f)) = self.sge.as_mut().and_then(|g| g.flush()) {
+            if !self.full {
+                self.record(first, &f);
+            }
+        }
+        let finished = match (&self.sacct, &self.pbs, &self.sge) {
+            (Some(sacct), _, _) => Some(sacct.finish()),
+            (None, Some(pbs), _) => Some(pbs.finish()),
+            (None, None, Some(sge)) => Some(sge.finish()),
             _ => None,
         };
         if let Some((header, warnings)) = finished {

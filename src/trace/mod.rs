@@ -10,6 +10,7 @@ mod loader;
 mod options;
 mod pbs;
 mod sacct;
+mod sge;
 mod swf;
 mod write;
 

@@ -34,8 +34,8 @@ USAGE:
                 [--plot DIR]
   schedlab leung [TRACE ...] [--set KEY=VALUE ...] [--format table|json] [--plot DIR]
 
-TRACE is a .swf or .swf.gz file, Slurm sacct -P output, a PBS accounting log, - for standard
-input, or example:NAME for a worked example of the papers
+TRACE is a .swf or .swf.gz file, Slurm sacct -P output, a PBS or Grid Engine accounting log, -
+for standard input, or example:NAME for a worked example of the papers
 (example:tsafrir-fig1, example:kettimuthu-fig2, example:ward-omega, example:kettimuthu-ss). Names and keys are case-insensitive, '-' and '_' alike.
 Independent simulations (several policies, bench, sweep and the studies) run on every core;
 --threads N (-j N) sets how many threads; the output is the same on any number.
