@@ -492,6 +492,21 @@ function renderReport(value) {
       tr.insertCell().textContent = String(v);
     }
     box.append(table);
+    // An accounting log (or any trace) as the SWF file the command line's `convert` writes.
+    const exportSwf = document.createElement('button');
+    exportSwf.type = 'button';
+    exportSwf.id = 'export-swf';
+    exportSwf.textContent = 'Export as SWF';
+    exportSwf.title = 'the jobs as read, in the Standard Workload Format v2.2 with a full header';
+    exportSwf.onclick = async () => {
+      const res = await state.pool.run({ kind: 'to-swf', bytes: state.bytes, settings: settings() });
+      if (!res.ok || res.value.startsWith('error:')) return setStatus(`Export failed: ${res.ok ? res.value : res.error}`, 'error');
+      const name = state.name.replace(/\.(swf|gz|txt|csv|log)(\.gz)?$/i, '') + '.swf';
+      saveBlob(name, new Blob([res.value], { type: 'text/plain' }));
+    };
+    const p = document.createElement('p');
+    p.append(exportSwf);
+    box.append(p);
     if (r.errors_total) {
       const h = document.createElement('p');
       h.className = 'error';

@@ -281,6 +281,16 @@ pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
     }
 }
 
+/// The trace as SWF v2.2 text with a full header ([`crate::trace::to_swf`]): what the page
+/// exports of an accounting log (`schedlab convert`'s output), or `error: ...`.
+#[wasm_bindgen]
+pub fn to_swf(bytes: &[u8], settings: Vec<String>) -> String {
+    match settings_and_trace(bytes, &settings) {
+        Ok((_, trace)) => crate::trace::to_swf(&trace),
+        Err(_) => "error: the trace cannot be read".to_string(),
+    }
+}
+
 /// Why job number `job` started when it did under `policy` ([`crate::explain::explain_job`]):
 /// `{"ok", "explanation": {sentences, decisions, ...}}` or `{"ok": false, "message"}`.
 #[wasm_bindgen]

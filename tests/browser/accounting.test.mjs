@@ -48,6 +48,11 @@ async function dropAndCompare(name, expect) {
     assert.equal(web[r.policy].hash, r.schedule_hash, r.policy);
     for (const [k, v] of Object.entries(web[r.policy].metrics)) assert.equal(v, r.metrics[k], `${r.policy} ${k}`);
   }
+  // The page exports the converted SWF: the same text `schedlab convert` writes.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-swf')]);
+  const exported = (await import('node:fs')).readFileSync(await download.path(), 'utf8');
+  const converted = execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['convert', log, '--to', 'swf'], { encoding: 'utf8' });
+  assert.equal(exported, converted);
   await page.screenshot({ path: path.join(shots, `accounting-${name}.png`), fullPage: true });
   assert.deepEqual(foreignRequests(page), []);
   assert.deepEqual(page.errors, []);
