@@ -504,10 +504,14 @@ pub fn explain_job(trace: &Trace, cfg: &Configured, settings: &Settings, id: u64
                 }
             }
             let verdict = if delayed_by.is_empty() {
-                format!(
-                    "without any one of {} it would not have started earlier, so none of them delayed it",
-                    if checked.len() == 1 { "that job".to_string() } else { format!("the {} checked", checked.len()) }
-                )
+                if checked.len() == 1 {
+                    "without that job it would not have started earlier, so it did not delay it".to_string()
+                } else {
+                    format!(
+                        "without any one of the {} checked it would not have started earlier, so none of them delayed it",
+                        checked.len()
+                    )
+                }
             } else {
                 let each: Vec<String> = delayed_by
                     .iter()

@@ -397,6 +397,11 @@ impl Backfill {
                     self.queue[pos].booked = e.dur;
                 }
                 if s == now && self.start_now(sys, pos, true) {
+                    if s != was {
+                        // Compressed to now: the move, then the start, so the log shows both.
+                        let procs = e.procs;
+                        explain(sys, EXPLAIN, || Decision::Reserved { job: e.idx, start: s, was: Some(was), procs });
+                    }
                     explain(sys, EXPLAIN, || Decision::Started { job: e.idx, why: Why::Reservation });
                     continue;
                 }
