@@ -22,6 +22,10 @@ OUT = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "fuzz" / "seeds
 
 JOB = b"1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1"
 HOSTILE = {
+    # Slurm's job-completion log: a name with spaces, a job cancelled before it started, junk.
+    "slurm-jobcomp": b"JobId=1.srv UserId=alice(500) GroupId=g(10) Name=echo $A; b JobState=COMPLETED Partition=main TimeLimit=1-00:00:00 StartTime=2024-01-01T00:00:10 EndTime=2024-01-01T00:10:00 SubmitTime=2024-01-01T00:00:00 ProcCnt=4\n"
+    b"JobId=2.srv UserId=bob JobState=CANCELLED Partition=gpu TimeLimit=UNLIMITED StartTime=Unknown EndTime=Unknown SubmitTime=2024-01-01T00:01:00 ProcCnt=8\n"
+    b"JobId=3.srv StartTime=soon EndTime= ProcCnt=x\n",
     # Grid Engine accounting: a Univa header, a run with h_rt, a failed record, a short line.
     "sge-records": b"# Version: 8.2.0\n#\n"
     b"all.q:n1:g:alice:job:7:sge:0:1700000000:1700000010:1700000070:0:0:60:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:NONE:dept:NONE:4:0:1:2:3:-q all.q -l h_rt=00:10:00:0:NONE:100\n"

@@ -243,6 +243,7 @@ fn round_trip_through_swf() {
         "alogger__torque.log",
         "alogger__sge.log",
         "irvined-geacct__ug82_accounting",
+        "alogger__slurm.log",
     ] {
         let log = read(&sample(name));
         let text = schedlab::trace::to_swf(&log);
@@ -324,4 +325,36 @@ fn hostile_grid_engine_lines() {
         flipped[n] ^= 0x21;
         let _ = parse(&flipped, &TraceOptions::default());
     }
+}
+
+/// Slurm's job-completion text log (VLSCI "bruce"): 177 lines, one per finished job.
+#[test]
+fn slurm_job_completion_log() {
+    // 7 jobs ran 0 s (RunTime=00:00:00, StartTime = EndTime; the first on line 5): dropped as
+    // runtime_not_positive, as an SWF job would be. Line 1: 1670440.bruce-m, samuel(500),
+    // TimeLimit 00:10:00, submitted and started 2014-02-25T15:49:35, ended 15:49:47, ProcCnt 1.
+    let t = read(&sample("alogger__slurm.log"));
+    assert_eq!(t.report.job_lines, 177);
+    assert_eq!(t.jobs.len(), 170);
+    assert_eq!(t.report.dropped.get("runtime_not_positive"), Some(&7));
+    assert_eq!(t.report.dropped_lines.get("runtime_not_positive"), Some(&5));
+    let j = t.jobs.iter().find(|j| j.id == 1670440).unwrap();
+    assert_eq!(
+        (j.submit, j.logged_wait, j.runtime, j.procs, j.estimate, j.user),
+        (at(2014, 2, 25, 15, 49, 35), 0, 12, 1, 600, 500)
+    );
+    // Line 48: `Name=hostname; echo ` holds a ';' and spaces; the keys after it still read:
+    // 320 processors (ProcCnt=320), a 30-day limit, 4 s from 11:16:42 to 11:16:46.
+    let j = t.jobs.iter().find(|j| j.id == 1677806).unwrap();
+    assert_eq!((j.runtime, j.procs, j.estimate, j.user), (4, 320, 30 * 86_400, 505));
+    // A line cut short and one with a bad ProcCnt: named, the rest kept.
+    let good = String::from_utf8(sample("alogger__slurm.log")).unwrap();
+    let lines: Vec<&str> = good.lines().collect();
+    let cut = &lines[1][..60];
+    let bad = lines[2].replace("ProcCnt=1", "ProcCnt=many");
+    let text = [lines[0], cut, &bad, lines[3]].join("\n");
+    let t = read(text.as_bytes());
+    assert_eq!(t.jobs.len(), 2);
+    let errs: Vec<(u64, Option<&str>)> = t.report.errors.iter().map(|e| (e.line, e.field)).collect();
+    assert_eq!(errs, vec![(2, Some("SubmitTime")), (3, Some("ProcCnt"))]);
 }

@@ -145,3 +145,28 @@ pub(super) fn duration(t: &str) -> Result<Option<i64>, String> {
     };
     Ok(Some(days * 86_400 + secs))
 }
+
+/// A Slurm time (sacct, jobcomp), `YYYY-MM-DDTHH:MM:SS`, as seconds since 1970 (read as UTC); `None` for
+/// `Unknown`, `None` or nothing.
+pub(super) fn time(t: &str) -> Result<Option<i64>, String> {
+    if t.is_empty() || t.eq_ignore_ascii_case("unknown") || t.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    let bad = || format!("not a time like 2024-01-31T23:59:59: {t:?}");
+    let (date, clock) = t.split_once('T').ok_or_else(bad)?;
+    let d: Vec<&str> = date.split('-').collect();
+    let h: Vec<&str> = clock.split(':').collect();
+    let num = |s: &str| s.parse::<i64>().map_err(|_| bad());
+    let [y, m, day] = d.as_slice() else { return Err(bad()) };
+    let [hh, mm, ss] = h.as_slice() else { return Err(bad()) };
+    let (y, m, day, hh, mm, ss) = (num(y)?, num(m)?, num(day)?, num(hh)?, num(mm)?, num(ss)?);
+    if !(1..=12).contains(&m)
+        || !(1..=31).contains(&day)
+        || !(0..24).contains(&hh)
+        || !(0..60).contains(&mm)
+        || !(0..61).contains(&ss)
+    {
+        return Err(bad());
+    }
+    Ok(Some(crate::calendar::days_from_civil(y, m as u32, day as u32) * 86_400 + hh * 3600 + mm * 60 + ss))
+}

@@ -431,6 +431,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
                     .or_else(|| known(f, &super::sacct::COLUMNS))
                     .or_else(|| known(f, &super::pbs::KEYS))
                     .or_else(|| known(f, &super::sge::FIELDS))
+                    .or_else(|| known(f, &super::jobcomp::KEYS))
                     .ok_or_else(|| damaged(*at))?,
             ),
         };
@@ -498,6 +499,8 @@ struct Scan {
     pbs: Option<Box<super::pbs::Pbs>>,
     /// The input is a Grid Engine accounting file, not SWF.
     sge: Option<Box<super::sge::Sge>>,
+    /// The input is a Slurm job-completion log, not SWF.
+    jobcomp: Option<Box<super::jobcomp::JobComp>>,
     /// '#' lines before the format is known: comments of an accounting log, or bad SWF lines.
     hashed: Vec<(u64, Vec<u8>)>,
     /// A first line that may head sacct's fixed-width output, with its number: the next line
@@ -544,6 +547,7 @@ impl Scan {
             sacct: None,
             pbs: None,
             sge: None,
+            jobcomp: None,
             hashed: Vec::new(),
             maybe_fixed: None,
         }
@@ -668,6 +672,7 @@ impl Scan {
             let accounting = text.is_some_and(|t| {
                 super::pbs::Pbs::is_record(t)
                     || super::sge::Sge::is_record(t)
+                    || super::jobcomp::JobComp::is_record(t)
                     || super::sacct::Sacct::from_header(t).is_some()
                     || super::sacct::Sacct::headless(t)
                     || super::sacct::Sacct::may_head_fixed(t)
@@ -677,6 +682,8 @@ impl Scan {
                 self.pbs = Some(Box::default());
             } else if text.is_some_and(super::sge::Sge::is_record) {
                 self.sge = Some(Box::default());
+            } else if text.is_some_and(super::jobcomp::JobComp::is_record) {
+                self.jobcomp = Some(Box::default());
             } else if let Some(sacct) = text.and_then(super::sacct::Sacct::from_header) {
                 self.header_lines += 1;
                 self.begin_sacct(sacct);
@@ -702,6 +709,19 @@ impl Scan {
             };
             match read {
                 Ok(Some((first, f))) => self.record(first, &f),
+                Ok(None) => {}
+                Err(e) => self.error(e),
+            }
+            return;
+        }
+        if let Some(jobcomp) = self.jobcomp.as_mut() {
+            self.job_lines += 1;
+            let read = match std::str::from_utf8(trimmed) {
+                Ok(text) => jobcomp.line(text, line_no),
+                Err(_) => Err(LineError { line: line_no, field: None, message: "not text (binary data?)".into() }),
+            };
+            match read {
+                Ok(Some(f)) => self.record(line_no, &f),
                 Ok(None) => {}
                 Err(e) => self.error(e),
             }
@@ -759,6 +779,7 @@ impl Scan {
             .map(|s| s.tally())
             .or_else(|| self.pbs.as_ref().map(|p| p.tally()))
             .or_else(|| self.sge.as_ref().map(|g| g.tally()))
+            .or_else(|| self.jobcomp.as_ref().map(|j| j.tally()))
     }
 
     /// The '#' lines read before the format was known: an accounting log's comments (header
@@ -858,11 +879,14 @@ impl Scan {
                 self.record(first, &f);
             }
         }
-        let finished = match (&self.sacct, &self.pbs, &self.sge) {
-            (Some(sacct), _, _) => Some(sacct.finish()),
-            (None, Some(pbs), _) => Some(pbs.finish()),
-            (None, None, Some(sge)) => Some(sge.finish()),
-            _ => None,
+        let finished = if let Some(sacct) = &self.sacct {
+            Some(sacct.finish())
+        } else if let Some(pbs) = &self.pbs {
+            Some(pbs.finish())
+        } else if let Some(sge) = &self.sge {
+            Some(sge.finish())
+        } else {
+            self.jobcomp.as_ref().map(|j| j.finish())
         };
         if let Some((header, warnings)) = finished {
             // What an accounting log does not say in a header, the scan found out.

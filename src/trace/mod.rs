@@ -6,6 +6,7 @@
 //! as a whole only when no usable job remains.
 
 mod accounting;
+mod jobcomp;
 mod loader;
 mod options;
 mod pbs;
