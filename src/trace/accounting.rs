@@ -5,6 +5,125 @@
 
 use std::collections::HashMap;
 
+use super::swf::LineError;
+
+/// The reader of the accounting log being scanned.
+#[derive(Debug, Clone)]
+pub(super) enum Log {
+    /// Slurm `sacct` output.
+    Sacct(Box<super::sacct::Sacct>),
+    /// Slurm's job-completion text log.
+    JobComp(Box<super::jobcomp::JobComp>),
+    /// PBS, Torque or PBS Pro.
+    Pbs(Box<super::pbs::Pbs>),
+    /// Grid Engine.
+    Sge(Box<super::sge::Sge>),
+}
+
+impl Log {
+    /// The reader for a log whose first line is `line`, if it is one whose lines are records
+    /// (sacct output is recognised by its header instead, which is not a record).
+    pub(super) fn from_record(line: &str) -> Option<Log> {
+        if super::pbs::Pbs::is_record(line) {
+            Some(Log::Pbs(Box::default()))
+        } else if super::sge::Sge::is_record(line) {
+            Some(Log::Sge(Box::default()))
+        } else if super::jobcomp::JobComp::is_record(line) {
+            Some(Log::JobComp(Box::default()))
+        } else {
+            None
+        }
+    }
+
+    /// Whether the line is read by position (sacct's fixed-width output): untrimmed.
+    pub(super) fn by_position(&self) -> bool {
+        matches!(self, Log::Sacct(s) if s.is_fixed())
+    }
+
+    /// Reads one line: the job it completes with that job's first line, or nothing (a line
+    /// left out, or a Grid Engine host's record of a job still being read), or why not.
+    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
+        let at = |r: Option<[i64; 18]>| r.map(|f| (line, f));
+        match self {
+            Log::Sacct(s) => s.line(text, line).map(at),
+            Log::JobComp(j) => j.line(text, line).map(at),
+            Log::Pbs(p) => p.line(text, line).map(at),
+            Log::Sge(g) => g.line(text, line),
+        }
+    }
+
+    /// The job still being read at the end of the input, if any.
+    pub(super) fn flush(&mut self) -> Option<(u64, [i64; 18])> {
+        match self {
+            Log::Sge(g) => g.flush(),
+            _ => None,
+        }
+    }
+
+    /// Header lines and warnings the end of the scan adds.
+    pub(super) fn finish(&self) -> (Vec<String>, Vec<String>) {
+        match self {
+            Log::Sacct(s) => s.finish(),
+            Log::JobComp(j) => j.finish(),
+            Log::Pbs(p) => p.finish(),
+            Log::Sge(g) => g.finish(),
+        }
+    }
+
+    /// What the reader counted.
+    pub(super) fn tally(&self) -> &Tally {
+        match self {
+            Log::Sacct(s) => s.tally(),
+            Log::JobComp(j) => j.tally(),
+            Log::Pbs(p) => p.tally(),
+            Log::Sge(g) => g.tally(),
+        }
+    }
+}
+
+/// One job as an accounting log tells it: what its SWF record is made of.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Run {
+    pub job: i64,
+    pub submit: i64,
+    pub start: i64,
+    pub end: i64,
+    /// Processors allocated and requested.
+    pub alloc: i64,
+    pub req: i64,
+    /// Requested time, seconds, or -1.
+    pub limit: i64,
+    /// SWF status: 1 completed, 0 failed, 5 cancelled.
+    pub status: i64,
+    pub user: i64,
+    pub group: i64,
+    pub queue: i64,
+}
+
+impl Run {
+    /// The SWF record (fields the logs do not give are -1).
+    pub(super) fn record(&self) -> [i64; 18] {
+        let mut out = [-1i64; 18];
+        out[0] = self.job;
+        out[1] = self.submit;
+        out[2] = self.start - self.submit;
+        out[3] = self.end - self.start;
+        out[4] = self.alloc;
+        out[7] = self.req;
+        out[8] = self.limit;
+        out[10] = self.status;
+        out[11] = self.user;
+        out[12] = self.group;
+        out[14] = self.queue;
+        out
+    }
+}
+
+/// The leading number of a job id (`4215033.casper-pbs`, `1670440.bruce-m`).
+pub(super) fn leading_number(id: &str) -> i64 {
+    id.bytes().take_while(u8::is_ascii_digit).fold(0i64, |n, d| n.saturating_mul(10).saturating_add((d - b'0') as i64))
+}
+
 /// Why a line of an accounting log makes no job: the trace report's drop reasons.
 pub(super) const LEFT_OUT: [&str; 5] =
     ["job_step_folded", "cancelled_before_start", "never_started", "not_finished", "not_an_end_record"];

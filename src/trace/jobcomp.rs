@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use super::accounting::{duration, number, time, Left, Tally};
+use super::accounting::{duration, leading_number, number, time, Left, Run, Tally};
 use super::swf::LineError;
 
 /// The keys a job-completion line error can name.
@@ -81,10 +81,7 @@ impl JobComp {
             .map_err(|_| err("ProcCnt", format!("not a whole number: {:?}", get("ProcCnt"))))?;
         let limit = duration(get("TimeLimit")).map_err(|m| err("TimeLimit", m))?.unwrap_or(-1);
         let id = get("JobId");
-        let job = id
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .fold(0i64, |n, d| n.saturating_mul(10).saturating_add((d - b'0') as i64));
+        let job = leading_number(id);
         let status = if state.starts_with("COMPLETED") {
             1
         } else if state.starts_with("CANCELLED") {
@@ -101,19 +98,8 @@ impl JobComp {
         let group = id_of(&mut self.names[1], get("GroupId"));
         let queue = number(&mut self.names[2], get("Partition"));
         self.tally.ran(start, end, procs);
-        let mut out = [-1i64; 18];
-        out[0] = job;
-        out[1] = submit;
-        out[2] = start - submit;
-        out[3] = end - start;
-        out[4] = procs;
-        out[7] = procs;
-        out[8] = limit;
-        out[10] = status;
-        out[11] = user;
-        out[12] = group;
-        out[14] = queue;
-        Ok(Some(out))
+        let run = Run { job, submit, start, end, alloc: procs, req: procs, limit, status, user, group, queue };
+        Ok(Some(run.record()))
     }
 
     /// What the end of the scan adds: header lines and the report's warnings.

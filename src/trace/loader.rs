@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::io::Write;
 
+use super::accounting::Log;
 use super::swf::{parse_job_line, Header, LineError, FIELD_NAMES};
 use super::MAX_REPORTED_ERRORS;
 
@@ -493,14 +494,8 @@ struct Scan {
     full: bool,
     /// The first line that is not blank or a comment has been looked at (it says the format).
     decided: bool,
-    /// The input is Slurm `sacct` output, not SWF.
-    sacct: Option<Box<super::sacct::Sacct>>,
-    /// The input is a PBS or Torque accounting log, not SWF.
-    pbs: Option<Box<super::pbs::Pbs>>,
-    /// The input is a Grid Engine accounting file, not SWF.
-    sge: Option<Box<super::sge::Sge>>,
-    /// The input is a Slurm job-completion log, not SWF.
-    jobcomp: Option<Box<super::jobcomp::JobComp>>,
+    /// The input is an accounting log, not SWF: its reader.
+    log: Option<Log>,
     /// '#' lines before the format is known: comments of an accounting log, or bad SWF lines.
     hashed: Vec<(u64, Vec<u8>)>,
     /// A first line that may head sacct's fixed-width output, with its number: the next line
@@ -544,10 +539,7 @@ impl Scan {
             max_jobs,
             full: false,
             decided: false,
-            sacct: None,
-            pbs: None,
-            sge: None,
-            jobcomp: None,
+            log: None,
             hashed: Vec::new(),
             maybe_fixed: None,
         }
@@ -670,20 +662,14 @@ impl Scan {
             self.decided = true;
             let text = std::str::from_utf8(trimmed).ok();
             let accounting = text.is_some_and(|t| {
-                super::pbs::Pbs::is_record(t)
-                    || super::sge::Sge::is_record(t)
-                    || super::jobcomp::JobComp::is_record(t)
+                Log::from_record(t).is_some()
                     || super::sacct::Sacct::from_header(t).is_some()
                     || super::sacct::Sacct::headless(t)
                     || super::sacct::Sacct::may_head_fixed(t)
             });
             self.settle_hashed(accounting);
-            if text.is_some_and(super::pbs::Pbs::is_record) {
-                self.pbs = Some(Box::default());
-            } else if text.is_some_and(super::sge::Sge::is_record) {
-                self.sge = Some(Box::default());
-            } else if text.is_some_and(super::jobcomp::JobComp::is_record) {
-                self.jobcomp = Some(Box::default());
+            if let Some(log) = text.and_then(Log::from_record) {
+                self.log = Some(log);
             } else if let Some(sacct) = text.and_then(super::sacct::Sacct::from_header) {
                 self.header_lines += 1;
                 self.begin_sacct(sacct);
@@ -701,55 +687,16 @@ impl Scan {
                 return;
             }
         }
-        if let Some(sge) = self.sge.as_mut() {
+        if let Some(log) = self.log.as_mut() {
             self.job_lines += 1;
-            let read = match std::str::from_utf8(trimmed) {
-                Ok(text) => sge.line(text, line_no),
+            // Fixed-width columns are found by position: the line as it is.
+            let text = if log.by_position() { line.trim_ascii_end() } else { trimmed };
+            let read = match std::str::from_utf8(text) {
+                Ok(text) => log.line(text, line_no),
                 Err(_) => Err(LineError { line: line_no, field: None, message: "not text (binary data?)".into() }),
             };
             match read {
                 Ok(Some((first, f))) => self.record(first, &f),
-                Ok(None) => {}
-                Err(e) => self.error(e),
-            }
-            return;
-        }
-        if let Some(jobcomp) = self.jobcomp.as_mut() {
-            self.job_lines += 1;
-            let read = match std::str::from_utf8(trimmed) {
-                Ok(text) => jobcomp.line(text, line_no),
-                Err(_) => Err(LineError { line: line_no, field: None, message: "not text (binary data?)".into() }),
-            };
-            match read {
-                Ok(Some(f)) => self.record(line_no, &f),
-                Ok(None) => {}
-                Err(e) => self.error(e),
-            }
-            return;
-        }
-        if let Some(pbs) = self.pbs.as_mut() {
-            self.job_lines += 1;
-            let read = match std::str::from_utf8(trimmed) {
-                Ok(text) => pbs.line(text, line_no),
-                Err(_) => Err(LineError { line: line_no, field: None, message: "not text (binary data?)".into() }),
-            };
-            match read {
-                Ok(Some(f)) => self.record(line_no, &f),
-                Ok(None) => {}
-                Err(e) => self.error(e),
-            }
-            return;
-        }
-        if let Some(sacct) = self.sacct.as_mut() {
-            self.job_lines += 1;
-            // Fixed-width columns are found by position: the line as it is.
-            let text = if sacct.is_fixed() { line.trim_ascii_end() } else { trimmed };
-            let read = match std::str::from_utf8(text) {
-                Ok(text) => sacct.line(text, line_no),
-                Err(_) => Err(LineError { line: line_no, field: None, message: "not text (binary data?)".into() }),
-            };
-            match read {
-                Ok(Some(f)) => self.record(line_no, &f),
                 Ok(None) => {}
                 Err(e) => self.error(e),
             }
@@ -774,12 +721,7 @@ impl Scan {
 
     /// What the accounting log's reader counted, when the input is one.
     fn tally(&self) -> Option<&super::accounting::Tally> {
-        self.sacct
-            .as_ref()
-            .map(|s| s.tally())
-            .or_else(|| self.pbs.as_ref().map(|p| p.tally()))
-            .or_else(|| self.sge.as_ref().map(|g| g.tally()))
-            .or_else(|| self.jobcomp.as_ref().map(|j| j.tally()))
+        self.log.as_ref().map(Log::tally)
     }
 
     /// The '#' lines read before the format was known: an accounting log's comments (header
@@ -800,7 +742,7 @@ impl Scan {
             self.fatal = Some(why);
             self.full = true;
         }
-        self.sacct = Some(Box::new(sacct));
+        self.log = Some(Log::Sacct(Box::new(sacct)));
     }
 
     /// Stores one job line, or stops at the job limit.
@@ -874,20 +816,12 @@ impl Scan {
         if !self.decided {
             self.settle_hashed(false);
         }
-        if let Some((first, f)) = self.sge.as_mut().and_then(|g| g.flush()) {
+        if let Some((first, f)) = self.log.as_mut().and_then(Log::flush) {
             if !self.full {
                 self.record(first, &f);
             }
         }
-        let finished = if let Some(sacct) = &self.sacct {
-            Some(sacct.finish())
-        } else if let Some(pbs) = &self.pbs {
-            Some(pbs.finish())
-        } else if let Some(sge) = &self.sge {
-            Some(sge.finish())
-        } else {
-            self.jobcomp.as_ref().map(|j| j.finish())
-        };
+        let finished = self.log.as_ref().map(Log::finish);
         if let Some((header, warnings)) = finished {
             // What an accounting log does not say in a header, the scan found out.
             for h in header {

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use super::accounting::{duration, number, Left, Tally};
+use super::accounting::{duration, leading_number, number, Left, Run, Tally};
 use super::swf::LineError;
 
 /// The keys a PBS line error can name.
@@ -90,10 +90,7 @@ impl Pbs {
         let procs = processors(&kv).ok_or_else(|| {
             err("processors", "no processor count (ncpus, total_execution_slots, nodes or exec_host)".into())
         })?;
-        let job = id
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .fold(0i64, |n, d| n.saturating_mul(10).saturating_add((d - b'0') as i64));
+        let job = leading_number(id);
         let status = match kv.get("Exit_status").and_then(|v| v.parse::<i64>().ok()) {
             Some(0) => 1,
             _ => 0,
@@ -102,19 +99,8 @@ impl Pbs {
         let group = number(&mut self.names[1], kv.get("group").copied().unwrap_or(""));
         let queue = number(&mut self.names[2], kv.get("queue").copied().unwrap_or(""));
         self.tally.ran(start, end, procs);
-        let mut out = [-1i64; 18];
-        out[0] = job;
-        out[1] = submit;
-        out[2] = start - submit;
-        out[3] = end - start;
-        out[4] = procs;
-        out[7] = procs;
-        out[8] = limit;
-        out[10] = status;
-        out[11] = user;
-        out[12] = group;
-        out[14] = queue;
-        Ok(Some(out))
+        let run = Run { job, submit, start, end, alloc: procs, req: procs, limit, status, user, group, queue };
+        Ok(Some(run.record()))
     }
 
     /// What the end of the scan adds: header lines and the report's warnings.

@@ -25,7 +25,7 @@
 
 use std::collections::HashMap;
 
-use super::accounting::{duration, number, time, Left, Tally};
+use super::accounting::{duration, number, time, Left, Run, Tally};
 use super::swf::LineError;
 
 /// The columns a simulation needs, by their sacct names (case-insensitive).
@@ -301,19 +301,8 @@ impl Sacct {
         let queue = self.named(2, "", get(c.partition));
         let procs = if alloc > 0 { alloc } else { req };
         self.tally.ran(start, end, procs);
-        let mut out = [-1i64; 18];
-        out[0] = job;
-        out[1] = submit;
-        out[2] = start - submit;
-        out[3] = end - start;
-        out[4] = alloc;
-        out[7] = req;
-        out[8] = limit;
-        out[10] = status;
-        out[11] = user;
-        out[12] = group;
-        out[14] = queue;
-        Ok(Some(out))
+        let run = Run { job, submit, start, end, alloc, req, limit, status, user, group, queue };
+        Ok(Some(run.record()))
     }
 
     /// Whether column `k` is one a job's record is made from (a cut name does not matter).

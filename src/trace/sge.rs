@@ -22,7 +22,7 @@
 
 use std::collections::HashMap;
 
-use super::accounting::{duration, number, Left, Tally};
+use super::accounting::{duration, number, Left, Run, Tally};
 use super::swf::LineError;
 
 /// The fields a Grid Engine line error can name.
@@ -109,18 +109,11 @@ impl Sge {
             .and_then(|v| if v.contains(':') { duration(v).ok().flatten() } else { int(v) })
             .unwrap_or(-1);
         let status = if int(f[12]) == Some(0) && int(f[11]) == Some(0) { 1 } else { 0 };
-        let mut out = [-1i64; 18];
-        out[0] = job;
-        out[1] = submit;
-        out[2] = start - submit;
-        out[3] = end - start;
-        out[4] = slots;
-        out[7] = slots;
-        out[8] = limit;
-        out[10] = status;
-        out[11] = number(&mut self.names[0], f[3]);
-        out[12] = number(&mut self.names[1], f[2]);
-        out[14] = number(&mut self.names[2], f[0]);
+        let user = number(&mut self.names[0], f[3]);
+        let group = number(&mut self.names[1], f[2]);
+        let queue = number(&mut self.names[2], f[0]);
+        let run = Run { job, submit, start, end, alloc: slots, req: slots, limit, status, user, group, queue };
+        let out = run.record();
         self.pending = Some((key, line, out));
         Ok(done)
     }
