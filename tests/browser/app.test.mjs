@@ -76,7 +76,7 @@ test('a malformed trace shows line-numbered errors, and an unusable one says why
   const good = '1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n';
   const text = `; MaxProcs: 4\n${good}1 0 -1 ten 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n<img src=x onerror=alert(1)>\n${good}`;
   await page.setInputFiles('#file', { name: 'bad.swf', mimeType: 'text/plain', buffer: Buffer.from(text) });
-  await page.waitForFunction(() => document.querySelector('ul.errors'));
+  await page.waitForFunction(() => document.querySelector('#trace-report ul.errors'));
   const report = await page.textContent('#trace-report');
   assert.match(report, /line 3, field run_time: not a number/);
   assert.match(report, /line 4: expected 18 fields, found 3/);
