@@ -58,6 +58,12 @@ pub fn learn_chart(lesson: &Lesson, step: usize, opts: &ChartOptions) -> Chart {
         0.0..m,
         |chart, _root, s, hits| {
             let font = s.label;
+            // The pixel rectangle between two data corners, as a hit region.
+            let area = |chart: &super::chart::Ctx<'_, '_, _, _>, a: (f64, f64), b: (f64, f64)| {
+                let (ax, ay) = chart.backend_coord(&a);
+                let (bx, by) = chart.backend_coord(&b);
+                (ax.min(bx), ay.min(by), ax.max(bx), ay.max(by))
+            };
             let label =
                 |chart: &mut super::chart::Ctx<'_, '_, _, _>, text: String, a: (f64, f64), b: (f64, f64), colour| {
                     let (ax, ay) = chart.backend_coord(&a);
@@ -104,8 +110,7 @@ pub fn learn_chart(lesson: &Lesson, step: usize, opts: &ChartOptions) -> Chart {
                     } else {
                         label(chart, id, (ran_to, top), (right, bottom), INK);
                     }
-                    let (ax, ay) = chart.backend_coord(&a);
-                    let (bx, by) = chart.backend_coord(&(right, bottom));
+                    let rect = area(chart, a, (right, bottom));
                     let text = if ended {
                         format!("job {}: {} processors, ran t={} to t={}", job.id, job.procs, b.start, b.end)
                     } else {
@@ -114,12 +119,7 @@ pub fn learn_chart(lesson: &Lesson, step: usize, opts: &ChartOptions) -> Chart {
                             job.id, job.procs, b.start, b.planned_end, job.estimate
                         )
                     };
-                    hits.push(Hit {
-                        rect: (ax.min(bx), ay.min(by), ax.max(bx), ay.max(by)),
-                        series: b.job,
-                        index: 0,
-                        text,
-                    });
+                    hits.push(Hit { rect, series: b.job, index: 0, text });
                 }
                 rows.push(vec![
                     job.id.to_string(),
@@ -140,18 +140,12 @@ pub fn learn_chart(lesson: &Lesson, step: usize, opts: &ChartOptions) -> Chart {
                     let _ =
                         chart.draw_series(std::iter::once(Rectangle::new([a, b], rgba(colour, 1.0).stroke_width(2))));
                     label(chart, format!("{} reserved", job.id), a, b, INK);
-                    let (ax, ay) = chart.backend_coord(&a);
-                    let (bx, by) = chart.backend_coord(&b);
+                    let rect = area(chart, a, b);
                     let text = format!(
                         "job {}: reserved {} processors from t={} to t={}",
                         job.id, job.procs, bk.start, bk.end
                     );
-                    hits.push(Hit {
-                        rect: (ax.min(bx), ay.min(by), ax.max(bx), ay.max(by)),
-                        series: bk.job,
-                        index: 1,
-                        text,
-                    });
+                    hits.push(Hit { rect, series: bk.job, index: 1, text });
                 }
                 rows.push(vec![
                     job.id.to_string(),
