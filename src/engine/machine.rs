@@ -43,8 +43,8 @@ pub struct Machine {
     /// For each processor, when it is next usable: a suspended job's memory is still being
     /// written out until then (the suspension overhead).
     ready: Vec<i64>,
-    /// For each processor, the suspended jobs that resume on it.
-    claimants: Vec<Vec<u32>>,
+    /// For each processor, how many suspended jobs resume on it.
+    claims: Vec<u32>,
     /// For each suspended job, where in its processors the last one found taken is: a
     /// preemptive policy asks at every pass whether it can resume, and the answer is mostly
     /// that this one is still taken. Indexed by job from the first suspension on.
@@ -81,7 +81,7 @@ impl Machine {
             held: vec![Vec::new(); jobs],
             owner: vec![NOBODY; size as usize],
             ready: vec![i64::MIN; size as usize],
-            claimants: vec![Vec::new(); size as usize],
+            claims: vec![0; size as usize],
             ..Default::default()
         }
     }
@@ -212,7 +212,7 @@ impl Machine {
             let i = id as usize;
             self.stamp[i] = self.stamp[i].wrapping_add(1);
             let e = (id, self.stamp[i]);
-            if !self.claimants[i].is_empty() {
+            if self.claims[i] != 0 {
                 self.kept.push(e);
             } else {
                 self.plain.push(e);
@@ -238,7 +238,7 @@ impl Machine {
         }
         for &id in &ids {
             self.ready[id as usize] = ready;
-            self.claimants[id as usize].push(job);
+            self.claims[id as usize] += 1;
         }
         self.give_back(&ids);
         self.held[job as usize] = ids;
@@ -254,7 +254,7 @@ impl Machine {
             self.home_version[job as usize] += 1;
             let listeners = self.listeners.get_mut();
             for &id in &ids {
-                self.claimants[id as usize].retain(|&c| c != job);
+                self.claims[id as usize] -= 1;
                 if listening {
                     listeners[id as usize].retain(|&c| c != job);
                 }
