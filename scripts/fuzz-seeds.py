@@ -37,6 +37,13 @@ HOSTILE = {
     b"03/31/2025 10:59:36;E;2.srv;user=b queue=q ctime=105 start=0 end=106 Resource_List.walltime=01:00:00\n"
     b"03/31/2025 10:59:37;E;3.srv;user=b queue=q ctime=106 start=120 end=200 exec_host=n1/0-3+n2/0*2 Resource_List.walltime=99\n"
     b"03/31/2025 10:59:38;E;4.srv;ctime=x start=1 end=2\n",
+    # LSF lsb.acct: a 10.108 record (with its lists), a 9.13 job killed while pending, a cut
+    # record, a stray byte before the version, a record of another kind.
+    "lsf-records": b'"JOB_FINISH" "10.108" 1643910039 102 1501 33570818 2 1643910038 0 0 1643910038 "u" "q" "" "" "" "h" "/" "" "" "" "f" 0 2 "a" "b" 64 100.0 "" "c ""x""" 0 0 0 0 -1 0 0 0 0 0 0 0 -1 0 0 0 0 0 -1 "" "p" 0 2 "" "" 0 0 0 "" "" "" "" 0 "" 0 "" -1 "" "" "" "" -1 "" "" 7184 "" 1643910038 "" "" 1 1058 "1" 0 600 0 0 "" "" -1 "" -1 0 "" 0 0 "" 0 "/" 0 "" 0.0 0.0 0.0 0.0 0.0 2 "a" "b" -1 0 0 0 0 1 "k" "v"\n'
+    b'"JOB_FINISH" "9.13" 1554995290 5 3 0 4 1554995282 0 0 0 "u" "q" "" "" "" "h" "/" "" "" "" "f" 0 0 32 1.0\n'
+    b'"JOB_FINISH" "10.108" 1643910039 103 1501 33570818 1 1643910038 0 0 1643910038 "u" "q"\n'
+    b'"JOB_FINISH" \xc2\xa1 "7.06" 1\n'
+    b'"JOB_NEW" "10.108" 1643910039 104\n',
     # Slurm sacct output: -P with a header, --parsable's trailing '|', the fixed-width layout
     # with a cut value, and -P printed without its header.
     "sacct-parsable2": b"JobID|JobIDRaw|User|State|Timelimit|Submit|Start|End|Partition|AllocCPUS|ReqCPUS\n"

@@ -1,4 +1,4 @@
-//! Slurm `sacct` output read as a trace, on the samples in `../shared/accounting-logs/` and on
+//! Accounting logs (Slurm, PBS, Grid Engine, LSF) read as a trace, on the samples in `../shared/accounting-logs/` and on
 //! hostile variants of them. Expected values are read off the files by hand, as each comment
 //! says; times are seconds since 1970 (sacct's local times read as UTC).
 
@@ -244,6 +244,7 @@ fn round_trip_through_swf() {
         "alogger__sge.log",
         "irvined-geacct__ug82_accounting",
         "alogger__slurm.log",
+        "hpccs__lsb.acct.16",
     ] {
         let log = read(&sample(name));
         let text = schedlab::trace::to_swf(&log);
@@ -357,4 +358,90 @@ fn slurm_job_completion_log() {
     assert_eq!(t.jobs.len(), 2);
     let errs: Vec<(u64, Option<&str>)> = t.report.errors.iter().map(|e| (e.line, e.field)).collect();
     assert_eq!(errs, vec![(2, Some("SubmitTime")), (3, Some("ProcCnt"))]);
+}
+
+/// LSF 10.1.0.8 (`"10.108"`), 82 JOB_FINISH records of a test cluster.
+#[test]
+fn lsf_job_finish_records() {
+    // Fields read off each line: 3 Event Time (the end), 4 jobId, 7 numProcessors,
+    // 8 submitTime, 11 startTime, 13 queue, then jStatus after the host lists (32 EXIT, 64
+    // DONE). 13 records end in the second they started (lines 1, 3, 9, 12-14, 23, 27, 28,
+    // 34-36, 81): no run to simulate, dropped as SWF jobs of runtime 0 are. Their runLimit is
+    // -1 (none), so the trace has no estimates.
+    let t = read(&sample("hpccs__lsb.acct.16"));
+    assert_eq!(t.report.job_lines, 82);
+    assert_eq!(t.jobs.len(), 69);
+    assert_eq!(t.report.dropped.get("runtime_not_positive"), Some(&13));
+    assert!(t.report.errors.is_empty(), "{:?}", t.report.errors);
+    // Line 2: job 102 submitted 1643910038, started 1643910038, ended 1643910039, EXIT.
+    let j = t.jobs.iter().find(|j| j.id == 102).unwrap();
+    assert_eq!((j.submit, j.logged_wait, j.runtime, j.procs), (1643910038, 0, 1, 1));
+    // Line 82: job 283 submitted 1643926747, started ...748, ended ...749, DONE.
+    let j = t.jobs.iter().find(|j| j.id == 283).unwrap();
+    assert_eq!((j.submit, j.logged_wait, j.runtime, j.procs), (1643926747, 1, 1, 1));
+    // Line 60: job 161 on 30 slots from 1643913200 to ...251, alone: the machine's size.
+    let j = t.jobs.iter().find(|j| j.id == 161).unwrap();
+    assert_eq!((j.logged_wait, j.runtime, j.procs), (72, 51, 30));
+    assert_eq!(t.machine, 30);
+    assert!(t.header.computer.as_deref().unwrap_or("").contains("LSF"));
+}
+
+/// LSF 9.1.3 and 7.0.6 records (fewer trailing fields), records never dispatched, '#' lines,
+/// and a stray byte where the version belongs.
+#[test]
+fn lsf_versions_and_broken_records() {
+    // 9.13: two jobs on 4 slots each, runLimit -1 (none). Job 513431 submitted 1554995282,
+    // started ...282, ended ...290; job 513433 submitted ...285, started ...287, ended ...292.
+    let t = read(&sample("hpccs__issues-gl-19__lsb.acct.issue-gl-19"));
+    let got: Vec<(u64, i64, i64, u32)> = t.jobs.iter().map(|j| (j.id, j.submit, j.runtime, j.procs)).collect();
+    assert_eq!(got, vec![(513431, 1554995282, 8, 4), (513433, 1554995285, 5, 4)]);
+    assert_eq!(t.machine, 8, "both ran at 1554995287");
+    // Lines 4, 6, 11, 14, 17: startTime 0 (killed while pending): left out and counted.
+    let t = read(&sample("hpccs__issues-gl-16__lsb.acct.issue-gl-16"));
+    assert_eq!(t.report.dropped.get("cancelled_before_start"), Some(&5));
+    assert_eq!(t.report.dropped_lines.get("cancelled_before_start"), Some(&4));
+    assert_eq!(t.jobs.len(), 3);
+    assert_eq!(t.report.header_lines, 7, "the '#' notes");
+    // 7.06: five records, one of 0 s (line 3); line 28 has '¡' before the version.
+    let t = read(&sample("hpccs__issues-gl-26__lsb.acct.issue-gl-26"));
+    assert_eq!(t.jobs.len(), 4);
+    let errs: Vec<(u64, Option<&str>)> = t.report.errors.iter().map(|e| (e.line, e.field)).collect();
+    assert_eq!(errs, vec![(28, Some("version"))]);
+    // A real site's records mixing "10.1" and "10.108", doubled quotes inside strings.
+    // runLimit: -1 on lines 1-3 and 11, 2419200 (28 days) on 5 and 7, 86400 on 13-17; the
+    // jobs with none are dropped as SWF jobs without an estimate are, line 9 ran 0 s.
+    let t = read(&sample("hpccs__issues-gl-9__lsb.acct.hostFactor-not-a-float"));
+    assert!(t.report.errors.is_empty(), "{:?}", t.report.errors);
+    let got: Vec<(u64, i64)> = t.jobs.iter().map(|j| (j.id, j.estimate)).collect();
+    assert_eq!(got, vec![(521375, 2419200), (225017, 2419200), (793595, 86400), (793609, 86400), (793614, 86400)]);
+    assert_eq!(t.report.dropped.get("estimate_not_positive"), Some(&4));
+}
+
+/// Records cut short at each of the last groups of the 10.108 layout are reported with their
+/// line and where they end; the whole record is kept.
+#[test]
+fn hostile_lsf_lines() {
+    let t = read(&sample("hpccs__bad-records__lsb.acct-missing-fields"));
+    assert_eq!(t.jobs.len(), 1);
+    let errs: Vec<(u64, String)> = t.report.errors.iter().map(|e| (e.line, e.message.clone())).collect();
+    assert_eq!(errs.iter().map(|e| e.0).collect::<Vec<_>>(), vec![4, 6, 8, 10, 12]);
+    assert!(errs[0].1.contains("ends before numGPURusages"), "{:?}", errs);
+    assert!(errs[1].1.contains("ends before storageInfoC"), "{:?}", errs);
+    assert!(errs[2].1.contains("ends before numKVP"), "{:?}", errs);
+    assert!(errs[3].1.contains("inside the 1 entries of numKVP"), "{:?}", errs);
+    assert!(errs[4].1.contains("inside the 1 entries of numKVP"), "{:?}", errs);
+    // Cut anywhere, or with a byte flipped: no panic.
+    let bytes = sample("hpccs__lsb.acct.16");
+    for n in (0..bytes.len()).step_by(97) {
+        let _ = parse(&bytes[..n], &TraceOptions::default());
+        let mut flipped = bytes.clone();
+        flipped[n] ^= 0x22;
+        let _ = parse(&flipped, &TraceOptions::default());
+    }
+    let text = String::from_utf8(sample("hpccs__lsb.acct.16")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = &lines[1][..lines[1].len() / 2];
+    let t = read([lines[0], cut, "\"JOB_FINISH\" \"10.108\" soon", lines[4]].join("\n").as_bytes());
+    let errs: Vec<(u64, Option<&str>)> = t.report.errors.iter().map(|e| (e.line, e.field)).collect();
+    assert_eq!(errs, vec![(2, None), (3, Some("Event Time"))]);
 }

@@ -1,6 +1,7 @@
 //! What every accounting-log reader shares: the reasons a line makes no job, counted with
 //! their first lines, the runs that size the machine, and the names numbered in order of
-//! appearance. The readers themselves are [`super::sacct`] and [`super::pbs`]; the mapping of
+//! appearance. The readers themselves are [`super::sacct`], [`super::jobcomp`], [`super::pbs`],
+//! [`super::sge`] and [`super::lsf`]; the mapping of
 //! each to SWF is in docs/ACCOUNTING.md.
 
 use std::collections::HashMap;
@@ -18,6 +19,8 @@ pub(super) enum Log {
     Pbs(Box<super::pbs::Pbs>),
     /// Grid Engine.
     Sge(Box<super::sge::Sge>),
+    /// LSF's `lsb.acct`.
+    Lsf(Box<super::lsf::Lsf>),
 }
 
 impl Log {
@@ -30,6 +33,8 @@ impl Log {
             Some(Log::Sge(Box::default()))
         } else if super::jobcomp::JobComp::is_record(line) {
             Some(Log::JobComp(Box::default()))
+        } else if super::lsf::Lsf::is_record(line) {
+            Some(Log::Lsf(Box::default()))
         } else {
             None
         }
@@ -48,6 +53,7 @@ impl Log {
             Log::Sacct(s) => s.line(text, line).map(at),
             Log::JobComp(j) => j.line(text, line).map(at),
             Log::Pbs(p) => p.line(text, line).map(at),
+            Log::Lsf(l) => l.line(text, line).map(at),
             Log::Sge(g) => g.line(text, line),
         }
     }
@@ -67,6 +73,7 @@ impl Log {
             Log::JobComp(j) => j.finish(),
             Log::Pbs(p) => p.finish(),
             Log::Sge(g) => g.finish(),
+            Log::Lsf(l) => l.finish(),
         }
     }
 
@@ -77,6 +84,7 @@ impl Log {
             Log::JobComp(j) => j.tally(),
             Log::Pbs(p) => p.tally(),
             Log::Sge(g) => g.tally(),
+            Log::Lsf(l) => l.tally(),
         }
     }
 }
@@ -139,7 +147,7 @@ pub(super) enum Left {
     NeverStarted = 2,
     /// Running, suspended or requeued: no end yet.
     NotFinished = 3,
-    /// A PBS record other than a job's end (queued, started, deleted...).
+    /// A PBS or LSF record other than a job's end (queued, started, deleted...).
     NotEnd = 4,
 }
 

@@ -433,6 +433,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
                     .or_else(|| known(f, &super::pbs::KEYS))
                     .or_else(|| known(f, &super::sge::FIELDS))
                     .or_else(|| known(f, &super::jobcomp::KEYS))
+                    .or_else(|| known(f, &super::lsf::FIELDS))
                     .ok_or_else(|| damaged(*at))?,
             ),
         };
@@ -688,6 +689,11 @@ impl Scan {
             }
         }
         if let Some(log) = self.log.as_mut() {
+            if trimmed[0] == b'#' {
+                // Notes and error logs some tools leave among an accounting log's records.
+                self.header_lines += 1;
+                return;
+            }
             self.job_lines += 1;
             // Fixed-width columns are found by position: the line as it is.
             let text = if log.by_position() { line.trim_ascii_end() } else { trimmed };

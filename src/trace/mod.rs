@@ -8,6 +8,7 @@
 mod accounting;
 mod jobcomp;
 mod loader;
+mod lsf;
 mod options;
 mod pbs;
 mod sacct;

@@ -34,7 +34,7 @@ USAGE:
                 [--plot DIR]
   schedlab leung [TRACE ...] [--set KEY=VALUE ...] [--format table|json] [--plot DIR]
 
-TRACE is a .swf or .swf.gz file, Slurm sacct -P output, a PBS or Grid Engine accounting log, -
+TRACE is a .swf or .swf.gz file, Slurm sacct -P output, a PBS, Grid Engine or LSF accounting log, -
 for standard input, or example:NAME for a worked example of the papers
 (example:tsafrir-fig1, example:kettimuthu-fig2, example:ward-omega, example:kettimuthu-ss). Names and keys are case-insensitive, '-' and '_' alike.
 Independent simulations (several policies, bench, sweep and the studies) run on every core;
