@@ -445,3 +445,59 @@ fn hostile_lsf_lines() {
     let errs: Vec<(u64, Option<&str>)> = t.report.errors.iter().map(|e| (e.line, e.field)).collect();
     assert_eq!(errs, vec![(2, None), (3, Some("Event Time"))]);
 }
+
+/// `tz=` reads sacct's wall-clock times in the cluster's zone, across a change of offset, and
+/// names the zone in the trace; without it they are read as UTC, with a warning.
+#[test]
+fn sacct_times_in_the_cluster_zone() {
+    let opts = |pairs: &[(&str, &str)]| {
+        let mut o = TraceOptions::default();
+        for (k, v) in pairs {
+            o.set(k, v).unwrap();
+        }
+        o
+    };
+    // Helsinki in July is UTC+3: 2019-07-31T22:29:13 local is 19:29:13 UTC.
+    let t = parse(&sample("slurm2sql__test-data1.csv"), &opts(&[("tz", "europe/helsinki")])).unwrap();
+    assert_eq!(t.jobs[0].submit, at(2019, 7, 31, 19, 29, 13));
+    assert_eq!(t.jobs[0].runtime, 12_805);
+    assert_eq!(t.header.time_zone_string.as_deref(), Some("Europe/Helsinki"));
+    assert!(!t.report.warnings.join("\n").contains("read as UTC"));
+    // Paris, the night summer time ends (27 October 2024, 03:00 CEST -> 02:00 CET): from
+    // 01:30 CEST (23:30 UTC the day before) to 03:30 CET (02:30 UTC) is 3 hours, not 2.
+    let text = "JobID|Submit|Start|End|AllocCPUS|Timelimit|State\n\
+                7|2024-10-27T01:00:00|2024-10-27T01:30:00|2024-10-27T03:30:00|2|04:00:00|COMPLETED\n";
+    let t = parse(text.as_bytes(), &opts(&[("tz", "Europe/Paris")])).unwrap();
+    let j = &t.jobs[0];
+    assert_eq!((j.submit, j.logged_wait, j.runtime), (at(2024, 10, 26, 23, 0, 0), 1800, 3 * 3600));
+    let t = parse(text.as_bytes(), &TraceOptions::default()).unwrap();
+    assert_eq!((t.jobs[0].submit, t.jobs[0].runtime), (at(2024, 10, 27, 1, 0, 0), 2 * 3600));
+    assert!(t.report.warnings.join("\n").contains("read as UTC; set tz="));
+    // A zone the database does not have is refused by name.
+    assert!(TraceOptions::default().set("tz", "Mars/Olympus").is_err());
+    // The SWF written keeps the zone, and reads back as the same jobs.
+    let t = parse(&sample("slurm2sql__test-data1.csv"), &opts(&[("tz", "Europe/Helsinki")])).unwrap();
+    let back = read(schedlab::trace::to_swf(&t).as_bytes());
+    assert_eq!(back.header.time_zone_string.as_deref(), Some("Europe/Helsinki"));
+    assert_eq!(back.jobs[0].submit + back.header.unix_start_time.unwrap(), t.jobs[0].submit);
+}
+
+/// `partition=NAME` keeps one partition's jobs (the others counted), by name or number; a
+/// name the log does not have is refused with the ones it has.
+#[test]
+fn one_partition_selected() {
+    let opts = |p: &str| {
+        let mut o = TraceOptions::default();
+        o.set("partition", p).unwrap();
+        o
+    };
+    // slurm2sql: 43974388 in jupyter-long (queue 1), 43977780 in interactive (queue 2).
+    let t = parse(&sample("slurm2sql__test-data1.csv"), &opts("Interactive")).unwrap();
+    assert_eq!(t.jobs.iter().map(|j| j.id).collect::<Vec<_>>(), vec![43977780]);
+    assert_eq!(t.report.dropped.get("other_partition"), Some(&1));
+    assert_eq!(t.report.dropped_lines.get("other_partition"), Some(&2));
+    let t = parse(&sample("slurm2sql__test-data1.csv"), &opts("1")).unwrap();
+    assert_eq!(t.jobs.iter().map(|j| j.id).collect::<Vec<_>>(), vec![43974388]);
+    let e = parse(&sample("slurm2sql__test-data1.csv"), &opts("gpu")).unwrap_err();
+    assert!(e.message.contains("its queues: 1 jupyter-long, 2 interactive"), "{}", e.message);
+}

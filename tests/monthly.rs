@@ -56,7 +56,7 @@ fn fcfs_months_by_hand_across_a_local_month_boundary() {
     let starts: Vec<i64> = out.records.iter().map(|r| r.start).collect();
     assert_eq!(starts, vec![0, 3600, 3600, 10800, 12600]);
     let m = monthly(&t, &out, &high);
-    assert_eq!(m.zone, "US/Pacific (UTC-08:00 with US daylight saving rules)");
+    assert_eq!(m.zone, "US/Pacific (UTC-08:00, with daylight saving time)");
     assert_eq!(
         m.months,
         vec![

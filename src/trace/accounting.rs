@@ -77,6 +77,12 @@ impl Log {
         }
     }
 
+    /// Whether the log's times are wall-clock times of an unnamed zone (read as UTC unless
+    /// `tz=` names it): Slurm's, when any job ran.
+    pub(super) fn local_times(&self) -> bool {
+        matches!(self, Log::Sacct(_) | Log::JobComp(_)) && self.tally().any_run()
+    }
+
     /// What the reader counted.
     pub(super) fn tally(&self) -> &Tally {
         match self {
@@ -212,8 +218,8 @@ impl Tally {
         let mut named: Vec<(&String, &i64)> = queues.iter().collect();
         named.sort_by_key(|q| *q.1);
         if !named.is_empty() {
-            let list: Vec<String> = named.iter().map(|(n, k)| format!("{k} = {n}")).collect();
-            h.push(format!("Queues: {what}: {}", list.join(", ")));
+            h.push(format!("Queues: {what}"));
+            h.extend(named.iter().map(|(n, k)| format!("Queue: {k} {n}")));
         }
         h
     }

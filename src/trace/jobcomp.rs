@@ -106,13 +106,7 @@ impl JobComp {
     pub(super) fn finish(&self) -> (Vec<String>, Vec<String>) {
         let mut header = vec!["Computer: a Slurm cluster (read from its job-completion log)".to_string()];
         header.extend(self.tally.header("partitions as queues", &self.names[2]));
-        let mut warnings = self.tally.warnings("The Slurm job-completion log");
-        if self.tally.any_run() {
-            warnings.push(
-                "the job-completion log prints the cluster's local times without a zone: they are read as UTC".into(),
-            );
-        }
-        (header, warnings)
+        (header, self.tally.warnings("The Slurm job-completion log"))
     }
 
     /// Jobs left out by reason, and the runs.

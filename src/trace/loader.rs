@@ -28,7 +28,7 @@ pub const MAX_HEADER_LINES: usize = 10_000;
 pub const PAGE_JOB_LIMIT: u64 = 2_000_000;
 
 /// First bytes of a packed trace: a NUL, so no SWF text can start this way.
-const MAGIC: &[u8; 16] = b"\0SCHEDLAB-PACK2\n";
+const MAGIC: &[u8; 16] = b"\0SCHEDLAB-PACK3\n";
 
 /// The SWF fields a packed record keeps (0-based): every one a trace option or a job reads.
 pub(super) const STORED: [usize; 14] = [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 14, 15];
@@ -63,6 +63,9 @@ pub(super) struct Scanned<'a> {
     pub left_out: Vec<(&'static str, u64, u64)>,
     /// An accounting log's machine size as its jobs tell it: the most processors busy at once.
     pub busiest: Option<i64>,
+    /// The log gives wall-clock times of the cluster's zone without saying which (sacct, the
+    /// Slurm job-completion log): they were read as UTC, and `tz=` reads them in its zone.
+    pub local_times: bool,
     /// The first malformed line that holds control bytes: the file is likely binary.
     pub binary_line: Option<u64>,
     /// The line reading stopped at (a job limit or the user), if it stopped early.
@@ -326,6 +329,7 @@ impl Loader {
         scan.end();
         let left_out = scan.tally().map(|t| t.left_out()).unwrap_or_default();
         let busiest = scan.tally().and_then(|t| t.busiest());
+        let local_times = scan.log.as_ref().is_some_and(|l| l.local_times());
         Scanned {
             lines_read: scan.lines_read,
             header_lines: scan.header_lines,
@@ -338,6 +342,7 @@ impl Loader {
             fatal: scan.fatal,
             left_out,
             busiest,
+            local_times,
             binary_line: scan.binary_line,
             stopped_at_line: scan.stopped_at_line,
             records: Cow::Owned(scan.records),
@@ -372,6 +377,7 @@ fn encode(s: &Scanned) -> Vec<u8> {
         put_str(&mut out, text);
     }
     put_varint(&mut out, s.busiest.map_or(0, |m| (m as u64).saturating_add(1)));
+    put_varint(&mut out, s.local_times as u64);
     put_varint(&mut out, s.left_out.len() as u64);
     for (why, n, first) in &s.left_out {
         put_str(&mut out, why);
@@ -413,6 +419,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
     // Names are stored as text and read back as the static names they were.
     let known = |name: &str, among: &[&'static str]| among.iter().copied().find(|&n| n == name);
     let busiest = varint(bytes, at).ok_or_else(|| damaged(*at))?.checked_sub(1).map(|m| m.min(i64::MAX as u64) as i64);
+    let local_times = varint(bytes, at).ok_or_else(|| damaged(*at))? != 0;
     let mut left_out = Vec::new();
     for _ in 0..varint(bytes, at).ok_or_else(|| damaged(*at))? {
         let why = get_str(bytes, at).ok_or_else(|| damaged(*at))?;
@@ -459,6 +466,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
         fatal: if fatal.is_empty() { None } else { Some(fatal) },
         left_out,
         busiest,
+        local_times,
         binary_line: opt(binary),
         stopped_at_line: opt(stopped),
         records: Cow::Borrowed(records),

@@ -202,6 +202,13 @@ impl Raw {
     }
 }
 
+/// The number of the queue `p` names in the header (`Queue: N name`, case-insensitive), or
+/// `p` itself when it is a number.
+fn queue_number(p: &str, header: &Header) -> Option<i64> {
+    let p = p.trim();
+    header.queues.iter().find(|(_, name)| name.eq_ignore_ascii_case(p)).map(|(n, _)| *n).or_else(|| p.parse().ok())
+}
+
 fn to_i32(v: i64) -> i32 {
     v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
@@ -237,7 +244,47 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
     if let Some(message) = &scanned.fatal {
         return Err(TraceError { message: message.clone(), report: Box::new(report) });
     }
-    let (header, max_procs_line) = scanned.header();
+    let (mut header, max_procs_line) = scanned.header();
+    // tz= names the trace's zone; a log of wall-clock times without a zone is read in it.
+    let named_zone = opts.tz.as_deref().and_then(crate::calendar::Zone::named);
+    if let Some(name) = named_zone.as_ref().and_then(|z| z.name()) {
+        header.time_zone_string = Some(name.to_string());
+    }
+    let localize = |rec: &mut loader::Record| {
+        if let (true, Some(zone)) = (scanned.local_times, &named_zone) {
+            let f = &mut rec.f;
+            let at = |t: i64| zone.from_local(&crate::calendar::Civil::from_unix(t));
+            let (submit, start) = (at(f[1]), at(f[1] + f[2].max(0)));
+            let end = at(f[1] + f[2].max(0) + f[3].max(0));
+            if f[2] >= 0 {
+                f[2] = start - submit;
+            }
+            if f[3] >= 0 {
+                f[3] = end - start;
+            }
+            f[1] = submit;
+        }
+    };
+    if scanned.local_times && named_zone.is_none() {
+        report.warnings.push(
+            "the log gives the cluster's wall-clock times without a time zone: they are read as UTC; set tz= to the cluster's zone (tz=Europe/Paris) to read them in it".into(),
+        );
+    }
+    let partition = match opts.partition.as_deref() {
+        None => None,
+        Some(p) => Some(queue_number(p, &header).ok_or_else(|| {
+            let names: Vec<String> = header.queues.iter().map(|(n, name)| format!("{n} {name}")).collect();
+            let known = if names.is_empty() {
+                "it names none".to_string()
+            } else {
+                format!("its queues: {}", names.join(", "))
+            };
+            TraceError {
+                message: format!("partition={p}: no queue or partition of that name or number in this trace ({known})"),
+                report: Box::new(report.clone()),
+            }
+        })?),
+    };
     let mut dropped = Counts::default();
     if let Some(e) = scanned.errors.first() {
         dropped.first.insert("malformed_line", e.line);
@@ -258,7 +305,8 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
     let mut widest_all = (0i64, 0u64);
     let mut widest_est = (0i64, 0u64);
     for rec in scanned.records() {
-        let rec = rec.map_err(|m| damaged(m, &report))?;
+        let mut rec = rec.map_err(|m| damaged(m, &report))?;
+        localize(&mut rec);
         let Some(r) = Raw::from_record(&rec, &opts) else { continue };
         any_raw = true;
         any_estimate |= r.estimate > 0;
@@ -328,12 +376,15 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
     let mut jobs: Vec<Job> = Vec::with_capacity(scanned.count.min(1 << 24) as usize);
     let mut last_kept = (i64::MIN, 0u64);
     for rec in scanned.records() {
-        let rec = rec.map_err(|m| damaged(m, &report))?;
+        let mut rec = rec.map_err(|m| damaged(m, &report))?;
+        localize(&mut rec);
         let Some(r) = Raw::from_record(&rec, &opts) else {
             dropped.add("partial_record", rec.line);
             continue;
         };
-        let reason = if r.submit < from {
+        let reason = if partition.is_some_and(|q| r.queue as i64 != q) {
+            Some("other_partition")
+        } else if r.submit < from {
             Some("before_from")
         } else if r.submit >= to {
             Some("after_to")

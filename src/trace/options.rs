@@ -67,6 +67,11 @@ pub struct TraceOptions {
     pub from: Option<(i64, u32, u32)>,
     /// Keep only jobs submitted up to the end of this date.
     pub to: Option<(i64, u32, u32)>,
+    /// The trace's time zone, a tz database name: wall-clock times of a log that does not
+    /// name its zone (sacct) are read in it, and dates are shown in it.
+    pub tz: Option<String>,
+    /// Keep only the jobs of this queue (partition), by name or number.
+    pub partition: Option<String>,
 }
 
 /// Parses `YYYY-MM-DD`, or `none`.
@@ -97,6 +102,8 @@ impl Default for TraceOptions {
             keep_partial: false,
             from: None,
             to: None,
+            tz: None,
+            partition: None,
         }
     }
 }
@@ -112,6 +119,8 @@ pub const TRACE_KEYS: &[(&str, &str, &str)] = &[
     ("partial", "skip", "status 2-4 records (checkpoint fragments): skip | keep"),
     ("from", "none", "keep jobs submitted from this date on, YYYY-MM-DD in the trace's time zone"),
     ("to", "none", "keep jobs submitted up to the end of this date, YYYY-MM-DD in the trace's time zone"),
+    ("tz", "header", "the trace's time zone, a tz database name (Europe/Paris): sacct and Slurm job-completion times are read as its wall-clock times (else as UTC), and dates are shown in it"),
+    ("partition", "all", "keep only the jobs of one queue or partition, by its name in the log or its number"),
 ];
 
 impl TraceOptions {
@@ -160,6 +169,24 @@ impl TraceOptions {
             "partial" => self.keep_partial = parse_choice(key, value, &[("skip", false), ("keep", true)])?,
             "from" => self.from = parse_date(key, value)?,
             "to" => self.to = parse_date(key, value)?,
+            "tz" => {
+                self.tz = if value.eq_ignore_ascii_case("header") {
+                    None
+                } else {
+                    let zone = crate::calendar::Zone::named(value).ok_or_else(|| {
+                        KeyError::new(
+                            key,
+                            value,
+                            "must be a time zone of the tz database, such as Europe/Paris or America/Chicago",
+                        )
+                    })?;
+                    Some(zone.name().unwrap_or(value.trim()).to_string())
+                }
+            }
+            "partition" => {
+                let v = value.trim();
+                self.partition = if v.is_empty() || v.eq_ignore_ascii_case("all") { None } else { Some(v.to_string()) };
+            }
             _ => return Ok(false),
         }
         Ok(true)

@@ -338,11 +338,7 @@ impl Sacct {
     pub(super) fn finish(&self) -> (Vec<String>, Vec<String>) {
         let mut header = vec!["Computer: a Slurm cluster (read from sacct output)".to_string()];
         header.extend(self.tally.header("partitions as queues", &self.names[2]));
-        let mut warnings = self.tally.warnings("sacct output");
-        if self.tally.any_run() {
-            warnings.push("sacct prints the cluster's local times without a zone: they are read as UTC".to_string());
-        }
-        (header, warnings)
+        (header, self.tally.warnings("sacct output"))
     }
 
     /// What every accounting log's scan keeps: jobs left out by reason, and the runs.

@@ -49,12 +49,13 @@ pub fn to_swf(trace: &Trace) -> String {
     line(format!("MaxRecords: {}", trace.jobs.len()));
     line(format!("MaxProcs: {}", trace.machine));
     line(format!("UnixStartTime: {}", base + first));
-    line("TimeZoneString: UTC".into());
+    line(format!("TimeZoneString: {}", h.time_zone_string.as_deref().unwrap_or("UTC")));
     line(format!("StartTime: {}", swf_date(base + first)));
     line(format!("EndTime: {}", swf_date(base + last_end)));
     for raw in &h.lines {
         let t = raw.trim();
-        if t.to_ascii_lowercase().starts_with("queues:") || t.to_ascii_lowercase().starts_with("note:") {
+        let t_lower = t.to_ascii_lowercase();
+        if ["queues:", "queue:", "note:"].iter().any(|k| t_lower.starts_with(k)) {
             line(t.to_string());
         }
     }
