@@ -205,6 +205,15 @@ impl Loader {
         Loader { mode: Mode::Sniffing(Vec::new()), scan: Some(Scan::new(max_jobs)) }
     }
 
+    /// Names the columns of sacct output printed without its header line (`fields=`, the
+    /// list given to `sacct --format`); `None` leaves them to a header line or a known order.
+    pub fn fields(mut self, fields: Option<&str>) -> Loader {
+        if let Some(scan) = self.scan.as_mut() {
+            scan.fields = fields.map(str::to_string);
+        }
+        self
+    }
+
     /// Feeds the next chunk of the file. Returns false once no more input is wanted (the job
     /// limit was reached, or the input cannot be read further); later chunks are ignored.
     pub fn feed(&mut self, chunk: &[u8]) -> bool {
@@ -510,6 +519,8 @@ struct Scan {
     /// A first line that may head sacct's fixed-width output, with its number: the next line
     /// (dashes, or not) decides.
     maybe_fixed: Option<(u64, String)>,
+    /// The columns of header-less sacct output, when the user named them (`fields=`).
+    fields: Option<String>,
 }
 
 impl Write for Scan {
@@ -551,6 +562,7 @@ impl Scan {
             log: None,
             hashed: Vec::new(),
             maybe_fixed: None,
+            fields: None,
         }
     }
 
@@ -684,12 +696,26 @@ impl Scan {
                 self.begin_sacct(sacct);
                 return;
             }
-            if text.is_some_and(super::sacct::Sacct::headless) {
-                self.fatal = Some(
-                    "this looks like sacct -P output printed without its header line (--noheader): the columns cannot be told apart; run sacct without --noheader, or add the --format list as the first line, separated by |".to_string(),
-                );
-                self.full = true;
-                return;
+            if let Some(t) = text.filter(|t| super::sacct::Sacct::headless(t)) {
+                // Header-less: the columns the user named, else a documented tool's order.
+                let named = self.fields.as_deref().and_then(super::sacct::Sacct::from_fields);
+                if let Some(sacct) = named {
+                    self.begin_sacct(sacct);
+                } else if let Some((sacct, which)) = super::sacct::Sacct::known_order(t) {
+                    self.warnings.push(format!(
+                        "the sacct output has no header line: its columns were read in {which}; set fields= to the --format list if they are not"
+                    ));
+                    self.begin_sacct(sacct);
+                } else {
+                    self.fatal = Some(
+                        "this looks like sacct -P output printed without its header line (--noheader): the columns cannot be told apart; set fields= to the --format list it was printed with (fields=JobIDRaw,Submit,Start,End,AllocCPUS,Timelimit,State), run sacct without --noheader, or add the --format list as the first line, separated by |".to_string(),
+                    );
+                    self.full = true;
+                    return;
+                }
+                if self.full {
+                    return;
+                }
             }
             if text.is_some_and(super::sacct::Sacct::may_head_fixed) {
                 self.maybe_fixed = Some((line_no, String::from_utf8_lossy(line).into_owned()));

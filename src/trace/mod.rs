@@ -223,7 +223,7 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
     let scanned = if loader::is_packed(bytes) {
         loader::decode(bytes).map_err(|message| TraceError { message, report: Box::new(report.clone()) })?
     } else {
-        let mut l = Loader::new(None);
+        let mut l = Loader::new(None).fields(opts.fields.as_deref());
         l.feed(bytes);
         l.scanned()
     };

@@ -72,6 +72,9 @@ pub struct TraceOptions {
     pub tz: Option<String>,
     /// Keep only the jobs of this queue (partition), by name or number.
     pub partition: Option<String>,
+    /// The columns of sacct output printed without its header line: the list given to
+    /// `sacct --format`, comma-separated. Read while scanning (see [`super::Loader::fields`]).
+    pub fields: Option<String>,
 }
 
 /// Parses `YYYY-MM-DD`, or `none`.
@@ -104,6 +107,7 @@ impl Default for TraceOptions {
             to: None,
             tz: None,
             partition: None,
+            fields: None,
         }
     }
 }
@@ -121,6 +125,7 @@ pub const TRACE_KEYS: &[(&str, &str, &str)] = &[
     ("to", "none", "keep jobs submitted up to the end of this date, YYYY-MM-DD in the trace's time zone"),
     ("tz", "header", "the trace's time zone, a tz database name (Europe/Paris): sacct and Slurm job-completion times are read as its wall-clock times (else as UTC), and dates are shown in it"),
     ("partition", "all", "keep only the jobs of one queue or partition, by its name in the log or its number"),
+    ("fields", "none", "the columns of sacct -P output printed without its header (--noheader): the --format list, comma-separated (JobIDRaw,Submit,Start,End,AllocCPUS,Timelimit,State)"),
 ];
 
 impl TraceOptions {
@@ -182,6 +187,20 @@ impl TraceOptions {
                     })?;
                     Some(zone.name().unwrap_or(value.trim()).to_string())
                 }
+            }
+            "fields" => {
+                let v = value.trim();
+                self.fields = if v.is_empty() || v.eq_ignore_ascii_case("none") {
+                    None
+                } else if super::sacct::Sacct::from_fields(v).is_none() {
+                    return Err(KeyError::new(
+                        key,
+                        value,
+                        "must be sacct's --format list, comma-separated, with a JobID or JobIDRaw column",
+                    ));
+                } else {
+                    Some(v.to_string())
+                };
             }
             "partition" => {
                 let v = value.trim();

@@ -53,11 +53,34 @@ struct Columns {
 pub(super) const COLUMNS: [&str; 8] =
     ["Submit", "Start", "End", "Elapsed", "AllocCPUS", "NCPUS", "ReqCPUS", "Timelimit"];
 
+/// Field orders of header-less `sacct -P` output that widely used tools document, as (whose,
+/// the `--format` list, whether its last column may be missing), with a test of a line.
+const KNOWN_ORDERS: [(&str, &str, bool); 3] = [
+    (
+        "Open XDMoD's documented order (XDMoD 11: jobid,jobidraw,cluster,partition,qos,...)",
+        "jobid,jobidraw,cluster,partition,qos,account,group,gid,user,uid,submit,eligible,start,end,elapsed,exitcode,state,nnodes,ncpus,reqcpus,reqmem,reqtres,alloctres,timelimit,nodelist,jobname",
+        false,
+    ),
+    (
+        "Open XDMoD's documented order before XDMoD 11 (jobid,jobidraw,cluster,partition,account,...)",
+        "jobid,jobidraw,cluster,partition,account,group,gid,user,uid,submit,eligible,start,end,elapsed,exitcode,state,nnodes,ncpus,reqcpus,reqmem,reqtres,alloctres,timelimit,nodelist,jobname",
+        false,
+    ),
+    (
+        "the order of AWS HPC Cost Simulator's documented sacct command (State,JobID,ReqCPUS,...)",
+        "State,JobID,ReqCPUS,ReqMem,ReqNodes,Constraints,Submit,Eligible,Start,Elapsed,Suspended,End,ExitCode,DerivedExitCode,AllocNodes,NCPUS,MaxDiskRead,MaxDiskWrite,MaxPages,MaxRSS,MaxVMSize,CPUTime,UserCPU,SystemCPU,TotalCPU,Partition",
+        true,
+    ),
+];
+
 /// The scan of one `sacct` output, line by line.
 #[derive(Debug, Clone)]
 pub(super) struct Sacct {
     cols: Columns,
     width: usize,
+    /// The last column may be missing from a line (a tool's order that adds it on some
+    /// clusters only).
+    short_ok: bool,
     /// `--parsable`: every line ends with a `|`.
     trailing: bool,
     /// The default fixed-width output: each column's byte span, from the dashes under the
@@ -87,6 +110,37 @@ impl Sacct {
         }
         let trailing = line.ends_with('|');
         Sacct::with_names(&fields(line, trailing), trailing, None)
+    }
+
+    /// The scan of header-less `-P` output whose columns are the `--format` list `fields`
+    /// (comma-separated), or `None` when it names no JobID column.
+    pub(super) fn from_fields(fields: &str) -> Option<Sacct> {
+        let names: Vec<&str> = fields.split(',').map(str::trim).collect();
+        Sacct::with_names(&names, false, None)
+    }
+
+    /// The scan of header-less `-P` output whose first record `line` fits the field order
+    /// of a tool that documents its sacct command, with whose order it is, if one fits: the
+    /// number of fields, a job id, a time in each time column and a state in the state column.
+    pub(super) fn known_order(line: &str) -> Option<(Sacct, &'static str)> {
+        let f: Vec<&str> = line.split('|').collect();
+        KNOWN_ORDERS.iter().find_map(|&(whose, list, short_ok)| {
+            let mut s = Sacct::from_fields(list)?;
+            s.short_ok = short_ok;
+            let c = s.cols;
+            let fits = f.len() == s.width || (short_ok && f.len() + 1 == s.width);
+            let get = |i: Option<usize>| i.and_then(|i| f.get(i)).map_or("", |v| v.trim());
+            let id = get(c.job_id);
+            let id_ok = id.split(['.', '_', '+']).next().is_some_and(|n| n.parse::<u64>().is_ok());
+            let times_ok =
+                [c.submit, c.start, c.end].iter().all(|&i| time(get(i)).is_ok()) && get(c.submit).contains('T');
+            let state_ok = get(c.state).chars().next().is_some_and(|ch| ch.is_ascii_uppercase())
+                && get(c.state)
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| w.bytes().all(|b| b.is_ascii_uppercase() || b == b'_' || b == b'+'));
+            (fits && id_ok && times_ok && state_ok).then_some((s, whose))
+        })
     }
 
     /// Whether `line` looks like a record of sacct's `-P` output printed without its header
@@ -153,10 +207,13 @@ impl Sacct {
             };
             slot.get_or_insert(i);
         }
+        // JobIDRaw alone names the jobs and steps as well.
+        c.job_id = c.job_id.or(c.job_id_raw);
         c.job_id?;
         Some(Sacct {
             cols: c,
             width: names.len(),
+            short_ok: false,
             trailing,
             spans,
             names: Default::default(),
@@ -220,7 +277,7 @@ impl Sacct {
                 });
             }
         }
-        if f.len() != self.width {
+        if f.len() != self.width && !(self.short_ok && f.len() + 1 == self.width) {
             return Err(LineError {
                 line,
                 field: None,
@@ -232,7 +289,7 @@ impl Sacct {
             });
         }
         let c = self.cols;
-        let get = |i: Option<usize>| i.map(|i| f[i].trim()).unwrap_or("");
+        let get = |i: Option<usize>| i.and_then(|i| f.get(i)).map_or("", |v| v.trim());
         let id = get(c.job_id);
         if id.contains('.') {
             self.tally.left(Left::Step, line);

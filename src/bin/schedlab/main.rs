@@ -241,7 +241,7 @@ fn read_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
     } else {
         Box::new(std::fs::File::open(path).map_err(cannot)?)
     };
-    let mut loader = schedlab::trace::Loader::new(None);
+    let mut loader = schedlab::trace::Loader::new(None).fields(settings.trace.fields.as_deref());
     let mut buf = vec![0u8; 1 << 22];
     loop {
         let n = std::io::Read::read(&mut file, &mut buf).map_err(cannot)?;
