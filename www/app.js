@@ -357,6 +357,7 @@ function renderPolicies() {
   const all = [...state.catalogue.trace_options, ...state.catalogue.engine_options, ...state.catalogue.metric_options];
   for (const o of all) {
     if (o.key === 'budget_s') continue; // its own input, by the Run buttons
+    if (o.key === 'fields') continue; // read while a file is scanned: the command line's and the library's
     const label = document.createElement('label');
     label.title = o.doc;
     label.textContent = `${o.key} `;
