@@ -293,5 +293,92 @@ fn accounting_log_from_stdin_and_converted() {
     assert_eq!(from_stdin["results"][0]["metrics"], converted["results"][0]["metrics"]);
     let o = schedlab(&["convert", log.to_str().unwrap(), "--to", "csv"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("the only format written is swf"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("invalid value 'csv' for '--to <TO>'") && stderr(&o).contains("possible values: swf"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Every subcommand has its own --help, naming what it takes; bad arguments are usage errors
+/// (exit 2) that name the argument.
+#[test]
+fn help_for_every_subcommand() {
+    let subcommands = [
+        ("info", "--format"),
+        ("run", "--schedule-out"),
+        ("explain", "--job"),
+        ("convert", "--to"),
+        ("policies", "Usage: schedlab policies"),
+        ("bench", "--repeat"),
+        ("findings", "SCHEDLAB_TRACES"),
+        ("sweep", "--vary"),
+        ("omega", "--months"),
+        ("lawson", "--plot"),
+        ("kettimuthu", "--loads"),
+        ("leung", "Sandia-Ross"),
+        ("completions", "bash"),
+    ];
+    let top = stdout(&schedlab(&["--help"]));
+    for (cmd, mentions) in subcommands {
+        assert!(top.contains(cmd), "the top help lists {cmd}");
+        let o = schedlab(&[cmd, "--help"]);
+        assert!(o.status.success(), "{cmd} --help: {}", stderr(&o));
+        assert!(stdout(&o).contains(mentions), "{cmd} --help mentions {mentions}:\n{}", stdout(&o));
+    }
+    let o = schedlab(&["run", "x.swf", "--policy", "easy", "--series", "many"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--series"), "{}", stderr(&o));
+    let o = schedlab(&["run", "x.swf"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--policy"), "{}", stderr(&o));
+}
+
+/// `completions SHELL` prints a script that knows the subcommands and their flags.
+#[test]
+fn shell_completions() {
+    for (shell, marker) in [("bash", "complete -F"), ("zsh", "#compdef schedlab"), ("fish", "complete -c schedlab")] {
+        let o = schedlab(&["completions", shell]);
+        assert!(o.status.success(), "{shell}: {}", stderr(&o));
+        let s = stdout(&o);
+        assert!(s.contains(marker), "{shell}: {}", &s[..s.len().min(300)]);
+        for word in ["explain", "kettimuthu", "schedule-out"] {
+            assert!(s.contains(word), "{shell} completes {word}");
+        }
+    }
+    assert_eq!(schedlab(&["completions", "tcsh"]).status.code(), Some(2));
+}
+
+/// Without TRACE, the studies and bench look in the folder SCHEDLAB_TRACES names; an install
+/// without it is told what to pass, not sent to a folder it does not have.
+#[test]
+fn no_trace_says_what_to_pass() {
+    for cmd in ["findings", "omega", "lawson", "kettimuthu", "leung", "bench"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+            .arg(cmd)
+            .env_remove("SCHEDLAB_TRACES")
+            .output()
+            .expect("schedlab runs");
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        let e = stderr(&o);
+        assert!(e.contains("no TRACE given") && e.contains("SCHEDLAB_TRACES"), "{cmd}: {e}");
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .arg("lawson")
+        .env("SCHEDLAB_TRACES", "/nonexistent/traces")
+        .output()
+        .expect("schedlab runs");
+    assert!(stderr(&o).contains("is not a folder") && stderr(&o).contains("KTH-SP2"), "{}", stderr(&o));
+}
+
+/// Progress bars are for terminals only: a run of several policies into a pipe writes nothing
+/// on standard error.
+#[test]
+fn no_progress_bar_into_a_pipe() {
+    let dir = scratch("progress");
+    let trace = dir.join("t.swf");
+    std::fs::write(&trace, SWF).unwrap();
+    let o = schedlab(&["run", trace.to_str().unwrap(), "--policy", "fcfs,easy,conservative", "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "", "nothing on stderr");
 }

@@ -1,5 +1,6 @@
 //! `schedlab kettimuthu`: Kettimuthu et al.'s selective preemption study.
 
+use indicatif::ParallelProgressIterator;
 use rayon::prelude::*;
 use schedlab::metrics::categories::CategoryTable;
 use schedlab::studies::kettimuthu::{compare, load_findings, load_study, LOAD_FACTORS};
@@ -197,7 +198,7 @@ fn parse_loads(a: &Args) -> Result<Vec<f64>, Fail> {
 pub fn cmd_kettimuthu(a: &Args) -> Result<(), Fail> {
     let s = settings(a)?;
     let loads = parse_loads(a)?;
-    let paths = paths_or(a, DEFAULT_TRACES);
+    let paths = paths_or(a, DEFAULT_TRACES)?;
     let json = a.format.as_deref() == Some("json");
     let pics = a.plot.as_deref().map(plot::Out::new).transpose()?;
     if !json {
@@ -206,8 +207,10 @@ pub fn cmd_kettimuthu(a: &Args) -> Result<(), Fail> {
     }
     let mut docs = Vec::new();
     // Each trace's study on its own core, printed in the order the traces were named.
+    let bar = crate::progress(paths.len(), "studying traces");
     let studies: Vec<_> = paths
         .par_iter()
+        .progress_with(bar.clone())
         .map(|path| -> Result<_, Fail> {
             let trace = load_trace(path, &s)?;
             let cmp = compare(&trace, &s).map_err(|e| fail(e.to_string()))?;
@@ -216,6 +219,7 @@ pub fn cmd_kettimuthu(a: &Args) -> Result<(), Fail> {
             Ok((trace.jobs.len(), trace.machine, cmp, points))
         })
         .collect::<Result<_, _>>()?;
+    bar.finish_and_clear();
     for (path, (jobs, machine, cmp, points)) in paths.iter().zip(studies) {
         let lf = if points.is_empty() { Vec::new() } else { load_findings(&points) };
         let name = short(path);

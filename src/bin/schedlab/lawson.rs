@@ -1,5 +1,6 @@
 //! `schedlab lawson`: Lawson & Smirni's multiple- against single-queue backfilling study.
 
+use indicatif::ParallelProgressIterator;
 use rayon::prelude::*;
 use schedlab::render::axis::fmt_number;
 use schedlab::render::generic::{Labels, Series, Spec, XScale};
@@ -215,7 +216,7 @@ fn plots(out: &crate::plot::Out, name: &str, st: &LawsonStudy, unix_start: Optio
 /// Runs the study on each trace (default: the paper's three) and prints its tables and findings.
 pub fn cmd_lawson(a: &Args) -> Result<(), Fail> {
     let s = settings(a)?;
-    let paths = paths_or(a, PAPER_TRACES);
+    let paths = paths_or(a, PAPER_TRACES)?;
     let json = a.format.as_deref() == Some("json");
     let pics = a.plot.as_deref().map(crate::plot::Out::new).transpose()?;
     if !json {
@@ -226,14 +227,17 @@ pub fn cmd_lawson(a: &Args) -> Result<(), Fail> {
     let mut summary: Vec<(String, Vec<Option<bool>>)> = Vec::new();
     let mut claims: Vec<&str> = Vec::new();
     // Each trace's study on its own core, printed in the order the traces were named.
+    let bar = crate::progress(paths.len(), "studying traces");
     let studies: Vec<_> = paths
         .par_iter()
+        .progress_with(bar.clone())
         .map(|path| -> Result<_, Fail> {
             let base = load_trace(path, &s)?;
             let loader = |f: f64| load_scaled(path, &s, f);
             Ok((base.header.unix_start_time, base.jobs.len(), base.machine, study(&loader, &s).map_err(fail)?))
         })
         .collect::<Result<_, _>>()?;
+    bar.finish_and_clear();
     for (path, (unix_start, jobs, machine, st)) in paths.iter().zip(studies) {
         let name = short(path);
         if let Some(o) = &pics {

@@ -1,12 +1,13 @@
 //! `schedlab leung`: Leung, Sabin & Sadayappan's fairshare study.
 
+use indicatif::ParallelProgressIterator;
 use rayon::prelude::*;
 use schedlab::run::Settings;
 use schedlab::studies::leung::{compare, Comparison, PolicyRun};
 
 use schedlab::render::generic::{Bar, Labels, Series, Spec};
 
-use crate::study::{picture, short, verdict, SHARED_TRACES};
+use crate::study::{picture, short, traces_dir, verdict};
 use crate::{fail, load_trace, settings, Args, Fail};
 
 /// The runs the command makes by default: Sandia-Ross in the paper's period (December 1, 2002 to
@@ -174,9 +175,13 @@ fn print(name: &str, period: &str, jobs: usize, machine: u32, cmp: &Comparison) 
 pub fn cmd_leung(a: &Args) -> Result<(), Fail> {
     let base = settings(a)?;
     let runs: Vec<(String, Vec<String>)> = if a.positional.is_empty() {
+        let names: Vec<&str> = DEFAULT_RUNS.iter().map(|(t, _)| *t).collect();
+        let dir = traces_dir(&names)?;
         DEFAULT_RUNS
             .iter()
-            .map(|(t, extra)| (format!("{SHARED_TRACES}{t}"), extra.iter().map(|s| s.to_string()).collect()))
+            .map(|(t, extra)| {
+                (dir.join(t).to_string_lossy().into_owned(), extra.iter().map(|s| s.to_string()).collect())
+            })
             .collect()
     } else {
         a.positional.iter().map(|p| (p.clone(), Vec::new())).collect()
@@ -191,8 +196,10 @@ pub fn cmd_leung(a: &Args) -> Result<(), Fail> {
     }
     let mut docs = Vec::new();
     // Each trace's study on its own core, printed in the order the traces were named.
+    let bar = crate::progress(runs.len(), "studying traces");
     let studies: Vec<_> = runs
         .par_iter()
+        .progress_with(bar.clone())
         .map(|(path, extra)| -> Result<_, Fail> {
             let mut s: Settings = base.clone();
             for e in extra {
@@ -204,6 +211,7 @@ pub fn cmd_leung(a: &Args) -> Result<(), Fail> {
             Ok((trace.jobs.len(), trace.machine, cmp))
         })
         .collect::<Result<_, _>>()?;
+    bar.finish_and_clear();
     for (k, ((path, extra), (jobs, machine, cmp))) in runs.iter().zip(studies).enumerate() {
         let name = short(path);
         let period = if extra.is_empty() { String::new() } else { format!(" ({})", extra.join(" ")) };

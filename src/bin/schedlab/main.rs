@@ -4,6 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use indicatif::ParallelProgressIterator;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
@@ -13,63 +14,6 @@ use schedlab::render::compare::RunView;
 use schedlab::render::gantt::Gantt;
 use schedlab::run::{configure, run_one, simulate_configured, PolicyResult, RunReport, RunSettings, Settings};
 use schedlab::trace::{parse, Trace, TraceReport, TRACE_KEYS};
-
-const USAGE: &str = "\
-schedlab: simulate parallel job schedulers on Standard Workload Format traces
-
-USAGE:
-  schedlab info TRACE [--set KEY=VALUE ...] [--format table|json]
-  schedlab run TRACE --policy NAME[,NAME...]|all [--set KEY=VALUE ...]
-                [--format table|json|csv] [--schedule-out FILE.csv] [--series N] [--plot DIR [--plot-size WxH]]
-  schedlab explain TRACE --policy NAME (--job ID | --at TIME | --log [--from T] [--to T] [--plot DIR])
-                [--set KEY=VALUE ...] [--format text|json]
-  schedlab convert LOG --to swf [-o FILE]
-  schedlab policies
-  schedlab bench [TRACE ...] [--policy NAME[,NAME...]|all] [--set KEY=VALUE ...] [--repeat N]
-  schedlab findings [TRACE ...] [--set KEY=VALUE ...]
-  schedlab sweep TRACE ... [--policy NAME] [--vary KEY=V1,V2|A-B ...] [--set KEY=VALUE ...] [--top N] [--plot DIR]
-  schedlab omega [TRACE ...] [--months] [--set KEY=VALUE ...]
-  schedlab lawson [TRACE ...] [--set KEY=VALUE ...] [--format table|json] [--plot DIR]
-  schedlab kettimuthu [TRACE ...] [--loads F,F,...|none] [--set KEY=VALUE ...] [--format table|json]
-                [--plot DIR]
-  schedlab leung [TRACE ...] [--set KEY=VALUE ...] [--format table|json] [--plot DIR]
-
-TRACE is a .swf or .swf.gz file, Slurm sacct -P output, a PBS, Grid Engine or LSF accounting log, -
-for standard input, or example:NAME for a worked example of the papers
-(example:tsafrir-fig1, example:kettimuthu-fig2, example:ward-omega, example:kettimuthu-ss). Names and keys are case-insensitive, '-' and '_' alike.
-Independent simulations (several policies, bench, sweep and the studies) run on every core;
---threads N (-j N) sets how many threads; the output is the same on any number.
-Trace, metric and policy options are all set with --set; 'schedlab policies' lists them.
-With several policies, --schedule-out FILE.csv writes FILE.<policy>.csv for each.
-'run --plot DIR' writes the page's charts into DIR as SVG and PNG (800x450, or --plot-size WxH)
-and their display-list hashes in hashes.json (equal to the page's for a chart of that size): compare-<metric>
-for avg_wait_s, avg_bsld, p95_wait_s and utilization, wait-cdf, busy, queue, and per policy
-categories-<policy>, accuracy-<policy> and gantt-<policy> (in file names, characters other
-than letters, digits, '.', '_', '+' and '-' become '_'). The studies' --plot DIR writes their
-main figures the same way: lawson-<trace>-r, kettimuthu-<trace>-categories and -loads,
-leung-<n>-<trace>-fst-by-width.
-'explain' tells in sentences why job ID started when it did under one policy (what it waited
-for, its reservations, the jobs started ahead of it), or what the scheduler saw and decided in
-its last pass at or before TIME (seconds from the trace's start), or prints the decision log of
-every pass from --from to --to (whole run by default, bounded at a million items); with
---plot DIR, a trace of at most 500 jobs, it also draws each pass as the page's Learn view does
-(learn-<policy>-<step>.svg and .png).
-'convert' writes a trace (an accounting log: Slurm sacct output, PBS/Torque) as SWF v2.2 with a
-full header, to FILE or standard output; reading it back gives the same jobs.
-'findings' checks the claims of Tsafrir et al. (2007) on each trace (default: ../shared/traces);
-'sweep' ranks predictor configurations by average degradation as in their section 7
-(default policy easy++, default grid window=1-8 metric=avg,med propagation=off,on);
-'omega' runs Ward et al.'s relaxed backfilling for omega = 0, 1, 2, 4, inf under Est and Act
-(default: the traces in ../shared/traces with more than one queue; queue_classes=header);
-'lawson' compares mq-backfill with sq-backfill as Lawson & Smirni (2002) do: R overall, per
-class and priority at loads 1, 1.25, 1.5 with 100/75/95% high priority, and missed reservations
-at fractions 0.01, 0.05, 0.25 (default: KTH-SP2, SDSC-SP2, SDSC-Par in ../shared/traces);
-'kettimuthu' compares NS, SS (SF 1.5, 2, 5), TSS and IS as Kettimuthu et al. (2003) do: average
-and worst-case bounded slowdown per Table 2.1 category, then NS, SS and IS at load factors
-1.0-1.6 (default: SDSC-SP2 and KTH-SP2 in ../shared/traces);
-'leung' runs the nine CPlant fairshare policies of Leung, Sabin & Sadayappan (2010): jobs missing
-their hybrid fair start time, the mean miss, turnaround and loss of capacity, overall and by width
-(default: Sandia-Ross in the paper's period and whole, and SDSC-SP2, in ../shared/traces).";
 
 /// Prints a line to standard output; a closed pipe (`schedlab policies | head`) ends the program
 /// quietly instead of panicking.
@@ -83,6 +27,7 @@ macro_rules! out {
 }
 
 mod alloc;
+mod cli;
 mod explain;
 mod kettimuthu;
 mod lawson;
@@ -97,16 +42,16 @@ static ALLOC: alloc::Counting = alloc::Counting;
 struct Fail(String, u8);
 
 fn usage(msg: impl Into<String>) -> Fail {
-    Fail(format!("{}\n\n{USAGE}", msg.into()), 2)
+    Fail(format!("{}\n(schedlab COMMAND --help says what each command takes)", msg.into()), 2)
 }
 
 fn fail(msg: impl Into<String>) -> Fail {
     Fail(msg.into(), 1)
 }
 
-/// Parsed flags shared by the subcommands.
+/// The arguments of a subcommand, as the commands read them (parsed by [`cli::Cli`]).
 #[derive(Default)]
-struct Args {
+pub struct Args {
     positional: Vec<String>,
     policy: Option<String>,
     sets: Vec<String>,
@@ -131,79 +76,19 @@ struct Args {
     output: Option<String>,
 }
 
-fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, Fail> {
-    let mut a = Args::default();
-    while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
-        };
-        let mut value = |name: &str| -> Result<String, Fail> {
-            match inline.clone() {
-                Some(v) => Ok(v),
-                None => it.next().ok_or_else(|| usage(format!("{name} needs a value"))),
-            }
-        };
-        match flag.as_str() {
-            "--policy" | "-p" => a.policy = Some(value("--policy")?),
-            "--set" | "-s" => a.sets.push(value("--set")?),
-            "--format" | "-f" => a.format = Some(value("--format")?.to_ascii_lowercase()),
-            "--schedule-out" => a.schedule_out = Some(value("--schedule-out")?),
-            "--series" => {
-                let v = value("--series")?;
-                a.series = Some(v.parse().map_err(|_| usage(format!("--series: not a count: {v}")))?);
-            }
-            "--repeat" => {
-                let v = value("--repeat")?;
-                a.repeat = Some(v.parse().map_err(|_| usage(format!("--repeat: not a count: {v}")))?);
-            }
-            "--vary" => a.vary.push(value("--vary")?),
-            "--months" => a.months = true,
-            "--loads" => a.loads = Some(value("--loads")?),
-            "--plot" => a.plot = Some(value("--plot")?),
-            "--plot-size" => plot::set_size(&value("--plot-size")?)?,
-            "--threads" | "-j" => {
-                let v = value("--threads")?;
-                a.threads = Some(
-                    v.parse()
-                        .ok()
-                        .filter(|&n| n > 0)
-                        .ok_or_else(|| usage(format!("--threads: not a positive count: {v}")))?,
-                );
-            }
-            "--job" => {
-                let v = value("--job")?;
-                a.job = Some(v.parse().map_err(|_| usage(format!("--job: not a job number: {v}")))?);
-            }
-            "--at" | "--from" => {
-                let v = value(&flag)?;
-                let t = v.parse().map_err(|_| usage(format!("{flag}: not a time in seconds: {v}")))?;
-                if flag == "--at" {
-                    a.at = Some(t);
-                } else {
-                    a.from = Some(t);
-                }
-            }
-            "--log" => a.log = true,
-            "--to" => {
-                let v = value("--to")?;
-                // `--to` is a time for `explain --log`, a format for `convert`.
-                match v.parse::<i64>() {
-                    Ok(t) => a.to = Some(t),
-                    Err(_) => a.format_to = Some(v.to_ascii_lowercase()),
-                }
-            }
-            "--output" | "-o" => a.output = Some(value("--output")?),
-            "--top" => {
-                let v = value("--top")?;
-                a.top = Some(v.parse().map_err(|_| usage(format!("--top: not a count: {v}")))?);
-            }
-            "-h" | "--help" => return Err(Fail(USAGE.to_string(), 0)),
-            f if f.starts_with('-') && f.len() > 1 => return Err(usage(format!("unknown flag {f}"))),
-            _ => a.positional.push(arg),
-        }
+/// A progress bar on standard error for `n` pieces of work, drawn only when standard error is
+/// a terminal: a pipe, a file or a test gets nothing.
+pub fn progress(n: usize, what: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if n < 2 || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
     }
-    Ok(a)
+    let bar = indicatif::ProgressBar::new(n as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len}, {elapsed}") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(what.to_string());
+    bar
 }
 
 /// Reads a trace for a simulation, telling on stderr what was skipped or doubtful (on stderr,
@@ -398,8 +283,10 @@ fn cmd_run(a: &Args) -> Result<(), Fail> {
     // Each policy on its own core; what a run leaves behind is small, and comes back in the
     // order the policies were named, so the output is the same on any number of threads.
     let pictured = out.is_some();
+    let bar = progress(configs.len(), "simulating");
     let runs: Vec<_> = configs
         .par_iter()
+        .progress_with(bar.clone())
         .map(|cfg| -> Result<_, Fail> {
             let (outcome, result) = run_one(&trace, cfg, &s);
             let pictures = pictured.then(|| {
@@ -415,6 +302,7 @@ fn cmd_run(a: &Args) -> Result<(), Fail> {
             Ok((result, pictures, points))
         })
         .collect::<Result<_, _>>()?;
+    bar.finish_and_clear();
     let mut results: Vec<PolicyResult> = Vec::new();
     let mut series: Vec<Value> = Vec::new();
     let mut views = Vec::new();
@@ -633,11 +521,7 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
     let s = settings(a)?;
     let configs: Vec<Configured> =
         configure(a.policy.as_deref().unwrap_or("all"), &s).map_err(|e| usage(e.to_string()))?;
-    let mut paths = a.positional.clone();
-    if paths.is_empty() {
-        let dir = study::SHARED_TRACES;
-        paths = vec![format!("{dir}SDSC-SP2-1998-4.2-cln.swf.gz"), format!("{dir}HPC2N-2002-2.2-cln.swf.gz")];
-    }
+    let paths = study::paths_or(a, &["SDSC-SP2-1998-4.2-cln.swf.gz", "HPC2N-2002-2.2-cln.swf.gz"])?;
     let repeat = a.repeat.unwrap_or(3).max(1);
     let threads = rayon::current_num_threads();
     out!(
@@ -698,9 +582,11 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
             .map(|_| Measured { seconds: Vec::new(), passes: 0, peak_bytes: 0, fst: Default::default() })
             .collect();
         let mut walls = Vec::new();
+        let bar = progress(repeat * configs.len(), &format!("timing {}", study::short(path)));
         for _ in 0..repeat {
             let wall = Instant::now();
-            let round: Vec<_> = configs.par_iter().map(|cfg| measure_once(&trace, cfg, &s)).collect();
+            let round: Vec<_> =
+                configs.par_iter().progress_with(bar.clone()).map(|cfg| measure_once(&trace, cfg, &s)).collect();
             walls.push(wall.elapsed().as_secs_f64());
             for (m, (secs, passes, peak, fst)) in m.iter_mut().zip(round) {
                 m.seconds.push(secs);
@@ -709,6 +595,7 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
                 m.fst = fst;
             }
         }
+        bar.finish_and_clear();
         for (m, cfg) in m.iter_mut().zip(&configs) {
             let secs = median(&mut m.seconds);
             out!(
@@ -761,33 +648,34 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
 }
 
 fn main() -> ExitCode {
-    let mut it = std::env::args().skip(1);
-    let cmd = it.next();
-    let result = parse_args(it).inspect(|a| {
-        if let Some(n) = a.threads {
-            // Only fails if a pool exists already, which nothing before this line builds.
-            let _ = rayon::ThreadPoolBuilder::new().num_threads(n).build_global();
-        }
-    });
-    let result = result.and_then(|a| match cmd.as_deref() {
-        Some("info") => cmd_info(&a),
-        Some("run") => cmd_run(&a),
-        Some("policies") => {
+    use clap::{CommandFactory, Parser};
+    let cli = cli::Cli::parse();
+    if let Some(n) = cli.threads {
+        // Only fails if a pool exists already, which nothing before this line builds.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(n as usize).build_global();
+    }
+    if let cli::Command::Completions { shell } = cli.command {
+        clap_complete::generate(shell, &mut cli::Cli::command(), "schedlab", &mut std::io::stdout());
+        return ExitCode::SUCCESS;
+    }
+    let (cmd, mut a, size) = cli.command.into_args();
+    a.threads = cli.threads.map(|n| n as usize);
+    let result = size.map_or(Ok(()), |s| plot::set_size(&s)).and_then(|()| match cmd {
+        "info" => cmd_info(&a),
+        "run" => cmd_run(&a),
+        "policies" => {
             cmd_policies();
             Ok(())
         }
-        Some("bench") => cmd_bench(&a),
-        Some("explain") => explain::cmd_explain(&a),
-        Some("convert") => cmd_convert(&a),
-        Some("findings") => study::cmd_findings(&a),
-        Some("sweep") => study::cmd_sweep(&a),
-        Some("omega") => study::cmd_omega(&a),
-        Some("lawson") => lawson::cmd_lawson(&a),
-        Some("kettimuthu") => kettimuthu::cmd_kettimuthu(&a),
-        Some("leung") => leung::cmd_leung(&a),
-        Some("-h" | "--help" | "help") => Err(Fail(USAGE.to_string(), 0)),
-        Some(c) => Err(usage(format!("unknown command {c}"))),
-        None => Err(usage("missing command")),
+        "bench" => cmd_bench(&a),
+        "explain" => explain::cmd_explain(&a),
+        "convert" => cmd_convert(&a),
+        "findings" => study::cmd_findings(&a),
+        "sweep" => study::cmd_sweep(&a),
+        "omega" => study::cmd_omega(&a),
+        "lawson" => lawson::cmd_lawson(&a),
+        "kettimuthu" => kettimuthu::cmd_kettimuthu(&a),
+        _ => leung::cmd_leung(&a),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 //! `schedlab findings` and `schedlab sweep`: the Tsafrir et al. study on any traces.
 
+use indicatif::ParallelProgressIterator;
 use rayon::prelude::*;
 use schedlab::metrics::Cut;
 use schedlab::render::generic::{draw, Labels, Spec, Spread};
@@ -16,16 +17,34 @@ pub fn picture(out: &plot::Out, stem: &str, spec: &Spec, unix_start: Option<i64>
     out.chart(stem, &draw(spec, &plot::options(unix_start)).map_err(fail)?)
 }
 
-/// `../shared/traces` beside the repository, where commands run without TRACE look.
-pub const SHARED_TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces/");
+/// The environment variable naming the folder of the archive's traces that commands run
+/// without TRACE look in (`cargo run` sets it to `../shared/traces`, .cargo/config.toml).
+pub const TRACES_VAR: &str = "SCHEDLAB_TRACES";
 
-/// The traces named on the command line, else `defaults` in [`SHARED_TRACES`].
-pub fn paths_or(a: &Args, defaults: &[&str]) -> Vec<String> {
-    if a.positional.is_empty() {
-        defaults.iter().map(|t| format!("{SHARED_TRACES}{t}")).collect()
+/// The folder [`TRACES_VAR`] names, or what to do when it names none.
+pub fn traces_dir(wanted: &[&str]) -> Result<std::path::PathBuf, Fail> {
+    let dir = std::env::var_os(TRACES_VAR).filter(|d| !d.is_empty()).map(std::path::PathBuf::from);
+    let what = if wanted.is_empty() {
+        "the traces to study".to_string()
     } else {
-        a.positional.clone()
+        format!("the traces to study (the paper's: {})", wanted.join(", "))
+    };
+    match dir {
+        Some(d) if d.is_dir() => Ok(d),
+        Some(d) => Err(usage(format!("no TRACE given, and {TRACES_VAR}={} is not a folder: name {what}", d.display()))),
+        None => Err(usage(format!(
+            "no TRACE given: name {what}, cleaned logs of the Parallel Workloads Archive (https://www.cs.huji.ac.il/labs/parallel/workload/), or set {TRACES_VAR} to the folder that holds them"
+        ))),
     }
+}
+
+/// The traces named on the command line, else `defaults` in the [`TRACES_VAR`] folder.
+pub fn paths_or(a: &Args, defaults: &[&str]) -> Result<Vec<String>, Fail> {
+    if !a.positional.is_empty() {
+        return Ok(a.positional.clone());
+    }
+    let dir = traces_dir(defaults)?;
+    Ok(defaults.iter().map(|t| dir.join(t).to_string_lossy().into_owned()).collect())
 }
 
 /// The trace at `path` with `settings`, its offered load multiplied by `factor` (a load study).
@@ -35,14 +54,15 @@ pub fn load_scaled(path: &str, settings: &Settings, factor: f64) -> Result<Trace
     load_trace(path, &s).map_err(|e| e.0)
 }
 
-/// The traces in [`SHARED_TRACES`].
-pub fn shared_traces() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(SHARED_TRACES)
+/// The traces in the [`TRACES_VAR`] folder.
+pub fn shared_traces() -> Result<Vec<String>, Fail> {
+    let dir = traces_dir(&[])?;
+    let mut v: Vec<String> = std::fs::read_dir(dir)
         .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path().to_string_lossy().into_owned()).collect())
         .unwrap_or_default();
     v.retain(|p| p.ends_with(".swf") || p.ends_with(".swf.gz"));
     v.sort();
-    v
+    Ok(v)
 }
 
 /// A trace's file name without `.swf` or `.swf.gz`, for tables.
@@ -164,7 +184,7 @@ fn print_study(name: &str, jobs: usize, machine: u32, s: &Settings, st: &Study) 
 /// `schedlab findings [TRACE...]`: Tables 3, 4-5 and 10 and the paper's claims, per trace.
 pub fn cmd_findings(a: &Args) -> Result<(), Fail> {
     let s = paper_settings(a)?;
-    let paths = if a.positional.is_empty() { shared_traces() } else { a.positional.clone() };
+    let paths = if a.positional.is_empty() { shared_traces()? } else { a.positional.clone() };
     if paths.is_empty() {
         return Err(usage("findings: no TRACE given and none found in ../shared/traces"));
     }
@@ -172,8 +192,10 @@ pub fn cmd_findings(a: &Args) -> Result<(), Fail> {
     let mut summary: Vec<(String, Vec<Option<bool>>)> = Vec::new();
     let mut claims: Vec<&str> = Vec::new();
     // Each trace's study on its own core, printed in the order the traces were named.
+    let bar = crate::progress(paths.len(), "studying traces");
     let studies: Vec<_> = paths
         .par_iter()
+        .progress_with(bar.clone())
         .map(|path| -> Result<_, Fail> {
             let trace = load_trace(path, &s)?;
             if trace.report.estimates_exact {
@@ -183,6 +205,7 @@ pub fn cmd_findings(a: &Args) -> Result<(), Fail> {
             Ok((trace.jobs.len(), trace.machine, Some(st)))
         })
         .collect::<Result<_, _>>()?;
+    bar.finish_and_clear();
     for (path, (jobs, machine, st)) in paths.iter().zip(studies) {
         let name = short(path);
         let Some(st) = st else {
@@ -247,8 +270,10 @@ pub fn cmd_sweep(a: &Args) -> Result<(), Fail> {
     let traces: Vec<_> = paths.iter().map(|p| load_trace(p, &base)).collect::<Result<_, _>>()?;
     let pics = a.plot.as_deref().map(plot::Out::new).transpose()?;
     // Configurations run on every core; rows come back in grid order.
+    let bar = crate::progress(configs.len(), "sweeping configurations");
     let perf: Vec<Vec<f64>> = configs
         .par_iter()
+        .progress_with(bar.clone())
         .map(|c| -> Result<Vec<f64>, Fail> {
             let mut s = base.clone();
             s.policy.extend(c.iter().cloned());
@@ -262,6 +287,7 @@ pub fn cmd_sweep(a: &Args) -> Result<(), Fail> {
             Ok(row)
         })
         .collect::<Result<_, _>>()?;
+    bar.finish_and_clear();
     let d = degradation(&perf);
     let order = ranking(&d);
     let top = a.top.unwrap_or(10).min(order.len());
@@ -325,13 +351,15 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
         s.policy.push(("queue_classes".into(), "header".into()));
     }
     let explicit = !a.positional.is_empty();
-    let paths = if explicit { a.positional.clone() } else { shared_traces() };
+    let paths = if explicit { a.positional.clone() } else { shared_traces()? };
     out!("Ward, Mahood & West (2002): relaxed backfilling, total wait by omega, Est and Act runs");
     let mut summary: Vec<(String, Vec<Option<bool>>)> = Vec::new();
     let mut claims: Vec<&str> = Vec::new();
     // Each trace's study on its own core, printed in the order the traces were named.
+    let bar = crate::progress(paths.len(), "studying traces");
     let studies: Vec<_> = paths
         .par_iter()
+        .progress_with(bar.clone())
         .map(|path| -> Result<_, Fail> {
             let est = load_trace(path, &s)?;
             if !explicit && est.report.queues < 2 {
@@ -341,6 +369,7 @@ pub fn cmd_omega(a: &Args) -> Result<(), Fail> {
             Ok((est, Some(st)))
         })
         .collect::<Result<_, _>>()?;
+    bar.finish_and_clear();
     for (path, (est, st)) in paths.iter().zip(studies) {
         let name = short(path);
         let Some(st) = st else {
