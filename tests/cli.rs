@@ -382,3 +382,26 @@ fn no_progress_bar_into_a_pipe() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stderr(&o), "", "nothing on stderr");
 }
+
+/// A header-less sacct sample runs with --plot and explains a job as an SWF trace does.
+#[test]
+fn sacct_log_plotted_and_explained() {
+    let log = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/accounting-logs/hpccs__sacct-output-v2.txt");
+    let log = log.to_str().unwrap();
+    let dir = scratch("sacct-plot");
+    let o = schedlab(&["run", log, "--policy", "easy,conservative", "--plot", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no header line"), "{}", stderr(&o));
+    for f in ["gantt-easy.svg", "gantt-conservative.png", "compare-avg_wait_s.svg", "hashes.json"] {
+        assert!(dir.join(f).exists(), "{f}");
+    }
+    // Job 67108986 (1 CPU) was submitted at 2022-02-18T17:43:11 when all 83 processors were
+    // busy; under EASY it starts when the first running jobs end.
+    let o = schedlab(&["explain", log, "--policy", "easy", "--job", "67108986"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("Job 67108986 (1 processor,"), "{text}");
+    assert!(text.contains("submitted at 2022-02-18 17:43:11"), "{text}");
+    assert!(text.contains("83 of 83 processors were busy"), "{text}");
+    assert!(text.contains("gets a reservation for 1 processor at"), "{text}");
+}

@@ -197,7 +197,8 @@ pub fn sentence(w: &Words, d: &Decision) -> String {
             format!("Waiting, in priority order: {}; {free} free.", w.jobs(order))
         }
         Decision::Reserved { job, start, was: None, procs } => {
-            format!("{} gets a reservation for {procs} processors at {}.", upper(w.job(*job)), w.time(*start))
+            let procs = if *procs == 1 { "1 processor".to_string() } else { format!("{procs} processors") };
+            format!("{} gets a reservation for {procs} at {}.", upper(w.job(*job)), w.time(*start))
         }
         Decision::Reserved { job, start, was: Some(was), .. } => format!(
             "{}'s reservation moves {}, from {} to {}.",
