@@ -66,3 +66,11 @@ test('a sacct file dropped on the page gives the CLI report and results', async 
 test('a PBS accounting log dropped on the page gives the CLI report and results', async () => {
   await dropAndCompare('ncar-qhist__testdata', '14 not an end record (first at line 1)');
 });
+
+test('an LSF lsb.acct file dropped on the page gives the CLI report and results', async () => {
+  await dropAndCompare('hpccs__lsb.acct.16', '13 runtime not positive (first at line 1)');
+});
+
+test('header-less sacct output in a documented column order gives the CLI report and results', async () => {
+  await dropAndCompare('hpccs__array__sacct-output.txt', '8 job step folded (first at line 6)');
+});
