@@ -537,3 +537,23 @@ fn one_partition_selected() {
     let e = parse(&sample("slurm2sql__test-data1.csv"), &opts("gpu")).unwrap_err();
     assert!(e.message.contains("its queues: 1 jupyter-long, 2 interactive"), "{}", e.message);
 }
+
+/// The report names the format read and how its fields became jobs (the docs' table); an SWF
+/// trace has neither.
+#[test]
+fn report_names_format_and_mapping() {
+    for (name, format, field) in [
+        ("slurm2sql__test-data1.csv", "Slurm sacct output", "Timelimit"),
+        ("alogger__slurm.log", "Slurm job-completion log", "ProcCnt"),
+        ("ncar-qhist__testdata", "PBS, Torque or PBS Pro accounting log", "Resource_List.walltime"),
+        ("alogger__sge.log", "Grid Engine accounting file", "slots"),
+        ("hpccs__lsb.acct.16", "LSF lsb.acct file", "runLimit (LSF 9 and later; -1: none)"),
+    ] {
+        let t = read(&sample(name));
+        assert_eq!(t.report.format, Some(format), "{name}");
+        assert!(t.report.mapping.iter().any(|(from, _)| from.contains(field)), "{name}: {:?}", t.report.mapping);
+        assert!(t.report.mapping.iter().any(|(_, to)| to.contains("run time")), "{name}");
+    }
+    let swf = read(b"; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n");
+    assert_eq!((swf.report.format, swf.report.mapping.len()), (None, 0));
+}

@@ -493,6 +493,23 @@ function renderReport(value) {
       tr.insertCell().textContent = String(v);
     }
     box.append(table);
+    // An accounting log: which of its fields made each part of a job.
+    if (r.format && r.mapping?.length) {
+      const details = document.createElement('details');
+      details.className = 'mapping';
+      const summary = document.createElement('summary');
+      summary.textContent = `Read as ${r.format}: how its fields became jobs`;
+      const t = document.createElement('table');
+      const head = t.createTHead().insertRow();
+      for (const h of ['in the log', 'in the simulation']) head.append(Object.assign(document.createElement('th'), { textContent: h }));
+      for (const [from, to] of r.mapping) {
+        const tr = t.insertRow();
+        tr.insertCell().textContent = from;
+        tr.insertCell().textContent = to;
+      }
+      details.append(summary, t);
+      box.append(details);
+    }
     // An accounting log (or any trace) as the SWF file the command line's `convert` writes.
     const exportSwf = document.createElement('button');
     exportSwf.type = 'button';

@@ -83,6 +83,17 @@ impl Log {
         matches!(self, Log::Sacct(_) | Log::JobComp(_)) && self.tally().any_run()
     }
 
+    /// The format read, as the trace report names it (one of [`FORMATS`]).
+    pub(super) fn format(&self) -> &'static str {
+        match self {
+            Log::Sacct(_) => FORMATS[0],
+            Log::JobComp(_) => FORMATS[1],
+            Log::Pbs(_) => FORMATS[2],
+            Log::Sge(_) => FORMATS[3],
+            Log::Lsf(_) => FORMATS[4],
+        }
+    }
+
     /// What the reader counted.
     pub(super) fn tally(&self) -> &Tally {
         match self {
@@ -92,6 +103,27 @@ impl Log {
             Log::Sge(g) => g.tally(),
             Log::Lsf(l) => l.tally(),
         }
+    }
+}
+
+/// The accounting formats read, as the trace report names them.
+pub const FORMATS: [&str; 5] = [
+    "Slurm sacct output",
+    "Slurm job-completion log",
+    "PBS, Torque or PBS Pro accounting log",
+    "Grid Engine accounting file",
+    "LSF lsb.acct file",
+];
+
+/// How format `format` (one of [`FORMATS`]) maps its fields to a job's: (log field, SWF field).
+pub fn mapping(format: &str) -> &'static [(&'static str, &'static str)] {
+    match FORMATS.iter().position(|&f| f == format) {
+        Some(0) => super::sacct::MAPPING,
+        Some(1) => super::jobcomp::MAPPING,
+        Some(2) => super::pbs::MAPPING,
+        Some(3) => super::sge::MAPPING,
+        Some(4) => super::lsf::MAPPING,
+        _ => &[],
     }
 }
 

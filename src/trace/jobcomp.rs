@@ -1,24 +1,26 @@
 //! The Slurm job-completion text log (`JobCompType=jobcomp/filetxt`) read as a trace: one line
 //! per finished job, `JobId=... UserId=name(uid) ... StartTime=... EndTime=... ProcCnt=...`. A
 //! value may hold spaces (`Name=echo $HOSTNAME`): a word that is not `Key=...` belongs to the
-//! value before it. The mapping (docs/ACCOUNTING.md):
-//!
-//! | key                    | SWF field                                              |
-//! |------------------------|--------------------------------------------------------|
-//! | JobId's leading number | job number                                             |
-//! | SubmitTime             | submit time (seconds since 1970; local time read as UTC) |
-//! | StartTime − SubmitTime | wait time                                              |
-//! | EndTime − StartTime    | run time                                               |
-//! | ProcCnt                | processors                                             |
-//! | TimeLimit              | requested time (`UNLIMITED`: none)                     |
-//! | JobState               | status: COMPLETED 1, CANCELLED 5, any other end 0      |
-//! | UserId, GroupId        | the number in parentheses, else the name's number      |
-//! | Partition              | queue, numbered in order of appearance                 |
+//! value before it. The mapping is [`MAPPING`] (the same table as docs/ACCOUNTING.md, shown in the
+//! trace report).
 
 use std::collections::HashMap;
 
 use super::accounting::{duration, leading_number, number, time, Left, Run, Tally};
 use super::swf::LineError;
+
+/// How the log's fields become a job's: (log field, SWF field), for the trace report.
+pub(super) const MAPPING: &[(&str, &str)] = &[
+    ("JobId's leading number", "job number"),
+    ("SubmitTime", "submit time (the cluster's wall-clock time, in tz= or else UTC)"),
+    ("StartTime − SubmitTime", "wait time"),
+    ("EndTime − StartTime", "run time"),
+    ("ProcCnt", "processors"),
+    ("TimeLimit", "requested time (`UNLIMITED`: none)"),
+    ("JobState", "status: COMPLETED 1, CANCELLED 5, any other end 0"),
+    ("UserId, GroupId", "the number in parentheses, else the name's number"),
+    ("Partition", "queue, numbered in order of appearance"),
+];
 
 /// The keys a job-completion line error can name.
 pub(super) const KEYS: [&str; 5] = ["SubmitTime", "StartTime", "EndTime", "ProcCnt", "TimeLimit"];

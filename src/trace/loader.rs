@@ -66,6 +66,8 @@ pub(super) struct Scanned<'a> {
     /// The log gives wall-clock times of the cluster's zone without saying which (sacct, the
     /// Slurm job-completion log): they were read as UTC, and `tz=` reads them in its zone.
     pub local_times: bool,
+    /// The accounting format read (one of [`super::accounting::FORMATS`]); `None` for SWF.
+    pub format: Option<&'static str>,
     /// The first malformed line that holds control bytes: the file is likely binary.
     pub binary_line: Option<u64>,
     /// The line reading stopped at (a job limit or the user), if it stopped early.
@@ -339,6 +341,7 @@ impl Loader {
         let left_out = scan.tally().map(|t| t.left_out()).unwrap_or_default();
         let busiest = scan.tally().and_then(|t| t.busiest());
         let local_times = scan.log.as_ref().is_some_and(|l| l.local_times());
+        let format = scan.log.as_ref().map(|l| l.format());
         Scanned {
             lines_read: scan.lines_read,
             header_lines: scan.header_lines,
@@ -352,6 +355,7 @@ impl Loader {
             left_out,
             busiest,
             local_times,
+            format,
             binary_line: scan.binary_line,
             stopped_at_line: scan.stopped_at_line,
             records: Cow::Owned(scan.records),
@@ -387,6 +391,7 @@ fn encode(s: &Scanned) -> Vec<u8> {
     }
     put_varint(&mut out, s.busiest.map_or(0, |m| (m as u64).saturating_add(1)));
     put_varint(&mut out, s.local_times as u64);
+    put_str(&mut out, s.format.unwrap_or(""));
     put_varint(&mut out, s.left_out.len() as u64);
     for (why, n, first) in &s.left_out {
         put_str(&mut out, why);
@@ -429,6 +434,10 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
     let known = |name: &str, among: &[&'static str]| among.iter().copied().find(|&n| n == name);
     let busiest = varint(bytes, at).ok_or_else(|| damaged(*at))?.checked_sub(1).map(|m| m.min(i64::MAX as u64) as i64);
     let local_times = varint(bytes, at).ok_or_else(|| damaged(*at))? != 0;
+    let format = match get_str(bytes, at).ok_or_else(|| damaged(*at))?.as_str() {
+        "" => None,
+        f => Some(known(f, &super::accounting::FORMATS).ok_or_else(|| damaged(*at))?),
+    };
     let mut left_out = Vec::new();
     for _ in 0..varint(bytes, at).ok_or_else(|| damaged(*at))? {
         let why = get_str(bytes, at).ok_or_else(|| damaged(*at))?;
@@ -476,6 +485,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
         left_out,
         busiest,
         local_times,
+        format,
         binary_line: opt(binary),
         stopped_at_line: opt(stopped),
         records: Cow::Borrowed(records),

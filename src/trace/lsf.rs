@@ -1,19 +1,8 @@
 //! LSF `lsb.acct` accounting files read as a trace, recognised by their records
 //! (`"JOB_FINISH" "10.108" 1643910038 101 ...`: space-separated, strings in double quotes with
 //! `""` for a quote). Each `JOB_FINISH` record becomes one SWF record; other records are
-//! counted and left out. The mapping (docs/ACCOUNTING.md):
-//!
-//! | lsb.acct field                       | SWF field                                      |
-//! |--------------------------------------|------------------------------------------------|
-//! | jobId                                | job number (array elements share it)           |
-//! | submitTime                           | submit time (seconds since 1970)               |
-//! | startTime − submitTime               | wait time                                      |
-//! | Event Time − startTime               | run time (the record is written as the job ends) |
-//! | numAllocSlots (LSF 9 and later), else numProcessors | allocated processors            |
-//! | numProcessors                        | requested processors                           |
-//! | runLimit (LSF 9 and later; -1: none) | requested time                                 |
-//! | jStatus                              | status: 64 (DONE) 1, else 0                    |
-//! | userName, queue                      | user, queue (numbered in order of appearance)  |
+//! counted and left out. The mapping is [`MAPPING`] (the same table as docs/ACCOUNTING.md, shown in the
+//! trace report).
 //!
 //! A job killed before it was dispatched (`startTime` 0) is left out and counted. The record's
 //! layout has lists whose lengths are fields of their own (the asked and execution hosts, the
@@ -25,6 +14,19 @@ use std::collections::HashMap;
 
 use super::accounting::{number, Left, Run, Tally};
 use super::swf::LineError;
+
+/// How the log's fields become a job's: (log field, SWF field), for the trace report.
+pub(super) const MAPPING: &[(&str, &str)] = &[
+    ("jobId", "job number (array elements share it)"),
+    ("submitTime", "submit time (seconds since 1970)"),
+    ("startTime − submitTime", "wait time"),
+    ("Event Time − startTime", "run time (the record is written as the job ends)"),
+    ("numAllocSlots (LSF 9 and later), else numProcessors", "allocated processors"),
+    ("numProcessors", "requested processors"),
+    ("runLimit (LSF 9 and later; -1: none)", "requested time"),
+    ("jStatus", "status: 64 (DONE) 1, else 0"),
+    ("userName, queue", "user, queue (numbered in order of appearance)"),
+];
 
 /// The fields an LSF line error can name.
 pub(super) const FIELDS: [&str; 9] = [

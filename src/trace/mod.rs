@@ -66,6 +66,10 @@ pub struct Job {
 /// What was read, kept, dropped and changed: shown to the user next to every result.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct TraceReport {
+    /// The accounting-log format read (Slurm sacct output, ...); `None` for SWF.
+    pub format: Option<&'static str>,
+    /// How that format's fields became the jobs': (log field, SWF field), for the report.
+    pub mapping: &'static [(&'static str, &'static str)],
     /// Lines in the (decompressed) input, including header and blank lines.
     pub lines_read: u64,
     /// `;` lines.
@@ -233,6 +237,8 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
 /// Applies the trace options to a scan: the jobs, the machine and the report.
 fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, TraceError> {
     let opts = report.options.clone();
+    report.format = scanned.format;
+    report.mapping = scanned.format.map_or(&[], accounting::mapping);
     report.lines_read = scanned.lines_read;
     report.header_lines = scanned.header_lines;
     report.blank_lines = scanned.blank_lines;

@@ -1,18 +1,8 @@
 //! PBS, Torque and PBS Pro accounting logs read as a trace, recognised by their records
 //! (`MM/DD/YYYY HH:MM:SS;E;123.server;key=value ...`). Each `E` record (a job's end) becomes
 //! one SWF record; the other records (queued, started, deleted, rerun) are counted and left
-//! out. The mapping (docs/ACCOUNTING.md):
-//!
-//! | PBS key                                             | SWF field                           |
-//! |-----------------------------------------------------|-------------------------------------|
-//! | the id's leading number                             | job number                          |
-//! | ctime                                               | submit time (seconds since 1970)    |
-//! | start − ctime                                       | wait time                           |
-//! | end − start                                         | run time                            |
-//! | Resource_List.ncpus, total_execution_slots, Resource_List.nodes (N:ppn=M), else exec_host | processors |
-//! | Resource_List.walltime                              | requested time                      |
-//! | Exit_status                                         | status: 0 completed (1), else 0     |
-//! | user, group, queue                                  | numbered in order of appearance     |
+//! out. The mapping is [`MAPPING`] (the same table as docs/ACCOUNTING.md, shown in the
+//! trace report).
 //!
 //! A job deleted before it ran (`start=0`, or no start) is left out and counted.
 
@@ -20,6 +10,18 @@ use std::collections::HashMap;
 
 use super::accounting::{duration, leading_number, number, Left, Run, Tally};
 use super::swf::LineError;
+
+/// How the log's fields become a job's: (log field, SWF field), for the trace report.
+pub(super) const MAPPING: &[(&str, &str)] = &[
+    ("the id's leading number", "job number"),
+    ("ctime", "submit time (seconds since 1970)"),
+    ("start − ctime", "wait time"),
+    ("end − start", "run time"),
+    ("Resource_List.ncpus, total_execution_slots, Resource_List.nodes (N:ppn=M), else exec_host", "processors"),
+    ("Resource_List.walltime", "requested time"),
+    ("Exit_status", "status: 0 completed (1), else 0"),
+    ("user, group, queue", "numbered in order of appearance"),
+];
 
 /// The keys a PBS line error can name.
 pub(super) const KEYS: [&str; 5] = ["ctime", "start", "end", "Resource_List.walltime", "processors"];

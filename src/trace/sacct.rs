@@ -1,21 +1,8 @@
 //! Slurm `sacct` output read as a trace: `--parsable2` (`-P`) or `--parsable` with its header
 //! line, recognised by that header, so `sacct -X -P --format ...` output loads like an SWF file.
 //!
-//! Each allocation line becomes one SWF record (the mapping is in docs/ACCOUNTING.md):
-//!
-//! | sacct column                 | SWF field                                    |
-//! |------------------------------|----------------------------------------------|
-//! | JobIDRaw, else JobID         | job number (array tasks and heterogeneous components are jobs of their own, numbered in file order when the file has no JobIDRaw) |
-//! | Submit                       | submit time (seconds since 1970, UTC)        |
-//! | Start - Submit               | wait time                                    |
-//! | End - Start (else Elapsed)   | run time                                     |
-//! | AllocCPUS, else NCPUS        | allocated processors                         |
-//! | ReqCPUS                      | requested processors                         |
-//! | Timelimit                    | requested time (`UNLIMITED`, `Partition_Limit`: none) |
-//! | State                        | status: COMPLETED 1, CANCELLED after it started 5, any other end 0 |
-//! | UID, else User               | user (names numbered in order of appearance) |
-//! | GID, else Group              | group (likewise)                             |
-//! | Partition                    | queue (partitions numbered in order of appearance) |
+//! Each allocation line becomes one SWF record as [`MAPPING`] says (the same
+//! table as docs/ACCOUNTING.md, shown in the trace report).
 //!
 //! Job steps (`123.batch`, `123.0`, `123.extern`) are folded into their job; a job cancelled
 //! before it started, one still pending or one still running has no run to simulate and is
@@ -27,6 +14,21 @@ use std::collections::HashMap;
 
 use super::accounting::{duration, number, time, Left, Run, Tally};
 use super::swf::LineError;
+
+/// How the log's fields become a job's: (log field, SWF field), for the trace report.
+pub(super) const MAPPING: &[(&str, &str)] = &[
+    ("JobIDRaw, else JobID", "job number (array tasks and heterogeneous components are jobs of their own, numbered in file order when the file has no JobIDRaw)"),
+    ("Submit", "submit time (the cluster's wall-clock time, in tz= or else UTC)"),
+    ("Start - Submit", "wait time"),
+    ("End - Start (else Elapsed)", "run time"),
+    ("AllocCPUS, else NCPUS", "allocated processors"),
+    ("ReqCPUS", "requested processors"),
+    ("Timelimit", "requested time (`UNLIMITED`, `Partition_Limit`: none)"),
+    ("State", "status: COMPLETED 1, CANCELLED after it started 5, any other end 0"),
+    ("UID, else User", "user (names numbered in order of appearance)"),
+    ("GID, else Group", "group (likewise)"),
+    ("Partition", "queue (partitions numbered in order of appearance)"),
+];
 
 /// The columns a simulation needs, by their sacct names (case-insensitive).
 #[derive(Debug, Clone, Copy, Default)]

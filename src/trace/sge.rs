@@ -3,18 +3,8 @@
 //! told apart by their size. A tightly integrated parallel job writes one record per host
 //! (`pe_taskid` set), one after another: adjacent records of the same job and array task are
 //! folded into one job (earliest start, latest end, its slots). A record with no start
-//! (`start_time` 0: the job failed before it ran) makes no job. The mapping
-//! (docs/ACCOUNTING.md):
-//!
-//! | accounting field                     | SWF field                             |
-//! |--------------------------------------|---------------------------------------|
-//! | job_number                           | job number                            |
-//! | submission_time                      | submit time                           |
-//! | start_time − submission_time         | wait time                             |
-//! | end_time − start_time                | run time                              |
-//! | slots                                | processors                            |
-//! | exit_status                          | status: 0 completed (1), else 0       |
-//! | owner, group, qname                  | numbered in order of appearance       |
+//! (`start_time` 0: the job failed before it ran) makes no job. The mapping is [`MAPPING`]
+//! (the same table as docs/ACCOUNTING.md, shown in the trace report).
 //!
 //! The accounting file has no requested run time (`h_rt` is in the category string, when the
 //! user gave one): the category's `-l h_rt=...` is read when present, else the job has no
@@ -24,6 +14,18 @@ use std::collections::HashMap;
 
 use super::accounting::{duration, number, Left, Run, Tally};
 use super::swf::LineError;
+
+/// How the log's fields become a job's: (log field, SWF field), for the trace report.
+pub(super) const MAPPING: &[(&str, &str)] = &[
+    ("job_number", "job number"),
+    ("submission_time", "submit time"),
+    ("start_time − submission_time", "wait time"),
+    ("end_time − start_time", "run time"),
+    ("slots", "processors"),
+    ("`-l h_rt=...` in category", "requested time (seconds or HH:MM:SS); none without h_rt"),
+    ("exit_status", "status: 0 completed (1), else 0"),
+    ("owner, group, qname", "numbered in order of appearance"),
+];
 
 /// The fields a Grid Engine line error can name.
 pub(super) const FIELDS: [&str; 4] = ["submission_time", "start_time", "end_time", "slots"];

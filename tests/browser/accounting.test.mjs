@@ -37,6 +37,10 @@ async function dropAndCompare(name, expect) {
   const report = await page.textContent('#trace-report');
   const info = JSON.parse(execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['info', log, '--format', 'json'], { encoding: 'utf8' }));
   for (const w of info.report.warnings) assert.ok(report.includes(w), `the page's report lacks: ${w}`);
+  // The mapping of the log's fields, as the command line's `info` gives it.
+  assert.ok(report.includes(`Read as ${info.report.format}`), info.report.format);
+  assert.ok(info.report.mapping.length >= 8);
+  for (const [from, to] of info.report.mapping) assert.ok(report.includes(from) && report.includes(to), `${from} -> ${to}`);
   assert.ok(report.includes(expect), expect);
   const web = await tableValues(page);
   const cli = JSON.parse(

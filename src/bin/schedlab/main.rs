@@ -180,6 +180,12 @@ fn print_report_table(path: &str, trace: &Trace) {
         r.blank_lines,
         r.job_lines
     );
+    if let Some(f) = r.format {
+        out!("read as          {f}");
+        for (from, to) in r.mapping {
+            out!("  {from:<34} -> {to}");
+        }
+    }
     out!("jobs kept        {}", r.jobs_kept);
     for (k, v) in &r.dropped {
         out!("dropped          {}", with_line(*v, k, r.dropped_lines.get(k)));
