@@ -694,10 +694,12 @@ impl Preempt {
         let origin = self.origin;
         let first_tick = move |from: i64| origin + ((from - origin).div_euclid(p) + 1) * p;
         let mut best: Option<i64> = None;
-        // The first tick at or after t* at which job `v`'s threshold passes `target`.
+        // The first tick after now, at or after t*, at which job `v`'s threshold passes `target`.
+        // From the second t* falls in: t* can be a hair past a tick at which the test itself
+        // passes (when the two thresholds are equal as fractions, rounding decides).
         let tick_of = |v: &JobView, t_star: f64, target: f64| {
             let base = v.submit + sys.done(v.idx);
-            let from = (t_star.max(now as f64) as i64).min(max_from);
+            let from = ((t_star.max(now as f64) as i64).min(max_from) - 1).max(now);
             let mut tick = first_tick(from);
             // Float rounding: step on until the threshold test itself passes at the tick.
             for _ in 0..4 {
@@ -761,10 +763,10 @@ impl Preempt {
             self.alarms.retain(|Reverse((_, i, s))| sleep[*i as usize] == Sleep::Asleep && stamp[*i as usize] == *s);
         }
         // By time rounded down, so the first tick of each entry is no earlier than the first
-        // tick of its key: entries are taken until that passes the best tick found.
+        // tick at or after its key: entries are taken until that passes the best tick found.
         let mut valid = Vec::new();
         while let Some(&Reverse((key, i, version))) = self.crossings.peek() {
-            if best.is_some_and(|b| first_tick(key.max(now).min(max_from)) > b) {
+            if best.is_some_and(|b| first_tick((key.min(max_from) - 1).max(now)) > b) {
                 break;
             }
             self.crossings.pop();
