@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need (idempotent) and runs every test: formatting, lints, unit,
-# integration, pyss peer cases, real-trace invariants, published-figure checks, the wasm build
-# and the page in headless Chromium. The real-trace tests need ../shared beside the repository
-# and run in release mode.
+# integration, pyss peer cases, real-trace invariants, published-figure checks, the wasm build,
+# the page in headless Chromium, then the Python package (built into .venv) and its pytest
+# suite. The real-trace tests need ../shared beside the repository and run in release mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,3 +27,9 @@ cargo test --release --all-targets
 ./scripts/build-web.sh
 cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
 npm test
+
+# Python: the package built into the project's virtual environment, then its tests.
+./scripts/python-env.sh
+cargo fmt --check --manifest-path python/Cargo.toml
+cargo clippy --release --manifest-path python/Cargo.toml -- -D warnings
+.venv/bin/pytest -q python/tests

@@ -1,0 +1,168 @@
+"""SchedLab from Python: read workload traces, simulate scheduling policies, sweep options.
+
+The simulator is the same Rust library as the ``schedlab`` command line and the page; this
+package calls it directly (no subprocess), with the same option names, the same results and
+the same error messages.
+
+>>> import schedlab
+>>> t = schedlab.load("KTH-SP2-1996-2.1-cln.swf.gz")
+>>> r = schedlab.simulate(t, "easy")
+>>> r.metrics["avg_wait_s"], r.schedule_hash
+>>> schedlab.sweep([t], "easy++", {"window": [1, 2, 3], "metric": ["avg", "med"]})
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from typing import Any, Dict, List, Mapping, Optional, Union
+
+import numpy as np
+import pandas as pd
+
+from . import _schedlab
+
+__all__ = ["Error", "Trace", "Result", "load", "simulate", "policies", "sweep"]
+
+
+class Error(Exception):
+    """A trace, an option or a policy SchedLab cannot use; the message is the command line's."""
+
+
+def _translated(f):
+    """Raises the library's errors as :class:`Error` (a plain Python class: it pickles, so a
+    Dask worker's error reaches the caller as itself)."""
+
+    @functools.wraps(f)
+    def call(*args, **kwargs):
+        try:
+            return f(*args, **kwargs)
+        except _schedlab.Error as e:
+            raise Error(str(e)) from None
+
+    return call
+
+
+def _sets(options: Mapping[str, Any]) -> List[str]:
+    """Keyword options as the command line's ``KEY=VALUE`` settings."""
+    out = []
+    for k, v in options.items():
+        if isinstance(v, bool):
+            v = "on" if v else "off"
+        out.append(f"{k}={v}")
+    return out
+
+
+def _frame(columns) -> pd.DataFrame:
+    """Little-endian column buffers from the library as a DataFrame (one copy per column)."""
+    return pd.DataFrame({name: np.frombuffer(buf, dtype=dtype) for name, dtype, buf in columns})
+
+
+class Trace:
+    """A trace read and ready to simulate. It pickles as its packed scan (a few bytes per job),
+    so sending it to a Dask worker costs little."""
+
+    def __init__(self, native: "_schedlab.Trace"):
+        self._native = native
+
+    @property
+    def report(self) -> Dict[str, Any]:
+        """What was read: lines, jobs kept and dropped by reason with their first lines, the
+        machine and how it was sized, warnings, line errors."""
+        return json.loads(self._native.report_json())["report"]
+
+    @property
+    def jobs(self) -> pd.DataFrame:
+        """The jobs as simulated: id, submit, runtime, estimate, procs, user, group, queue,
+        partition, logged_wait."""
+        return _frame(self._native.jobs_columns())
+
+    @property
+    def machine(self) -> int:
+        """The machine's size in processors."""
+        return self._native.machine
+
+    @property
+    def name(self) -> str:
+        """The path it was read from, or ``<bytes>``."""
+        return self._native.name
+
+    @property
+    def options(self) -> List[str]:
+        """The trace options it was read with, as ``KEY=VALUE``."""
+        return self._native.options
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+    def __repr__(self) -> str:
+        return f"<Trace {self.name}: {len(self)} jobs on {self.machine} processors>"
+
+
+@_translated
+def load(source: Union[str, os.PathLike, bytes], **trace_options: Any) -> Trace:
+    """Reads a trace: SWF (plain or gzip) or an accounting log (Slurm sacct or job-completion,
+    PBS/Torque, Grid Engine, LSF), from a path or the file's bytes. Trace options are the
+    command line's (``machine=128``, ``tz="Europe/Paris"``, ``load=1.2``, ``partition="gpu"``...).
+    Raises :class:`Error` with the command line's message when it cannot be used."""
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
+    return Trace(_schedlab.load(source, _sets(trace_options)))
+
+
+class Result:
+    """One policy's simulation of a trace."""
+
+    def __init__(self, result_json: str, schedule, series):
+        r = json.loads(result_json)
+        #: The policy's name.
+        self.policy: str = r["policy"]
+        #: Every option value it ran with.
+        self.options: Dict[str, str] = r["options"]
+        #: The metrics, under the command line's keys (``avg_wait_s``, ``avg_bsld``...).
+        self.metrics: Dict[str, Any] = r["metrics"]
+        #: A hash of the schedule, equal to the command line's and the page's.
+        self.schedule_hash: str = r["schedule_hash"]
+        #: Why the run stopped early (its time budget), or None.
+        self.stopped: Optional[str] = r.get("stopped")
+        self._raw = r
+        self._schedule = schedule
+        self._series = series
+
+    @property
+    def schedule(self) -> pd.DataFrame:
+        """Each job: job_id, submit, start, end (-1 if never), procs, runtime, estimate, user,
+        queue, backfilled (1 if it started while a job submitted before it waited)."""
+        return _frame(self._schedule)
+
+    @property
+    def series(self) -> pd.DataFrame:
+        """The machine's steps: from each ``time`` on, ``busy`` processors and ``queued`` jobs."""
+        return pd.DataFrame({name: np.frombuffer(buf, dtype="<i8") for name, buf in self._series})
+
+    @property
+    def monthly(self) -> Dict[str, Any]:
+        """Jobs, utilization and waits per calendar month (Ward et al.)."""
+        return self._raw["monthly"]
+
+    def __repr__(self) -> str:
+        m = self.metrics
+        return f"<Result {self.policy}: avg wait {m['avg_wait_s']:.0f} s, avg bsld {m['avg_bsld']:.2f}>"
+
+
+@_translated
+def simulate(trace: Trace, policy: str, **options: Any) -> Result:
+    """Simulates one policy on a trace. Options are the policy's, the engine's and the metrics'
+    (``window=2``, ``observe="all"``, ``tau=10``); trace options belong to :func:`load`. The GIL
+    is released while it runs, so threads simulate in parallel."""
+    return Result(*_schedlab.simulate(trace._native, policy, _sets(options)))
+
+
+def policies() -> Dict[str, Any]:
+    """Every policy (name, family, group, summary, and each option with its values and
+    default), and the trace, engine and metric options with their defaults."""
+    return json.loads(_schedlab.policies_json())
+
+
+from .sweep import sweep  # noqa: E402

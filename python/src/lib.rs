@@ -1,0 +1,310 @@
+//! `schedlab._schedlab`: the simulator's library as a Python extension module. The Python
+//! package `schedlab` (python/schedlab/) wraps it in its public API; everything here is the
+//! crate itself, called as the command line calls it, so results and messages are the same.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use schedlab::run::{configure, run_one, Settings};
+use schedlab::studies::sweep::{degradation, grid, ranking, Axis};
+
+pyo3::create_exception!(
+    _schedlab,
+    Error,
+    PyException,
+    "A trace, an option or a policy SchedLab cannot use; the message is the command line's."
+);
+
+/// How many traces this process has rebuilt from pickles: a worker counts the traces it was
+/// sent (a sweep sends each once).
+static UNPICKLED: AtomicU64 = AtomicU64::new(0);
+
+/// A simulation's result: its JSON, its schedule's columns, its steps' columns.
+type Simulated<'py> = (String, Columns<'py>, Vec<(&'static str, Bound<'py, PyBytes>)>);
+
+/// Columns of one table: (name, numpy dtype, little-endian values).
+type Columns<'py> = Vec<(&'static str, &'static str, Bound<'py, PyBytes>)>;
+
+/// What a pickled trace is rebuilt from: the function and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>, Vec<String>, String));
+
+fn error(message: impl Into<String>) -> PyErr {
+    Error::new_err(message.into())
+}
+
+/// Settings from `KEY=VALUE` strings, with the command line's message on a bad one.
+fn settings(sets: &[String]) -> PyResult<Settings> {
+    Settings::parse(sets).map_err(|e| error(e.to_string()))
+}
+
+/// A trace read and ready to simulate, with the options it was read with.
+#[pyclass(module = "schedlab._schedlab", frozen)]
+struct Trace {
+    /// The packed scan (what the page's worker sends), to pickle without the jobs' memory.
+    packed: Arc<Vec<u8>>,
+    /// The trace options, as `KEY=VALUE`.
+    sets: Vec<String>,
+    name: String,
+    trace: Arc<schedlab::trace::Trace>,
+}
+
+/// Reads `source` (a path, or the bytes of a file) as the command line does, streaming a file.
+fn read_packed(py: Python<'_>, source: &Bound<'_, PyAny>, fields: Option<&str>) -> PyResult<(Vec<u8>, String)> {
+    let mut loader = schedlab::trace::Loader::new(None).fields(fields);
+    if let Ok(bytes) = source.cast::<PyBytes>() {
+        loader.feed(bytes.as_bytes());
+        return Ok((loader.finish(), "<bytes>".to_string()));
+    }
+    let path: std::path::PathBuf = source.extract()?;
+    let name = path.to_string_lossy().into_owned();
+    py.detach(|| {
+        let mut file = std::fs::File::open(&path).map_err(|e| format!("cannot read {name}: {e}"))?;
+        let mut buf = vec![0u8; 1 << 22];
+        loop {
+            let n = std::io::Read::read(&mut file, &mut buf).map_err(|e| format!("cannot read {name}: {e}"))?;
+            if n == 0 || !loader.feed(&buf[..n]) {
+                break;
+            }
+        }
+        Ok((loader.finish(), name.clone()))
+    })
+    .map_err(|m: String| error(m))
+}
+
+fn build(py: Python<'_>, packed: Vec<u8>, sets: Vec<String>, name: String) -> PyResult<Trace> {
+    let s = settings(&sets)?;
+    let parsed = py.detach(|| schedlab::trace::parse(&packed, &s.trace));
+    let trace = parsed.map_err(|e| error(format!("{name}: {e}")))?;
+    Ok(Trace { packed: Arc::new(packed), sets, name, trace: Arc::new(trace) })
+}
+
+/// The keys among `sets` that are (`trace` true) or are not trace options.
+fn not_trace_options(sets: &[String], trace: bool) -> PyResult<Vec<String>> {
+    let mut out = Vec::new();
+    for kv in sets {
+        let (k, v) = schedlab::keys::split_setting(kv).map_err(|e| error(e.to_string()))?;
+        let is_trace = schedlab::trace::TraceOptions::default().set(&k, &v).map_err(|e| error(e.to_string()))?;
+        if is_trace == trace {
+            out.push(k);
+        }
+    }
+    Ok(out)
+}
+
+/// Reads a trace (SWF, plain or gzip, or an accounting log) from a path or bytes, with trace
+/// options as `KEY=VALUE`.
+#[pyfunction]
+fn load(py: Python<'_>, source: &Bound<'_, PyAny>, sets: Vec<String>) -> PyResult<Trace> {
+    let s = settings(&sets)?;
+    let other = not_trace_options(&sets, false)?;
+    if !other.is_empty() {
+        let trace_keys: Vec<&str> = schedlab::trace::TRACE_KEYS.iter().map(|k| k.0).collect();
+        return Err(error(format!(
+            "{} {} not a trace option: give it to simulate() (trace options: {})",
+            other.join(", "),
+            if other.len() == 1 { "is" } else { "are" },
+            trace_keys.join(", ")
+        )));
+    }
+    let (packed, name) = read_packed(py, source, s.trace.fields.as_deref())?;
+    build(py, packed, sets, name)
+}
+
+#[pymethods]
+impl Trace {
+    /// The trace report (what was read, kept, dropped and why) as JSON text.
+    fn report_json(&self) -> PyResult<String> {
+        let t = &self.trace;
+        let value =
+            serde_json::json!({"report": t.report, "machine": t.machine, "name": self.name, "jobs": t.jobs.len()});
+        serde_json::to_string(&value).map_err(|e| error(e.to_string()))
+    }
+
+    /// The jobs, one little-endian array per column: (name, dtype, bytes).
+    fn jobs_columns<'py>(&self, py: Python<'py>) -> Columns<'py> {
+        let jobs = &self.trace.jobs;
+        let i64s = |f: &dyn Fn(&schedlab::trace::Job) -> i64| -> Vec<u8> {
+            jobs.iter().flat_map(|j| f(j).to_le_bytes()).collect()
+        };
+        let cols: Vec<(&'static str, Vec<u8>)> = vec![
+            ("id", i64s(&|j| j.id as i64)),
+            ("submit", i64s(&|j| j.submit)),
+            ("runtime", i64s(&|j| j.runtime)),
+            ("estimate", i64s(&|j| j.estimate)),
+            ("procs", i64s(&|j| j.procs as i64)),
+            ("user", i64s(&|j| j.user as i64)),
+            ("group", i64s(&|j| j.group as i64)),
+            ("queue", i64s(&|j| j.queue as i64)),
+            ("partition", i64s(&|j| j.partition as i64)),
+            ("logged_wait", i64s(&|j| j.logged_wait)),
+        ];
+        cols.into_iter().map(|(n, b)| (n, "<i8", PyBytes::new(py, &b))).collect()
+    }
+
+    /// Machine size in processors.
+    #[getter]
+    fn machine(&self) -> u32 {
+        self.trace.machine
+    }
+
+    /// Jobs kept.
+    fn __len__(&self) -> usize {
+        self.trace.jobs.len()
+    }
+
+    /// The name it was read from (a path, or `<bytes>`).
+    #[getter]
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    /// The trace options it was read with.
+    #[getter]
+    fn options(&self) -> Vec<String> {
+        self.sets.clone()
+    }
+
+    /// Pickled as its packed scan and options: what a worker rebuilds it from.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let rebuild = py.import("schedlab._schedlab")?.getattr("_rebuild")?;
+        Ok((rebuild, (PyBytes::new(py, &self.packed), self.sets.clone(), self.name.clone())))
+    }
+}
+
+/// Rebuilds a pickled trace (and counts it).
+#[pyfunction]
+fn _rebuild(py: Python<'_>, packed: Vec<u8>, sets: Vec<String>, name: String) -> PyResult<Trace> {
+    UNPICKLED.fetch_add(1, Ordering::Relaxed);
+    build(py, packed, sets, name)
+}
+
+/// How many traces this process has rebuilt from pickles.
+#[pyfunction]
+fn traces_received() -> u64 {
+    UNPICKLED.load(Ordering::Relaxed)
+}
+
+/// Simulates `policy` (one name) on `trace` with engine, metric and policy options as
+/// `KEY=VALUE`, the GIL released. Returns the result as the command line's JSON text (the
+/// object of `results`), the schedule as columns and the machine's steps (busy processors and
+/// waiting jobs from each time on).
+#[pyfunction]
+fn simulate<'py>(py: Python<'py>, trace: &Trace, policy: &str, sets: Vec<String>) -> PyResult<Simulated<'py>> {
+    let mut all = trace.sets.clone();
+    let given = not_trace_options(&sets, true)?;
+    if !given.is_empty() {
+        return Err(error(format!(
+            "{} {} a trace option: give it to load(), which reads the trace with it",
+            given.join(", "),
+            if given.len() == 1 { "is" } else { "are" }
+        )));
+    }
+    all.extend(sets);
+    let s = settings(&all)?;
+    let configs = configure(policy, &s).map_err(|e| error(e.to_string()))?;
+    if configs.len() != 1 {
+        return Err(error(format!("simulate() runs one policy; {policy:?} names {}", configs.len())));
+    }
+    let t = trace.trace.clone();
+    let (json, records, steps) = py.detach(move || {
+        let (outcome, result) = run_one(&t, &configs[0], &s);
+        let records = schedlab::metrics::records(&t, &outcome);
+        let steps: Vec<(i64, i64, i64)> =
+            outcome.series.iter().map(|x| (x.time, x.busy as i64, x.queued as i64)).collect();
+        (serde_json::to_string(&result), records, steps)
+    });
+    let json = json.map_err(|e| error(e.to_string()))?;
+    let col = |f: &dyn Fn(&schedlab::metrics::Record) -> i64| -> Vec<u8> {
+        records.iter().flat_map(|r| f(r).to_le_bytes()).collect()
+    };
+    let schedule: Vec<(&'static str, Vec<u8>)> = vec![
+        ("job_id", col(&|r| r.job_id as i64)),
+        ("submit", col(&|r| r.submit)),
+        ("start", col(&|r| r.start)),
+        ("end", col(&|r| r.end)),
+        ("procs", col(&|r| r.procs as i64)),
+        ("runtime", col(&|r| r.runtime)),
+        ("estimate", col(&|r| r.estimate)),
+        ("user", col(&|r| r.user as i64)),
+        ("queue", col(&|r| r.queue as i64)),
+        ("backfilled", col(&|r| r.backfilled as i64)),
+    ];
+    let schedule = schedule.into_iter().map(|(n, b)| (n, "<i8", PyBytes::new(py, &b))).collect();
+    let steps_col =
+        |f: &dyn Fn(&(i64, i64, i64)) -> i64| -> Vec<u8> { steps.iter().flat_map(|s| f(s).to_le_bytes()).collect() };
+    let series = vec![
+        ("time", PyBytes::new(py, &steps_col(&|s| s.0))),
+        ("busy", PyBytes::new(py, &steps_col(&|s| s.1))),
+        ("queued", PyBytes::new(py, &steps_col(&|s| s.2))),
+    ];
+    Ok((json, schedule, series))
+}
+
+/// Every policy with its options and defaults, and the trace, engine and metric options, as
+/// JSON text.
+#[pyfunction]
+fn policies_json() -> PyResult<String> {
+    use schedlab::policy::{family_default, family_options, POLICIES};
+    let keys = |k: &[(&str, &str, &str)]| -> Vec<serde_json::Value> {
+        k.iter().map(|(key, default, doc)| serde_json::json!({"key": key, "default": default, "doc": doc})).collect()
+    };
+    let policies: Vec<serde_json::Value> = POLICIES
+        .iter()
+        .map(|p| {
+            let options: Vec<serde_json::Value> = family_options(p.family)
+                .iter()
+                .map(|o| {
+                    let preset = p.defaults.iter().find(|(k, _)| *k == o.key).map(|(_, v)| *v);
+                    let default = preset.or_else(|| family_default(p.family, o.key));
+                    serde_json::json!({"key": o.key, "values": o.values, "default": default, "doc": o.doc})
+                })
+                .collect();
+            serde_json::json!({"name": p.name, "family": p.family, "group": p.group, "summary": p.summary, "options": options})
+        })
+        .collect();
+    let v = serde_json::json!({
+        "policies": policies,
+        "trace_options": keys(schedlab::trace::TRACE_KEYS),
+        "engine_options": keys(schedlab::engine::ENGINE_KEYS),
+        "metric_options": keys(schedlab::metrics::METRIC_KEYS),
+    });
+    serde_json::to_string(&v).map_err(|e| error(e.to_string()))
+}
+
+/// The configurations of a grid (`KEY=V1,V2` or `KEY=A-B` per axis), in the command line's
+/// `sweep` order, each as (key, value) pairs.
+#[pyfunction]
+fn sweep_grid(axes: Vec<String>) -> PyResult<Vec<Vec<(String, String)>>> {
+    let axes: Vec<Axis> =
+        axes.iter().map(|a| Axis::parse(a)).collect::<Result<_, _>>().map_err(|e| error(e.to_string()))?;
+    Ok(grid(&axes))
+}
+
+/// Section 7 of Tsafrir et al.: each configuration's average performance degradation over the
+/// test cases (rows: configurations, columns: test cases), and the configurations best first,
+/// as the command line's `sweep` ranks them.
+#[pyfunction]
+fn sweep_rank(perf: Vec<Vec<f64>>) -> (Vec<f64>, Vec<usize>) {
+    let d = degradation(&perf);
+    let order = ranking(&d);
+    (d, order)
+}
+
+/// The extension module.
+#[pymodule]
+fn _schedlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("Error", m.py().get_type::<Error>())?;
+    m.add_class::<Trace>()?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(_rebuild, m)?)?;
+    m.add_function(wrap_pyfunction!(traces_received, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(policies_json, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_grid, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_rank, m)?)?;
+    Ok(())
+}
