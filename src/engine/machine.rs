@@ -59,6 +59,10 @@ pub struct Machine {
     /// the jobs running on its processors (by job index) with how many each holds, kept up to date from then
     /// on; `None` for the others, which then cost nothing when a processor changes hands.
     homes: RefCell<Vec<Option<Holders>>>,
+    /// For each job, the listening suspended jobs that have counted it among their holders (an
+    /// entry may be stale: one whose count was dropped since): when the job gives its
+    /// processors up, only they are told, whatever the number of processors.
+    holding: RefCell<Vec<Vec<u32>>>,
     /// For each job, a number that changes whenever the holders of its processors may have
     /// (see [`Machine::home_version`]).
     home_version: Vec<u64>,
@@ -233,6 +237,7 @@ impl Machine {
             self.witness.resize(self.held.len(), Default::default());
             self.batch.1.resize(self.held.len(), 0);
             self.homes.get_mut().resize(self.held.len(), None);
+            self.holding.get_mut().resize(self.held.len(), Vec::new());
             self.home_version.resize(self.held.len(), 0);
             self.listeners.get_mut().resize(self.size as usize, Vec::new());
         }
@@ -265,10 +270,29 @@ impl Machine {
         ok
     }
 
-    /// Processors `ids` pass from `from` to `to` (either may be [`NOBODY`]): the suspended jobs
-    /// that count their holders (the listeners) count them anew, once per job however many
-    /// of their processors it shares.
+    /// Processors `ids` pass from `from` to `to`, one of which is [`NOBODY`]. A job gives up
+    /// all it holds at once (its processors come and go together), so when `from` leaves, the
+    /// suspended jobs that counted it lose it whole: told through [`Machine::holding`], at a
+    /// cost of their number. When `to` arrives, the suspended jobs that listen on its
+    /// processors count it, once per job however many of their processors it takes.
     fn hand(&mut self, ids: &[u32], from: u32, to: u32) {
+        if from != NOBODY {
+            for &id in ids {
+                self.owner[id as usize] = to;
+            }
+            let Some(told) = self.holding.get_mut().get_mut(from as usize).map(std::mem::take) else { return };
+            let homes = self.homes.get_mut();
+            for c in told {
+                let Some(home) = &mut homes[c as usize] else { continue };
+                if let Ok(k) = home.binary_search_by_key(&from, |h| h.0) {
+                    home.remove(k);
+                    // A holder left: the job may now resume, or suspend the rest.
+                    self.home_version[c as usize] += 1;
+                    self.departures.get_mut().push((c, from));
+                }
+            }
+            return;
+        }
         let (batch, slot) = &mut self.batch;
         batch.clear();
         let listeners = self.listeners.get_mut();
@@ -287,26 +311,16 @@ impl Machine {
             }
         }
         let homes = self.homes.get_mut();
+        let holding = self.holding.get_mut();
         for &(c, n) in batch.iter() {
-            let c = c as usize;
-            let Some(home) = &mut homes[c] else { continue };
-            if from != NOBODY {
-                if let Ok(k) = home.binary_search_by_key(&from, |h| h.0) {
-                    home[k].1 -= n;
-                    if home[k].1 == 0 {
-                        home.remove(k);
-                        // A holder left: the job may now resume, or suspend the rest.
-                        self.home_version[c] += 1;
-                        self.departures.get_mut().push((c as u32, from));
-                    }
-                }
-            }
+            let Some(home) = &mut homes[c as usize] else { continue };
             if to != NOBODY {
                 match home.binary_search_by_key(&to, |h| h.0) {
                     Ok(k) => home[k].1 += n,
                     Err(k) => {
                         home.insert(k, (to, n));
-                        self.home_version[c] += 1;
+                        self.home_version[c as usize] += 1;
+                        holding[to as usize].push(c);
                     }
                 }
             }
@@ -331,6 +345,10 @@ impl Machine {
                     Ok(k) => counted[k].1 += 1,
                     Err(k) => counted.insert(k, (o, 1)),
                 }
+            }
+            let mut holding = self.holding.borrow_mut();
+            for &(o, _) in &counted {
+                holding[o as usize].push(job);
             }
             self.homes.borrow_mut()[job as usize] = Some(counted);
             let mut listeners = self.listeners.borrow_mut();
