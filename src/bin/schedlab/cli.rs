@@ -51,6 +51,21 @@ pub struct PlotDir {
     pub plot_size: String,
 }
 
+/// What a paper's study takes: its traces, options, output format and figures.
+#[derive(clap::Args)]
+pub struct Study {
+    /// Traces (default: the paper's, in the folder SCHEDLAB_TRACES names).
+    #[arg(value_name = "TRACE")]
+    pub traces: Vec<String>,
+    #[command(flatten)]
+    pub set: Sets,
+    /// Output format.
+    #[arg(long, short, value_parser = ["table", "json"], ignore_case = true)]
+    pub format: Option<String>,
+    #[command(flatten)]
+    pub plot: PlotDir,
+}
+
 /// The subcommands.
 #[derive(Subcommand)]
 pub enum Command {
@@ -210,54 +225,31 @@ pub enum Command {
     /// Compare mq-backfill with sq-backfill as Lawson & Smirni (2002) do.
     ///
     /// R overall, per class and priority at loads 1, 1.25, 1.5 with 100/75/95% high
-    /// priority, and missed reservations at fractions 0.01, 0.05, 0.25.
+    /// priority, and missed reservations at fractions 0.01, 0.05, 0.25. The paper's traces:
+    /// KTH-SP2, SDSC-SP2 and SDSC-Par.
     Lawson {
-        /// Traces (default: KTH-SP2, SDSC-SP2 and SDSC-Par in SCHEDLAB_TRACES).
-        #[arg(value_name = "TRACE")]
-        traces: Vec<String>,
         #[command(flatten)]
-        set: Sets,
-        /// Output format.
-        #[arg(long, short, value_parser = ["table", "json"], ignore_case = true)]
-        format: Option<String>,
-        #[command(flatten)]
-        plot: PlotDir,
+        study: Study,
     },
     /// Compare NS, SS (SF 1.5, 2, 5), TSS and IS as Kettimuthu et al. (2003) do.
     ///
     /// Average and worst-case bounded slowdown per Table 2.1 category, then NS, SS and IS at
-    /// load factors 1.0-1.6.
+    /// load factors 1.0-1.6. The paper's traces: SDSC-SP2 and KTH-SP2.
     Kettimuthu {
-        /// Traces (default: SDSC-SP2 and KTH-SP2 in SCHEDLAB_TRACES).
-        #[arg(value_name = "TRACE")]
-        traces: Vec<String>,
         /// Load factors of the load study, comma-separated, or none.
         #[arg(long, value_name = "F,F,...|none")]
         loads: Option<String>,
         #[command(flatten)]
-        set: Sets,
-        /// Output format.
-        #[arg(long, short, value_parser = ["table", "json"], ignore_case = true)]
-        format: Option<String>,
-        #[command(flatten)]
-        plot: PlotDir,
+        study: Study,
     },
     /// Run the nine CPlant fairshare policies of Leung, Sabin & Sadayappan (2010).
     ///
     /// Jobs missing their hybrid fair start time, the mean miss, turnaround and loss of
-    /// capacity, overall and by width.
+    /// capacity, overall and by width. The traces by default: Sandia-Ross in the paper's period
+    /// and whole, and SDSC-SP2.
     Leung {
-        /// Traces (default: Sandia-Ross in the paper's period and whole, and SDSC-SP2, in
-        /// SCHEDLAB_TRACES).
-        #[arg(value_name = "TRACE")]
-        traces: Vec<String>,
         #[command(flatten)]
-        set: Sets,
-        /// Output format.
-        #[arg(long, short, value_parser = ["table", "json"], ignore_case = true)]
-        format: Option<String>,
-        #[command(flatten)]
-        plot: PlotDir,
+        study: Study,
     },
     /// Print a shell completion script: schedlab completions bash > ~/.local/share/bash-completion/completions/schedlab
     Completions {
@@ -277,6 +269,10 @@ impl Command {
         let mut plot = |a: &mut Args, p: PlotDir| {
             a.plot = p.plot;
             size = Some(p.plot_size);
+        };
+        let study = |a: &mut Args, st: Study, plot: &mut dyn FnMut(&mut Args, PlotDir)| {
+            (a.positional, a.sets, a.format) = (st.traces, st.set.sets, lower(st.format));
+            plot(a, st.plot);
         };
         let name = match self {
             Command::Info { trace, set, format } => {
@@ -317,19 +313,17 @@ impl Command {
                 (a.positional, a.months, a.sets) = (traces, months, set.sets);
                 "omega"
             }
-            Command::Lawson { traces, set, format, plot: p } => {
-                (a.positional, a.sets, a.format) = (traces, set.sets, lower(format));
-                plot(&mut a, p);
+            Command::Lawson { study: st } => {
+                study(&mut a, st, &mut plot);
                 "lawson"
             }
-            Command::Kettimuthu { traces, loads, set, format, plot: p } => {
-                (a.positional, a.loads, a.sets, a.format) = (traces, loads, set.sets, lower(format));
-                plot(&mut a, p);
+            Command::Kettimuthu { loads, study: st } => {
+                a.loads = loads;
+                study(&mut a, st, &mut plot);
                 "kettimuthu"
             }
-            Command::Leung { traces, set, format, plot: p } => {
-                (a.positional, a.sets, a.format) = (traces, set.sets, lower(format));
-                plot(&mut a, p);
+            Command::Leung { study: st } => {
+                study(&mut a, st, &mut plot);
                 "leung"
             }
             Command::Completions { .. } => "completions",
