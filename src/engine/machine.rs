@@ -10,9 +10,6 @@ use std::cell::RefCell;
 /// Marks a processor no job holds in [`Machine::owner`].
 const NOBODY: u32 = u32::MAX;
 
-/// The jobs running on a suspended job's processors, by job index, with how many each holds.
-type Holders = Vec<(u32, u32)>;
-
 /// Processor identities of one machine.
 #[derive(Debug, Clone, Default)]
 pub struct Machine {
@@ -49,24 +46,13 @@ pub struct Machine {
     /// preemptive policy asks at every pass whether it can resume, and the answer is mostly
     /// that this one is still taken. Indexed by job from the first suspension on.
     witness: Vec<std::cell::Cell<u32>>,
-    /// For each processor, the suspended jobs that resume on it and keep a count of its
-    /// holders in `homes`: only they are told when it changes hands.
-    listeners: RefCell<Vec<Vec<u32>>>,
-    /// Scratch for [`Machine::hand`]: the claimants met with their processor counts, and each
-    /// claimant's place in that list.
-    batch: (Vec<(u32, u32)>, Vec<u32>),
-    /// For each suspended job whose holders have been asked for ([`Machine::all_holders`]),
-    /// the jobs running on its processors (by job index) with how many each holds, kept up to date from then
-    /// on; `None` for the others, which then cost nothing when a processor changes hands.
-    homes: RefCell<Vec<Option<Holders>>>,
-    /// For each job, the listening suspended jobs that have counted it among their holders (an
-    /// entry may be stale: one whose count was dropped since): when the job gives its
-    /// processors up, only they are told, whatever the number of processors.
-    holding: RefCell<Vec<Vec<u32>>>,
-    /// For each job, a number that changes whenever the holders of its processors may have
-    /// (see [`Machine::home_version`]).
-    home_version: Vec<u64>,
-    /// (suspended job, holder) for every holder that left a suspended job's processors since
+    /// For each job, the suspended jobs waiting for it to leave their processors
+    /// ([`Machine::watch`]): when it gives its processors up, only they are told.
+    watchers: RefCell<Vec<Vec<u32>>>,
+    /// Processors handed over so far (taken or given up): a policy may keep what it concluded
+    /// from the holders of a job's processors while this stays the same.
+    epoch: u64,
+    /// (suspended job, holder) for every watched holder that left since
     /// [`Machine::take_departures`] last emptied it.
     departures: RefCell<Vec<(u32, u32)>>,
     /// Scratch for listing holders: the listing in which each job index was last seen.
@@ -156,13 +142,8 @@ impl Machine {
         }
         let mut ids = Vec::with_capacity(n);
         self.pop_into(false, n, &mut ids);
-        let plain = ids.len();
         self.pop_into(true, n, &mut ids);
-        // The plain processors have no claimants to tell.
-        for &id in &ids[..plain] {
-            self.owner[id as usize] = job;
-        }
-        self.hand(&ids[plain..], NOBODY, job);
+        self.hand(&ids, NOBODY, job);
         self.free -= procs;
         self.held[job as usize] = ids;
         true
@@ -229,17 +210,9 @@ impl Machine {
     /// ([`Machine::unpark`]); they are usable by others from `ready` on.
     pub fn park(&mut self, job: u32, ready: i64) {
         let ids = std::mem::take(&mut self.held[job as usize]);
-        // What a policy learnt of its holders before belongs to an earlier suspension.
-        if let Some(v) = self.home_version.get_mut(job as usize) {
-            *v += 1;
-        }
         if self.witness.is_empty() {
             self.witness.resize(self.held.len(), Default::default());
-            self.batch.1.resize(self.held.len(), 0);
-            self.homes.get_mut().resize(self.held.len(), None);
-            self.holding.get_mut().resize(self.held.len(), Vec::new());
-            self.home_version.resize(self.held.len(), 0);
-            self.listeners.get_mut().resize(self.size as usize, Vec::new());
+            self.watchers.get_mut().resize(self.held.len(), Vec::new());
         }
         for &id in &ids {
             self.ready[id as usize] = ready;
@@ -255,14 +228,8 @@ impl Machine {
         let ids = std::mem::take(&mut self.held[job as usize]);
         let ok = ids.iter().all(|&id| self.owner[id as usize] == NOBODY);
         if ok {
-            let listening = self.homes.get_mut()[job as usize].take().is_some();
-            self.home_version[job as usize] += 1;
-            let listeners = self.listeners.get_mut();
             for &id in &ids {
                 self.claims[id as usize] -= 1;
-                if listening {
-                    listeners[id as usize].retain(|&c| c != job);
-                }
             }
             self.take(job, &ids);
         }
@@ -271,121 +238,51 @@ impl Machine {
     }
 
     /// Processors `ids` pass from `from` to `to`, one of which is [`NOBODY`]. A job gives up
-    /// all it holds at once (its processors come and go together), so when `from` leaves, the
-    /// suspended jobs that counted it lose it whole: told through [`Machine::holding`], at a
-    /// cost of their number. When `to` arrives, the suspended jobs that listen on its
-    /// processors count it, once per job however many of their processors it takes.
+    /// all it holds at once, so when `from` leaves, the suspended jobs watching it are told,
+    /// at a cost of their number, not of its processors.
     fn hand(&mut self, ids: &[u32], from: u32, to: u32) {
-        if from != NOBODY {
-            for &id in ids {
-                self.owner[id as usize] = to;
-            }
-            let Some(told) = self.holding.get_mut().get_mut(from as usize).map(std::mem::take) else { return };
-            let homes = self.homes.get_mut();
-            for c in told {
-                let Some(home) = &mut homes[c as usize] else { continue };
-                if let Ok(k) = home.binary_search_by_key(&from, |h| h.0) {
-                    home.remove(k);
-                    // A holder left: the job may now resume, or suspend the rest.
-                    self.home_version[c as usize] += 1;
-                    self.departures.get_mut().push((c, from));
-                }
-            }
-            return;
-        }
-        let (batch, slot) = &mut self.batch;
-        batch.clear();
-        let listeners = self.listeners.get_mut();
         for &id in ids {
             self.owner[id as usize] = to;
-            let Some(told) = listeners.get(id as usize) else { continue };
-            for &c in told {
-                // A sparse set: `slot` needs no clearing, an entry counts only if it points back.
-                let k = slot[c as usize] as usize;
-                if k < batch.len() && batch[k].0 == c {
-                    batch[k].1 += 1;
-                } else {
-                    slot[c as usize] = batch.len() as u32;
-                    batch.push((c, 1));
-                }
-            }
         }
-        let homes = self.homes.get_mut();
-        let holding = self.holding.get_mut();
-        for &(c, n) in batch.iter() {
-            let Some(home) = &mut homes[c as usize] else { continue };
-            if to != NOBODY {
-                match home.binary_search_by_key(&to, |h| h.0) {
-                    Ok(k) => home[k].1 += n,
-                    Err(k) => {
-                        home.insert(k, (to, n));
-                        self.home_version[c as usize] += 1;
-                        holding[to as usize].push(c);
-                    }
-                }
+        self.epoch += 1;
+        if from != NOBODY {
+            if let Some(told) = self.watchers.get_mut().get_mut(from as usize) {
+                self.departures.get_mut().extend(told.drain(..).map(|c| (c, from)));
             }
         }
     }
 
-    /// Whether `keep` accepts every job running on the processors of suspended job `job`,
-    /// asked in no particular order, and there is at least one. The first call of a
-    /// suspension lists them (its width); later calls cost their number.
-    pub fn all_holders(&self, job: u32, keep: &mut dyn FnMut(u32) -> bool) -> bool {
-        if self.home_free(job) {
-            return false;
+    /// Asks to be told (through [`Machine::take_departures`]) when `holder`, a job running on
+    /// processors of the suspended job `job`, gives its processors up: a policy that turned
+    /// `job` down because of `holder` need not look at it again before then.
+    pub fn watch(&self, job: u32, holder: u32) {
+        if let Some(w) = self.watchers.borrow_mut().get_mut(holder as usize) {
+            w.push(job);
         }
-        if self.homes.borrow()[job as usize].is_none() {
-            let mut counted: Vec<(u32, u32)> = Vec::new();
-            for &p in &self.held[job as usize] {
-                let o = self.owner[p as usize];
-                if o == NOBODY {
-                    continue;
-                }
-                match counted.binary_search_by_key(&o, |h| h.0) {
-                    Ok(k) => counted[k].1 += 1,
-                    Err(k) => counted.insert(k, (o, 1)),
-                }
-            }
-            let mut holding = self.holding.borrow_mut();
-            for &(o, _) in &counted {
-                holding[o as usize].push(job);
-            }
-            self.homes.borrow_mut()[job as usize] = Some(counted);
-            let mut listeners = self.listeners.borrow_mut();
-            for &p in &self.held[job as usize] {
-                listeners[p as usize].push(job);
-            }
-        }
-        let homes = self.homes.borrow();
-        homes[job as usize].as_deref().unwrap_or(&[]).iter().all(|&(o, _)| keep(o))
     }
 
-    /// A number that stays the same while the set of jobs holding suspended job `job`'s
-    /// processors stays the same, from a call of [`Machine::all_holders`] on: a policy may keep
-    /// what it concluded from them until it changes.
-    pub fn home_version(&self, job: u32) -> u64 {
-        self.home_version.get(job as usize).copied().unwrap_or(0)
+    /// A number that stays the same while no processor changes hands: whatever a policy
+    /// concluded from the holders of any job's processors holds until it changes.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
     }
 
-    /// Moves into `out`, as (suspended job, holder), every holder that left the processors of a
-    /// suspended job since the last call, among the jobs that have been asked about
-    /// ([`Machine::all_holders`]). Only a holder leaving can let a job resume or lift what kept
-    /// it from suspending them, so a policy that turned a job down for one holder can look
-    /// again when that one leaves. (A holder joining changes [`Machine::home_version`] only.)
+    /// Moves into `out`, as (suspended job, holder), every watched holder
+    /// ([`Machine::watch`]) that gave its processors up since the last call. A watch is told
+    /// once; a job still waiting asks again.
     pub fn take_departures(&self, out: &mut Vec<(u32, u32)>) {
         out.clear();
         out.append(&mut self.departures.borrow_mut());
     }
 
-    /// The jobs running on the processors of suspended job `job` with how many each holds, if
-    /// [`Machine::all_holders`] has been asked since it was suspended (for tests).
-    pub fn home_holders(&self, job: u32) -> Option<Vec<(u32, u32)>> {
-        self.homes.borrow().get(job as usize).cloned().flatten()
-    }
-
     /// The distinct jobs running on the processors of job `job` (suspended or not), in the
     /// order of its processors, into `out`: empty when it can resume. Costs its width.
     pub fn holders(&self, job: u32, out: &mut Vec<u32>) {
+        self.holders_until(job, out, &mut |_| false);
+    }
+
+    /// [`Machine::holders`], stopping after the first holder for which `stop` is true.
+    pub fn holders_until(&self, job: u32, out: &mut Vec<u32>, stop: &mut dyn FnMut(u32) -> bool) {
         out.clear();
         let mut seen = self.seen.borrow_mut();
         let (marks, listing) = &mut *seen;
@@ -397,11 +294,20 @@ impl Machine {
             marks.fill(0);
             *listing = 1;
         }
+        let mut last = NOBODY;
         for &p in &self.held[job as usize] {
             let o = self.owner[p as usize];
-            if o != NOBODY && marks[o as usize] != *listing {
+            // Neighbouring processors mostly share their holder.
+            if o == last || o == NOBODY {
+                continue;
+            }
+            last = o;
+            if marks[o as usize] != *listing {
                 marks[o as usize] = *listing;
                 out.push(o);
+                if stop(o) {
+                    return;
+                }
             }
         }
     }
@@ -530,7 +436,8 @@ mod tests {
 
     proptest::proptest! {
         /// The machine hands out the processors the straightforward one does, through any
-        /// sequence of starts, ends, suspensions and resumes.
+        /// sequence of starts, ends, suspensions and resumes, and tells each watch when its
+        /// holder leaves, exactly once.
         #[test]
         fn same_processors_as_the_straightforward_machine(
             ops in proptest::collection::vec((0u8..4, 0u32..12, 1usize..9), 1..300),
@@ -545,8 +452,12 @@ mod tests {
             };
             // 0 idle, 1 running, 2 suspended
             let mut state = vec![0u8; jobs];
+            // (suspended job, holder) watches not yet told.
+            let mut watching: Vec<(u32, u32)> = Vec::new();
+            let mut told = Vec::new();
             for (step, (op, job, n)) in ops.into_iter().enumerate() {
                 let j = job as usize;
+                let mut left = None;
                 match (op, state[j]) {
                     (0, 0) => {
                         let ok = m.allocate(job, n as u32);
@@ -560,6 +471,7 @@ mod tests {
                         let ids = std::mem::take(&mut r.held[j]);
                         r.give_back(&ids);
                         state[j] = 0;
+                        left = Some(job);
                     }
                     (2, 1) => {
                         m.park(job, 0);
@@ -570,6 +482,7 @@ mod tests {
                         r.give_back(&ids);
                         r.held[j] = ids;
                         state[j] = 2;
+                        left = Some(job);
                     }
                     (3, 2) => {
                         let ok = m.unpark(job);
@@ -588,6 +501,15 @@ mod tests {
                     }
                     _ => {}
                 }
+                // Every watch of the job that left is told, and no other.
+                let mut want_told: Vec<(u32, u32)> = Vec::new();
+                if let Some(l) = left {
+                    watching.retain(|&(c, h)| if h == l { want_told.push((c, h)); false } else { true });
+                }
+                m.take_departures(&mut told);
+                told.sort_unstable();
+                want_told.sort_unstable();
+                proptest::prop_assert_eq!(&told, &want_told);
                 proptest::prop_assert_eq!(m.free() as usize, r.free.len());
                 for k in 0..jobs as u32 {
                     proptest::prop_assert_eq!(m.held(k), &r.held[k as usize][..]);
@@ -604,19 +526,10 @@ mod tests {
                         m.holders(k, &mut got);
                         proptest::prop_assert_eq!(m.home_free(k), want.is_empty());
                         proptest::prop_assert_eq!(&got, &want);
-                        // The running count: the same holders, each with its number of them.
-                        let mut counted: Vec<(u32, u32)> = want
-                            .iter()
-                            .map(|&o| (o, r.held[k as usize].iter().filter(|&&p| r.owner[p as usize] == o).count() as u32))
-                            .collect();
-                        // Asked for now and then, so lists are made at any point of a suspension.
-                        if (k as usize + step).is_multiple_of(3) {
-                            proptest::prop_assert_eq!(m.all_holders(k, &mut |_| true), !want.is_empty());
-                        }
-                        if let Some(mut kept) = m.home_holders(k) {
-                            counted.sort_unstable();
-                            kept.sort_unstable();
-                            proptest::prop_assert_eq!(kept, counted);
+                        // Now and then a suspended job watches one of its holders.
+                        if let (true, Some(&h)) = ((k as usize + step).is_multiple_of(3), want.last()) {
+                            m.watch(k, h);
+                            watching.push((k, h));
                         }
                     }
                 }

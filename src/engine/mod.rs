@@ -181,6 +181,12 @@ pub trait Policy {
     /// A job started with [`System::start_segment`] ended a segment at `sys.now()` with its work
     /// kept (its processors are already free); it waits again to run its next segment.
     fn on_checkpoint(&mut self, _job: JobView, _sys: &mut System) {}
+    /// A time the policy asked for with [`System::wake_at`] has come and nothing else happened
+    /// at it: whether a scheduling pass is wanted. A policy that asked for a time it knew only
+    /// a bound on may find it has nothing to do yet, say no, and ask for a later time.
+    fn on_wake(&mut self, _sys: &mut System) -> bool {
+        true
+    }
     /// A scheduling pass: start jobs with [`System::start`].
     fn schedule(&mut self, sys: &mut System);
     /// Whether the policy says itself which starts are backfills ([`System::note_backfill`]);
@@ -973,9 +979,16 @@ pub fn simulate_observed<'a>(
                 policy.on_completion(view(jobs, idx), &mut sys);
             }
         }
+        let mut woken = false;
         while wakes.peek().is_some_and(|w| w.0 <= t) {
             wakes.pop();
-            eventful = true;
+            woken = true;
+        }
+        if woken && !eventful {
+            eventful = policy.on_wake(&mut sys);
+            if let (false, Some(w)) = (eventful, sys.wake.take()) {
+                wakes.push(Reverse(w));
+            }
         }
         if !eventful {
             // Only alarms the policy had no use for: the plan is as it was, so is the schedule.

@@ -47,12 +47,22 @@
 //! not be suspended for it, or the one whose threshold SF times its own does not pass) is
 //! turned down again, at the same place in the sweep, for as long as that holder holds its
 //! processors and its threshold has not reached theirs. SS and TSS let it sleep until then
-//! (the machine says which holder left, [`Machine::take_departures`]) rather than
+//! (the machine says when that holder leaves, [`Machine::watch`]) rather than
 //! look at it in every sweep: with thousands of suspended jobs (CEA-Curie) a pass costs what
 //! can act, not the whole queue. `ticks=every` looks at every job in every sweep, the
 //! straightforward routine the tests hold this one to.
 //!
-//! [`Machine::take_departures`]: crate::engine::Machine::take_departures
+//! Holders found when asked: nothing keeps a list of who holds each suspended job's processors
+//! (on CEA-Curie every processor taken would have to tell some twenty suspended jobs). A job's
+//! processors are its own for life, so a holder found by an earlier scan that is running still
+//! holds them: a job that wakes is first checked against those, and one that still turns it
+//! down is enough to sleep again. Otherwise its processors are scanned, up to the first holder
+//! that turns it down. The tick asked for after a pass comes from crossing times that may be
+//! early (holders may have joined since they were found); when it comes, the earliest
+//! crossings are checked by a scan and a pass runs only if some job can act then
+//! ([`Policy::on_wake`]).
+//!
+//! [`Machine::watch`]: crate::engine::Machine::watch
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -277,19 +287,49 @@ pub struct Preempt {
     /// (that time, job, stamp).
     alarms: BinaryHeap<Reverse<(i64, JobIdx, u32)>>,
     /// SS and TSS: when each suspended job's threshold crosses what its holders need, by
-    /// (that time rounded down, job, holders' version), for the next wake-up.
-    crossings: BinaryHeap<Reverse<(i64, JobIdx, u64)>>,
+    /// (that time rounded down, job, entry number: [`Held::entry`]), for the next wake-up.
+    crossings: BinaryHeap<Reverse<(i64, JobIdx, u32)>>,
     /// SS and TSS: suspended idle jobs (those in `idle` are waiting and have never run).
     suspended_idle: usize,
     /// SS and TSS: for each sleeping job, the holder whose leaving wakes it (the one that turned
     /// it down: one that may not be suspended for it, or the one with the highest threshold).
     watch: Vec<JobIdx>,
+    /// SS and TSS: for each suspended job, the holder the machine will tell of its leaving
+    /// ([`Machine::watch`](crate::engine::Machine::watch)), or `JobIdx::MAX`: asked once each.
+    watched: Vec<JobIdx>,
     /// Scratch: (suspended job, holder that left its processors).
     departures: Vec<(JobIdx, JobIdx)>,
-    /// Per suspended job, what its holders allow, kept while they stay the same
-    /// ([`Machine::home_version`](crate::engine::Machine::home_version)): the version, whether
-    /// every holder may be suspended for it by width and TSS limit, and their highest threshold.
-    held_summary: Vec<(u64, bool, f64, JobIdx)>,
+    /// SS and TSS: per suspended job, what its holders allow ([`Held`]).
+    held: Vec<Held>,
+    /// SS and TSS: per suspended job, the holders of its processors found by the last scan of
+    /// them ([`Preempt::summary`]).
+    found: Vec<Vec<JobIdx>>,
+    /// SS and TSS: when the last pass ran (the next tick is the first after it).
+    last_pass: i64,
+}
+
+/// What the holders of a suspended job's processors allow it, as last found.
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    /// The machine's [`epoch`](crate::engine::Machine::epoch) when it was found; the answer
+    /// holds while no processor changes hands. `u64::MAX`: not found by a scan of the job's
+    /// processors since they changed hands (`worst` is then a lower bound).
+    epoch: u64,
+    /// Whether every holder may be suspended for the job by width and TSS limit.
+    ok: bool,
+    /// Their highest threshold.
+    worst: f64,
+    /// The holder that decides: one that may not be suspended, else the highest threshold's.
+    decides: JobIdx,
+    /// The number of the job's entry in `crossings`; entries with another number are void.
+    entry: u32,
+    /// Whether that entry is in `crossings` (or being looked at).
+    listed: bool,
+}
+
+impl Held {
+    /// Nothing found yet.
+    const NEW: Held = Held { epoch: u64::MAX, ok: false, worst: 0.0, decides: JobIdx::MAX, entry: 0, listed: false };
 }
 
 /// Where a suspended idle job stands in SS and TSS's sweeps.
@@ -335,7 +375,9 @@ impl Preempt {
             started_in: vec![u32::MAX; jobs],
             picked_now: Vec::new(),
             tau_of: vec![f64::INFINITY; jobs],
-            held_summary: Vec::new(),
+            held: Vec::new(),
+            found: Vec::new(),
+            last_pass: i64::MIN,
             sleep: vec![Sleep::Out; jobs],
             stamp: vec![0; jobs],
             awake: Vec::new(),
@@ -343,6 +385,7 @@ impl Preempt {
             crossings: BinaryHeap::new(),
             suspended_idle: 0,
             watch: vec![JobIdx::MAX; jobs],
+            watched: vec![JobIdx::MAX; jobs],
             departures: Vec::new(),
         }
     }
@@ -424,47 +467,113 @@ impl Preempt {
     /// For the suspended job `v` whose processors are taken: whether every holder may be
     /// suspended for it by width and TSS limit, the highest threshold among them, and the
     /// holder that decides (one that may not be suspended, else the highest threshold's). A
-    /// holder's threshold is frozen while it runs, so the answer holds while the holders do.
+    /// holder's threshold is frozen while it runs, so the answer holds while the holders do;
+    /// it is found anew (a scan of the job's processors) once processors have changed hands.
+    /// When the crossing time it gives changes, the job's entry in `crossings` is replaced.
     fn summary(&mut self, sys: &System, v: &JobView) -> (bool, f64, JobIdx) {
+        self.scan(sys, v, None)
+    }
+
+    /// [`Preempt::summary`]; with the job's threshold `tau_i`, the scan stops at the first
+    /// holder that turns it down, and `worst` may then be a lower bound.
+    fn scan(&mut self, sys: &System, v: &JobView, tau_i: Option<f64>) -> (bool, f64, JobIdx) {
         let i = v.idx as usize;
-        if self.held_summary.is_empty() {
-            self.held_summary = vec![(u64::MAX, false, 0.0, JobIdx::MAX); self.tau_of.len()];
+        if self.held.is_empty() {
+            self.held = vec![Held::NEW; self.tau_of.len()];
         }
         let machine = sys.machine();
-        let version = machine.home_version(v.idx);
-        if self.held_summary[i].0 != version {
-            let (mut worst, mut top, mut last) = (0.0f64, JobIdx::MAX, JobIdx::MAX);
-            let ok = machine.all_holders(v.idx, &mut |j| {
+        let epoch = machine.epoch();
+        let h = self.held[i];
+        if h.epoch != epoch {
+            if self.found.is_empty() {
+                self.found = vec![Vec::new(); self.tau_of.len()];
+            }
+            let mut holders = std::mem::take(&mut self.found[i]);
+            let (mut ok, mut worst, mut top, mut bad) = (true, 0.0f64, JobIdx::MAX, JobIdx::MAX);
+            let mut partial = false;
+            machine.holders_until(v.idx, &mut holders, &mut |j| {
                 let (tau_j, w) = (self.tau_of[j as usize], sys.view(j));
                 if top == JobIdx::MAX || tau_j > worst {
                     top = j;
                 }
                 worst = worst.max(tau_j);
-                last = j;
-                w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)]
+                if !(w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)]) {
+                    (ok, bad) = (false, j);
+                    return true;
+                }
+                partial = tau_i.is_some_and(|t| t <= self.opts.sf * tau_j);
+                partial
             });
-            // Listing them (the first time) may have started the count: read the version after.
-            let version = machine.home_version(v.idx);
-            let decides = if ok { top } else { last };
-            self.held_summary[i] = (version, ok, worst, decides);
+            self.found[i] = holders;
+            let decides = if ok { top } else { bad };
+            self.list(sys, v, ok, worst);
+            let h = &mut self.held[i];
+            // One holder that may not be suspended is the whole answer; a highest threshold
+            // is one only when every holder was seen.
+            (h.epoch, h.decides) = (if partial { u64::MAX } else { epoch }, decides);
             if self.sleep[i] == Sleep::Asleep {
                 // Asked while asleep (for the next crossing): the holder that decides now is
                 // the one to wait for. As long as it stays the job is turned down as before,
                 // and its leaving must wake it even if the one it waited for has not left.
-                self.watch[i] = decides;
-            }
-            if let (true, Some(t)) = (ok, self.crossing(sys, v, worst)) {
-                self.crossings.push(Reverse((t.floor() as i64, v.idx, version)));
+                self.wait_for(sys, v.idx, decides);
             }
         }
-        let (_, ok, worst, decides) = self.held_summary[i];
-        (ok, worst, decides)
+        let h = &self.held[i];
+        (h.ok, h.worst, h.decides)
     }
 
-    /// Whether `keep` accepts every job running on the suspended job `idx`'s processors, and
-    /// some job does: the machine's running count answers at any width.
-    fn held_by(sys: &System, idx: JobIdx, keep: &mut dyn FnMut(JobIdx) -> bool) -> bool {
-        sys.machine().all_holders(idx, keep)
+    /// Records that the holders of suspended job `v` allow it `ok` with highest threshold
+    /// `worst` (or at least that), replacing its entry in `crossings` if its crossing moved.
+    /// What is recorded is taken as found by no scan ([`Held::epoch`]) until the caller says.
+    fn list(&mut self, sys: &System, v: &JobView, ok: bool, worst: f64) {
+        let mut h = self.held[v.idx as usize];
+        let crossing = if ok { self.crossing(sys, v, worst) } else { None };
+        match crossing {
+            Some(t) if !h.listed || worst != h.worst => {
+                h.entry = h.entry.wrapping_add(1);
+                h.listed = true;
+                self.crossings.push(Reverse((t.floor() as i64, v.idx, h.entry)));
+            }
+            Some(_) => {}
+            None => {
+                h.entry = h.entry.wrapping_add(1);
+                h.listed = false;
+            }
+        }
+        (h.epoch, h.ok, h.worst) = (u64::MAX, ok, worst);
+        self.held[v.idx as usize] = h;
+    }
+
+    /// A holder found by the last scan of suspended job `v`'s processors that still turns it
+    /// down (threshold `tau_i`): one that may not be suspended for it, else the one with the
+    /// highest threshold, if SF times that is not passed. A running job keeps its processors,
+    /// so one found there that runs still holds them; new holders can only add to the answer.
+    /// Returns what [`Preempt::summary`] does, `worst` a lower bound; `None` if none does.
+    fn known_holder(&self, sys: &System, v: &JobView, tau_i: f64) -> Option<(bool, f64, JobIdx)> {
+        let mut top: Option<(f64, JobIdx)> = None;
+        for &j in self.found.get(v.idx as usize)? {
+            if !sys.is_running(j) {
+                continue;
+            }
+            let (tau_j, w) = (self.tau_of[j as usize], sys.view(j));
+            if !(w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)]) {
+                return Some((false, tau_j, j));
+            }
+            if top.is_none_or(|(t, _)| tau_j > t) {
+                top = Some((tau_j, j));
+            }
+        }
+        let (worst, j) = top?;
+        (tau_i <= self.opts.sf * worst).then_some((true, worst, j))
+    }
+
+    /// Suspended job `i` waits for `holder` to leave its processors: the machine tells.
+    fn wait_for(&mut self, sys: &System, i: JobIdx, holder: JobIdx) {
+        self.watch[i as usize] = holder;
+        if self.watched[i as usize] != holder {
+            self.watched[i as usize] = holder;
+            sys.machine().watch(i, holder);
+        }
     }
 
     /// When the threshold of idle job `v` passes SF x `worst` (the highest threshold it must
@@ -491,7 +600,7 @@ impl Preempt {
     fn doze(&mut self, sys: &System, v: &JobView, worst: Option<f64>, decides: JobIdx) {
         let i = v.idx as usize;
         self.sleep[i] = Sleep::Asleep;
-        self.watch[i] = decides;
+        self.wait_for(sys, v.idx, decides);
         self.stamp[i] = self.stamp[i].wrapping_add(1);
         if self.opts.every_tick {
             // The straightforward routine: every job is looked at in every sweep.
@@ -517,6 +626,9 @@ impl Preempt {
         sys.machine().take_departures(&mut departures);
         let mut joining = Vec::new();
         for &(c, left) in &departures {
+            if self.watched[c as usize] == left {
+                self.watched[c as usize] = JobIdx::MAX;
+            }
             if self.sleep[c as usize] != Sleep::Asleep || (self.watch[c as usize] != left && !Self::home_free(sys, c)) {
                 continue;
             }
@@ -589,12 +701,21 @@ impl Preempt {
             if suspended {
                 if !Self::home_free(sys, i) {
                     // Most jobs end here: some holder's threshold is too high.
-                    let (ok, worst, decides) = self.summary(sys, &v);
+                    // Mostly one found before still holds its processors: no scan of them.
+                    let (ok, worst, decides) = match self.known_holder(sys, &v, tau_i) {
+                        Some((ok, worst, j)) => {
+                            self.list(sys, &v, ok, worst);
+                            (ok, worst, j)
+                        }
+                        None => self.scan(sys, &v, Some(tau_i)),
+                    };
                     if !ok || tau_i <= self.opts.sf * worst {
                         self.doze(sys, &v, ok.then_some(worst), decides);
                         continue;
                     }
-                    let all = Self::held_by(sys, i, &mut |j| {
+                    // Suspended in the order of the job's processors.
+                    sys.machine().holders(i, &mut self.picked);
+                    let all = self.picked.iter().all(|&j| {
                         self.candidate(tau_i, v.procs, self.tau_of[j as usize], &sys.view(j)) && sys.working(j)
                     });
                     if !all {
@@ -603,9 +724,6 @@ impl Preempt {
                         self.rouse(i);
                         continue;
                     }
-                    // Suspended in the order of the job's processors, which costs its width:
-                    // only now that they all go.
-                    sys.machine().holders(i, &mut self.picked);
                     self.suspend_picked(sys, fresh, i, tau_i);
                     preempted = true;
                 }
@@ -686,9 +804,11 @@ impl Preempt {
         }
     }
 
-    /// SS and TSS: the first tick at which some idle job can suspend enough jobs, if any.
-    fn next_crossing(&mut self, sys: &System) -> Option<i64> {
-        let now = sys.now();
+    /// SS and TSS: the first tick after the last pass at which some idle job can suspend
+    /// enough jobs, if any; not `exact`, a tick no later than that, found without scanning the
+    /// processors of suspended jobs whose holders may have changed ([`Policy::on_wake`] checks).
+    fn next_crossing(&mut self, sys: &System, exact: bool) -> Option<i64> {
+        let now = self.last_pass;
         let p = self.opts.period_s;
         let max_from = crate::trace::MAX_TIME * 4;
         let origin = self.origin;
@@ -743,20 +863,20 @@ impl Preempt {
                 self.summary(sys, &sys.view(i));
             }
         }
-        // Entries a job left behind (it resumed, or its holders changed since) are dropped once
-        // they outnumber the suspended jobs; a job whose holders changed is asked anew.
+        // Entries a job left behind (it resumed, or its crossing changed since) are dropped
+        // once they outnumber the suspended jobs.
         let room = 4 * (self.suspended_idle + 1024);
         if self.crossings.len() > room {
-            let old = std::mem::take(&mut self.crossings).into_vec();
-            let machine = sys.machine();
-            let (live, stale): (Vec<_>, Vec<_>) = old
-                .into_iter()
-                .filter(|Reverse((_, i, _))| self.sleep[*i as usize] != Sleep::Out && !Self::home_free(sys, *i))
-                .partition(|Reverse((_, i, version))| machine.home_version(*i) == *version);
-            self.crossings = live.into();
-            for Reverse((_, i, _)) in stale {
-                self.summary(sys, &sys.view(i));
-            }
+            let mut old = std::mem::take(&mut self.crossings).into_vec();
+            old.retain(|&Reverse((_, i, entry))| {
+                let h = &mut self.held[i as usize];
+                if h.entry != entry || !h.listed {
+                    return false;
+                }
+                h.listed = self.sleep[i as usize] != Sleep::Out && !Self::home_free(sys, i);
+                h.listed
+            });
+            self.crossings = old.into();
         }
         if self.alarms.len() > room {
             let (sleep, stamp) = (&self.sleep, &self.stamp);
@@ -765,27 +885,35 @@ impl Preempt {
         // By time rounded down, so the first tick of each entry is no earlier than the first
         // tick at or after its key: entries are taken until that passes the best tick found.
         let mut valid = Vec::new();
-        while let Some(&Reverse((key, i, version))) = self.crossings.peek() {
+        while let Some(&Reverse((key, i, entry))) = self.crossings.peek() {
             if best.is_some_and(|b| first_tick((key.min(max_from) - 1).max(now)) > b) {
                 break;
             }
             self.crossings.pop();
+            let h = &mut self.held[i as usize];
+            if h.entry != entry || !h.listed {
+                continue;
+            }
             if self.sleep[i as usize] == Sleep::Out || Self::home_free(sys, i) {
+                h.listed = false;
                 continue;
             }
-            if sys.machine().home_version(i) != version {
-                // Holders joined since (one leaving would have woken the job and asked anew):
-                // the crossing can only be later. Asked now, it goes back in its place.
-                self.summary(sys, &sys.view(i));
-                continue;
-            }
+            // Holders may have joined since it was found (one leaving would have woken the job
+            // and asked anew), which can only make the crossing later: asked now (if `exact`),
+            // an entry that changed goes back in its new place.
             let v = sys.view(i);
-            let worst = self.held_summary[i as usize].2;
+            if exact {
+                self.summary(sys, &v);
+                if self.held[i as usize].entry != entry {
+                    continue;
+                }
+            }
+            let worst = self.held[i as usize].worst;
             if let Some(t_star) = self.crossing(sys, &v, worst) {
                 let tick = tick_of(&v, t_star, self.opts.sf * worst);
                 best = Some(best.map_or(tick, |b: i64| b.min(tick)));
             }
-            valid.push(Reverse((key, i, version)));
+            valid.push(Reverse((key, i, entry)));
         }
         self.crossings.extend(valid);
         best
@@ -801,6 +929,10 @@ impl Preempt {
         }
         // Jobs suspended in this pass wait from now on; they are not reconsidered in it.
         for i in fresh {
+            if let Some(h) = self.held.get_mut(i as usize) {
+                // What its holders allowed belongs to an earlier suspension.
+                *h = Held { entry: h.entry.wrapping_add(1), ..Held::NEW };
+            }
             self.sleep[i as usize] = Sleep::Awake;
             self.awake.push(i);
             self.suspended_idle += 1;
@@ -811,8 +943,11 @@ impl Preempt {
                 let p = self.opts.period_s;
                 sys.wake_at(self.origin + ((sys.now() - self.origin).div_euclid(p) + 1) * p);
             }
-        } else if let Some(t) = self.next_crossing(sys) {
-            sys.wake_at(t);
+        } else {
+            self.last_pass = sys.now();
+            if let Some(t) = self.next_crossing(sys, false) {
+                sys.wake_at(t);
+            }
         }
     }
 
@@ -967,6 +1102,22 @@ impl Policy for Preempt {
         match self.opts.mode {
             Mode::Is => self.schedule_is(sys),
             _ => self.schedule_ss(sys),
+        }
+    }
+
+    /// SS and TSS asked for the first tick at which some job may act, by crossing times that
+    /// may be early (holders may have joined since): a pass runs only if one can act now.
+    fn on_wake(&mut self, sys: &mut System) -> bool {
+        if self.opts.mode == Mode::Is || self.opts.every_tick {
+            return true;
+        }
+        match self.next_crossing(sys, true) {
+            Some(t) if t > sys.now() => {
+                sys.wake_at(t);
+                false
+            }
+            Some(_) => true,
+            None => false,
         }
     }
 
