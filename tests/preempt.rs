@@ -267,3 +267,41 @@ proptest::proptest! {
         }
     }
 }
+
+/// A wake-up the policy turns down when it comes ([`Policy::on_wake`]) runs no pass, and the
+/// later one it asks for instead does: what SS and TSS do when a crossing they woke for was
+/// moved by holders that joined since.
+#[test]
+fn a_declined_wake_runs_no_pass() {
+    use schedlab::engine::{JobView, Policy, System};
+    #[derive(Default)]
+    struct Waker {
+        passes: Vec<i64>,
+        woken: Vec<i64>,
+    }
+    impl Policy for Waker {
+        fn on_arrival(&mut self, _job: JobView, _sys: &mut System) {}
+        fn on_completion(&mut self, _job: JobView, _sys: &mut System) {}
+        fn schedule(&mut self, sys: &mut System) {
+            self.passes.push(sys.now());
+            match sys.now() {
+                0 => sys.wake_at(100),
+                150 => assert!(sys.start(0)),
+                _ => {}
+            }
+        }
+        fn on_wake(&mut self, sys: &mut System) -> bool {
+            self.woken.push(sys.now());
+            if sys.now() == 100 {
+                sys.wake_at(150);
+                return false;
+            }
+            true
+        }
+    }
+    let t = swf(4, &[(0, 10, 4, 10, -1)]);
+    let mut w = Waker::default();
+    let out = simulate(&t, &mut w, &EngineOptions::default());
+    assert_eq!((w.woken, w.passes, out.passes), (vec![100, 150], vec![0, 150, 160], 3));
+    assert_eq!(summary(&t, &out), vec![(150, 160, 0)]);
+}
