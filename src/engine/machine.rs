@@ -49,7 +49,7 @@ pub struct Machine {
     /// For each job, the suspended jobs waiting for it to leave their processors
     /// ([`Machine::watch`]): when it gives its processors up, only they are told.
     watchers: RefCell<Vec<Vec<u32>>>,
-    /// Processors handed over so far (taken or given up): a policy may keep what it concluded
+    /// Handovers so far (processors taken or given up): a policy may keep what it concluded
     /// from the holders of a job's processors while this stays the same.
     epoch: u64,
     /// (suspended job, holder) for every watched holder that left since
@@ -526,6 +526,13 @@ mod tests {
                         m.holders(k, &mut got);
                         proptest::prop_assert_eq!(m.home_free(k), want.is_empty());
                         proptest::prop_assert_eq!(&got, &want);
+                        // Stopped at the second holder: the first two of them.
+                        let mut seen = 0;
+                        m.holders_until(k, &mut got, &mut |_| {
+                            seen += 1;
+                            seen == 2
+                        });
+                        proptest::prop_assert_eq!(&got[..], &want[..want.len().min(2)]);
                         // Now and then a suspended job watches one of its holders.
                         if let (true, Some(&h)) = ((k as usize + step).is_multiple_of(3), want.last()) {
                             m.watch(k, h);

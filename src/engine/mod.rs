@@ -160,7 +160,8 @@ pub struct JobView {
 }
 
 /// A scheduling policy: told of arrivals and completions, asked for a scheduling pass once per
-/// timestamp (once per event with `passes=event`, and at times it asked to be woken) to start jobs.
+/// timestamp (once per event with `passes=event`, and at times it asked to be woken, if it still
+/// wants the pass then: [`Policy::on_wake`]) to start jobs.
 ///
 /// A policy keeps its own queue. It never sees a job's true runtime; it learns that a job
 /// ran past its planned runtime through [`Policy::on_overdue`].
@@ -183,7 +184,8 @@ pub trait Policy {
     fn on_checkpoint(&mut self, _job: JobView, _sys: &mut System) {}
     /// A time the policy asked for with [`System::wake_at`] has come and nothing else happened
     /// at it: whether a scheduling pass is wanted. A policy that asked for a time it knew only
-    /// a bound on may find it has nothing to do yet, say no, and ask for a later time.
+    /// a bound on may find it has nothing to do yet, say no, and ask for a later time. It only
+    /// asks: jobs are started and suspended in [`Policy::schedule`], never here.
     fn on_wake(&mut self, _sys: &mut System) -> bool {
         true
     }
@@ -589,7 +591,8 @@ impl<'a> System<'a> {
         }
     }
 
-    /// Asks for a scheduling pass at time `t` (later than now), even if nothing else happens then.
+    /// Asks for a scheduling pass at time `t` (later than now), even if nothing else happens
+    /// then; the policy is asked again at `t` whether it still wants it ([`Policy::on_wake`]).
     pub fn wake_at(&mut self, t: i64) {
         if t > self.now {
             self.wake = Some(self.wake.map_or(t, |w| w.min(t)));

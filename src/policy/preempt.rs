@@ -292,7 +292,8 @@ pub struct Preempt {
     /// SS and TSS: suspended idle jobs (those in `idle` are waiting and have never run).
     suspended_idle: usize,
     /// SS and TSS: for each sleeping job, the holder whose leaving wakes it (the one that turned
-    /// it down: one that may not be suspended for it, or the one with the highest threshold).
+    /// it down: one that may not be suspended for it, or the highest threshold among the
+    /// holders seen).
     watch: Vec<JobIdx>,
     /// SS and TSS: for each suspended job, the holder the machine will tell of its leaving
     /// ([`Machine::watch`](crate::engine::Machine::watch)), or `JobIdx::MAX`: asked once each.
@@ -302,7 +303,8 @@ pub struct Preempt {
     /// SS and TSS: per suspended job, what its holders allow ([`Held`]).
     held: Vec<Held>,
     /// SS and TSS: per suspended job, the holders of its processors found by the last scan of
-    /// them ([`Preempt::summary`]).
+    /// them ([`Preempt::scan`]): all of them, or those up to the first that turned it down; the
+    /// scan may date from an earlier suspension (the job's processors are the same).
     found: Vec<Vec<JobIdx>>,
     /// SS and TSS: when the last pass ran (the next tick is the first after it).
     last_pass: i64,
@@ -312,12 +314,12 @@ pub struct Preempt {
 #[derive(Debug, Clone, Copy)]
 struct Held {
     /// The machine's [`epoch`](crate::engine::Machine::epoch) when it was found; the answer
-    /// holds while no processor changes hands. `u64::MAX`: not found by a scan of the job's
-    /// processors since they changed hands (`worst` is then a lower bound).
+    /// holds while no processor changes hands. `u64::MAX`: not found by a whole scan of the
+    /// job's processors since they last changed hands (`worst` is then a lower bound).
     epoch: u64,
     /// Whether every holder may be suspended for the job by width and TSS limit.
     ok: bool,
-    /// Their highest threshold.
+    /// Their highest threshold (a lower bound while `epoch` is `u64::MAX`).
     worst: f64,
     /// The holder that decides: one that may not be suspended, else the highest threshold's.
     decides: JobIdx,
@@ -341,7 +343,8 @@ enum Sleep {
     Awake,
     /// In the sweep under way, not yet looked at.
     Listed,
-    /// Turned down by its holders: looked at again when they change, or at its alarm.
+    /// Turned down by its holders: looked at again when the one it watches leaves, or at its
+    /// alarm.
     Asleep,
 }
 
@@ -547,7 +550,9 @@ impl Preempt {
     /// A holder found by the last scan of suspended job `v`'s processors that still turns it
     /// down (threshold `tau_i`): one that may not be suspended for it, else the one with the
     /// highest threshold, if SF times that is not passed. A running job keeps its processors,
-    /// so one found there that runs still holds them; new holders can only add to the answer.
+    /// so one found there that runs still holds them (this family starts jobs with
+    /// [`System::start`] only, never with a limit or in segments, so a job's processors are its
+    /// own for life); new holders can only add to the answer.
     /// Returns what [`Preempt::summary`] does, `worst` a lower bound; `None` if none does.
     fn known_holder(&self, sys: &System, v: &JobView, tau_i: f64) -> Option<(bool, f64, JobIdx)> {
         let mut top: Option<(f64, JobIdx)> = None;
@@ -702,12 +707,14 @@ impl Preempt {
                 if !Self::home_free(sys, i) {
                     // Most jobs end here: some holder's threshold is too high.
                     // Mostly one found before still holds its processors: no scan of them.
-                    let (ok, worst, decides) = match self.known_holder(sys, &v, tau_i) {
+                    // `ticks=every`, the reference, always scans them all.
+                    let known = if self.opts.every_tick { None } else { self.known_holder(sys, &v, tau_i) };
+                    let (ok, worst, decides) = match known {
                         Some((ok, worst, j)) => {
                             self.list(sys, &v, ok, worst);
                             (ok, worst, j)
                         }
-                        None => self.scan(sys, &v, Some(tau_i)),
+                        None => self.scan(sys, &v, (!self.opts.every_tick).then_some(tau_i)),
                     };
                     if !ok || tau_i <= self.opts.sf * worst {
                         self.doze(sys, &v, ok.then_some(worst), decides);
@@ -853,7 +860,7 @@ impl Preempt {
             }
         }
         // Suspended jobs: what their holders need is in `crossings` once asked; the awake ones
-        // and those whose holders changed are asked now.
+        // are asked now, the others when their entry comes up (by a scan if `exact`).
         let mut order = std::mem::take(&mut self.order);
         self.take_departures(sys, &mut order, None);
         self.order = order;
@@ -898,9 +905,9 @@ impl Preempt {
                 h.listed = false;
                 continue;
             }
-            // Holders may have joined since it was found (one leaving would have woken the job
-            // and asked anew), which can only make the crossing later: asked now (if `exact`),
-            // an entry that changed goes back in its new place.
+            // Holders may have joined since it was found (the watched one leaving would have
+            // woken the job and asked anew), which can only make the crossing later: asked now
+            // (if `exact`), an entry that changed goes back in its new place.
             let v = sys.view(i);
             if exact {
                 self.summary(sys, &v);
