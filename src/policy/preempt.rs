@@ -420,10 +420,13 @@ impl Preempt {
     /// (not one started in this very pass: a later sweep must not undo an earlier one's start;
     /// callers also skip jobs still in their resume overhead, [`System::working`]).
     fn candidate(&self, tau_i: f64, n_i: u32, tau_j: f64, j: &JobView) -> bool {
-        tau_i > self.opts.sf * tau_j
-            && j.procs <= 2 * n_i
-            && tau_j <= self.limit[category(j)]
-            && self.started_in[j.idx as usize] != self.pass
+        tau_i > self.opts.sf * tau_j && self.suspendable(n_i, tau_j, j) && self.started_in[j.idx as usize] != self.pass
+    }
+
+    /// Whether running job `j` (threshold `tau_j`) may ever be suspended for a job of width
+    /// `n_i`, whatever that job's threshold: at most twice as wide, and within its TSS limit.
+    fn suspendable(&self, n_i: u32, tau_j: f64, j: &JobView) -> bool {
+        j.procs <= 2 * n_i && tau_j <= self.limit[category(j)]
     }
 
     /// Starts or resumes job `idx` with threshold `tau`; `preempted` says it suspended jobs for it.
@@ -500,7 +503,7 @@ impl Preempt {
                     top = j;
                 }
                 worst = worst.max(tau_j);
-                if !(w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)]) {
+                if !self.suspendable(v.procs, tau_j, &w) {
                     (ok, bad) = (false, j);
                     return true;
                 }
@@ -561,7 +564,7 @@ impl Preempt {
                 continue;
             }
             let (tau_j, w) = (self.tau_of[j as usize], sys.view(j));
-            if !(w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)]) {
+            if !self.suspendable(v.procs, tau_j, &w) {
                 return Some((false, tau_j, j));
             }
             if top.is_none_or(|(t, _)| tau_j > t) {
@@ -845,7 +848,7 @@ impl Preempt {
             let mut needed = None;
             for &(tau_j, j) in &self.running {
                 let w = sys.view(j);
-                if w.procs <= 2 * v.procs && tau_j <= self.limit[category(&w)] {
+                if self.suspendable(v.procs, tau_j, &w) {
                     sum += w.procs;
                     if sum >= need {
                         needed = Some(tau_j);
