@@ -304,6 +304,29 @@ mod tests {
             }
         }
 
+        /// The searches agree with asking every second: a slot fits if every second of it has
+        /// room, and the earliest is the first second from which one fits.
+        #[test]
+        fn searches_agree_with_every_second(
+            bookings in proptest::collection::vec((0i64..80, 1i64..12, 1i64..40), 0..24),
+            from in 0i64..100,
+            procs in 1i64..11,
+            dur in 1i64..30,
+        ) {
+            let mut p = Profile::new(10, 0);
+            // Booked wherever asked, overbooked or not, as jobs that ran past their plans are.
+            for &(s, q, d) in &bookings {
+                p.reserve(s, q, d);
+            }
+            let fits = |s: i64| (s..s + dur).all(|t| p.free_at(t) >= procs);
+            for s in 0..120 {
+                proptest::prop_assert_eq!(p.fits(s, procs, dur), fits(s), "fits at {}", s);
+            }
+            // Past every booking the machine is empty, so a slot that fits nowhere before does there.
+            let want = (from..200).find(|&s| fits(s));
+            proptest::prop_assert_eq!(p.earliest_from(from, procs, dur), want);
+        }
+
         /// Compression gives what giving up the booking and placing it again gives.
         #[test]
         fn compress_is_release_and_earliest(
