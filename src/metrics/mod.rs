@@ -20,9 +20,9 @@ use serde::Serialize;
 
 pub use series::{compress, SeriesPoint};
 
-use crate::engine::Outcome;
+use crate::engine::{JobRecord, Outcome};
 use crate::keys::{parse_choice, parse_num, KeyError};
-use crate::trace::Trace;
+use crate::trace::{Job, Trace};
 
 /// Which jobs the averages are taken over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -141,28 +141,28 @@ impl Record {
 
 /// Joins the trace's jobs with the outcome's start/end times.
 pub fn records(trace: &Trace, outcome: &Outcome) -> Vec<Record> {
-    trace
-        .jobs
-        .iter()
-        .zip(&outcome.records)
-        .map(|(j, r)| Record {
-            job_id: j.id,
-            submit: j.submit,
-            start: r.start,
-            end: r.end,
-            procs: j.procs,
-            runtime: j.runtime,
-            estimate: j.estimate,
-            user: j.user,
-            queue: j.queue,
-            backfilled: r.backfilled,
-            requested: r.requested,
-            killed_s: r.killed_s,
-            low_priority: r.low_priority,
-            suspensions: r.suspensions,
-            overhead_s: r.overhead_s,
-        })
-        .collect()
+    trace.jobs.iter().zip(&outcome.records).map(|(j, r)| record(j, r)).collect()
+}
+
+/// Joins one job of the trace with what happened to it.
+pub fn record(j: &Job, r: &JobRecord) -> Record {
+    Record {
+        job_id: j.id,
+        submit: j.submit,
+        start: r.start,
+        end: r.end,
+        procs: j.procs,
+        runtime: j.runtime,
+        estimate: j.estimate,
+        user: j.user,
+        queue: j.queue,
+        backfilled: r.backfilled,
+        requested: r.requested,
+        killed_s: r.killed_s,
+        low_priority: r.low_priority,
+        suspensions: r.suspensions,
+        overhead_s: r.overhead_s,
+    }
 }
 
 /// The schedule as CSV: `job_id,submit,start,end,procs,runtime,estimate,user,queue`, one row per job.
@@ -209,15 +209,27 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Statistics of `values` (sorted in place).
+    /// Statistics of `values` (reordered in place).
     pub fn of(values: &mut [f64]) -> Stats {
         if values.is_empty() {
             return Stats::default();
         }
-        values.sort_by(|a, b| a.total_cmp(b));
         let n = values.len();
-        let rank = |p: f64| values[((p * n as f64).ceil() as usize).clamp(1, n) - 1];
-        Stats { avg: values.iter().sum::<f64>() / n as f64, median: rank(0.5), p95: rank(0.95), max: values[n - 1] }
+        let at = |p: f64| ((p * n as f64).ceil() as usize).clamp(1, n) - 1;
+        // Whole numbers this small add up exactly in any order, so their ranks can be selected
+        // rather than sorted; other values are added in sorted order, the same on every run.
+        let whole = values.iter().all(|v| v.fract() == 0.0 && v.abs() <= (1u64 << 53) as f64 / n as f64);
+        if !whole {
+            values.sort_unstable_by(f64::total_cmp);
+            let avg = values.iter().sum::<f64>() / n as f64;
+            return Stats { avg, median: values[at(0.5)], p95: values[at(0.95)], max: values[n - 1] };
+        }
+        let avg = values.iter().sum::<f64>() / n as f64;
+        let (m, p95) = (at(0.5), at(0.95));
+        let (_, &mut median, above) = values.select_nth_unstable_by(m, f64::total_cmp);
+        let p95 = if p95 == m { median } else { *above.select_nth_unstable_by(p95 - m - 1, f64::total_cmp).1 };
+        let max = above.iter().copied().fold(median, |a, b| if b.total_cmp(&a).is_gt() { b } else { a });
+        Stats { avg, median, p95, max }
     }
 }
 
@@ -446,16 +458,16 @@ pub fn accuracy_histogram(trace: &Trace, outcome: &Outcome) -> AccuracyHistogram
 }
 
 /// Indices of the records the averages are taken over.
-fn measured(recs: &[Record], cut: Cut) -> Vec<usize> {
-    let done: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].end >= 0).collect();
+fn measured(n: usize, rec: impl Fn(usize) -> Record, cut: Cut) -> Vec<usize> {
+    let done: Vec<usize> = (0..n).filter(|&i| rec(i).end >= 0).collect();
     match cut {
         Cut::None => done,
         Cut::Tsafrir => {
-            let last_arrival = recs.iter().map(|r| r.submit).max().unwrap_or(0);
+            let last_arrival = (0..n).map(|i| rec(i).submit).max().unwrap_or(0);
             let mut by_end = done;
-            by_end.sort_by_key(|&i| (recs[i].end, i));
+            by_end.sort_by_key(|&i| (rec(i).end, i));
             let skip = by_end.len() / 100;
-            let mut keep: Vec<usize> = by_end.into_iter().skip(skip).filter(|&i| recs[i].end <= last_arrival).collect();
+            let mut keep: Vec<usize> = by_end.into_iter().skip(skip).filter(|&i| rec(i).end <= last_arrival).collect();
             keep.sort_unstable();
             keep
         }
@@ -464,11 +476,15 @@ fn measured(recs: &[Record], cut: Cut) -> Vec<usize> {
 
 /// Computes the aggregates of one simulation.
 pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metrics {
-    let recs = records(trace, outcome);
-    let idx = measured(&recs, opts.cut);
-    let mut wait: Vec<f64> = idx.iter().map(|&i| recs[i].wait() as f64).collect();
-    let mut resp: Vec<f64> = idx.iter().map(|&i| recs[i].response() as f64).collect();
-    let mut bsld: Vec<f64> = idx.iter().map(|&i| recs[i].bsld(opts.tau)).collect();
+    // Each job's record is put together where it is read: a table of them would be the
+    // largest thing the summary allocates.
+    let n = trace.jobs.len().min(outcome.records.len());
+    let rec = |i: usize| record(&trace.jobs[i], &outcome.records[i]);
+    let recs = || (0..n).map(rec);
+    let idx = measured(n, rec, opts.cut);
+    let mut wait: Vec<f64> = idx.iter().map(|&i| rec(i).wait() as f64).collect();
+    let mut resp: Vec<f64> = idx.iter().map(|&i| rec(i).response() as f64).collect();
+    let mut bsld: Vec<f64> = idx.iter().map(|&i| rec(i).bsld(opts.tau)).collect();
     let (w, r, b) = (Stats::of(&mut wait), Stats::of(&mut resp), Stats::of(&mut bsld));
 
     let out = &outcome.records;
@@ -500,20 +516,25 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
     // Table 10 counts reserved jobs that were followed: it needs both observers.
     let has_follow = has_promises && obs.heel_toe.is_some();
 
-    let slowdown: Vec<f64> = idx.iter().map(|&i| recs[i].slowdown()).collect();
-    let requests: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].requested >= 0).collect();
+    let slowdown: Vec<f64> = idx.iter().map(|&i| rec(i).slowdown()).collect();
+    let requests: Vec<usize> = (0..n).filter(|&i| rec(i).requested >= 0).collect();
     let granted = |i: usize| if reserved_at(i) >= 0 { reserved_at(i) } else { out[i].start };
-    let missed = requests.iter().filter(|&&i| granted(i) > recs[i].requested).count();
-    let res_delay: Vec<f64> = requests.iter().map(|&i| (granted(i) - recs[i].requested) as f64).collect();
-    let lost: f64 = recs.iter().map(|r| r.procs as f64 * r.killed_s as f64).sum::<f64>() / 3600.0;
+    let missed = requests.iter().filter(|&&i| granted(i) > rec(i).requested).count();
+    let res_delay: Vec<f64> = requests.iter().map(|&i| (granted(i) - rec(i).requested) as f64).collect();
+    let lost: f64 = recs().map(|r| r.procs as f64 * r.killed_s as f64).sum::<f64>() / 3600.0;
 
-    let subs = submissions(trace, outcome);
-    let sub_resp: Vec<f64> = subs.iter().filter(|s| s.end >= 0).map(|s| (s.end - s.submit) as f64).collect();
+    // Without segments every job is one submission: no need to list them.
+    let (submitted, sub_resp): (usize, Vec<f64>) = if outcome.records.iter().any(|r| r.segments > 0) {
+        let subs = submissions(trace, outcome);
+        (subs.len(), subs.iter().filter(|s| s.end >= 0).map(|s| (s.end - s.submit) as f64).collect())
+    } else {
+        (n, recs().filter(|r| r.end >= 0).map(|r| r.response() as f64).collect())
+    };
     let fair = obs.fair_starts.iter().flatten();
     let (fst_miss_share, avg_fst_miss_s) = fst_figures(fair.clone());
     let (fst_miss_share_jobs, avg_fst_miss_jobs_s) = fst_figures(fair.filter(|f| f.segment == 0));
 
-    let done = recs.iter().filter(|r| r.end >= 0);
+    let done = recs().filter(|r| r.end >= 0);
     let first_start = done.clone().map(|r| r.start).min().unwrap_or(0);
     let last_end = done.clone().map(|r| r.end).max().unwrap_or(0);
     let used: f64 = done.clone().map(|r| r.procs as f64 * (r.runtime + r.killed_s) as f64).sum();
@@ -522,9 +543,9 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
     let utilization = if makespan > 0 { used / (makespan as f64 * machine) } else { 0.0 };
 
     Metrics {
-        jobs: recs.len() as u64,
+        jobs: n as u64,
         jobs_measured: idx.len() as u64,
-        jobs_unfinished: recs.iter().filter(|r| r.end < 0).count() as u64,
+        jobs_unfinished: recs().filter(|r| r.end < 0).count() as u64,
         avg_wait_s: w.avg,
         median_wait_s: w.median,
         p95_wait_s: w.p95,
@@ -540,7 +561,7 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
         utilization,
         makespan_s: makespan,
         loss_of_capacity: loss_of_capacity(outcome, trace.machine),
-        jobs_backfilled: recs.iter().filter(|r| r.backfilled).count() as u64,
+        jobs_backfilled: recs().filter(|r| r.backfilled).count() as u64,
         scheduling_passes: outcome.passes,
         accuracy_pct: observed(has_acc, 100.0 * mean_std(&acc).0),
         corrections_avg: observed(has_acc, corrections_avg),
@@ -563,10 +584,10 @@ pub fn summarize(trace: &Trace, outcome: &Outcome, opts: &MetricOptions) -> Metr
         speculative_runs: out.iter().map(|r| r.limited_runs as u64).sum(),
         speculative_kills: out.iter().map(|r| r.killed_runs as u64).sum(),
         speculative_lost_proc_h: lost,
-        suspensions: recs.iter().map(|r| r.suspensions as u64).sum(),
-        suspended_jobs: recs.iter().filter(|r| r.suspensions > 0).count() as u64,
-        overhead_proc_h: recs.iter().map(|r| r.procs as f64 * r.overhead_s as f64).sum::<f64>() / 3600.0,
-        submissions: subs.len() as u64,
+        suspensions: recs().map(|r| r.suspensions as u64).sum(),
+        suspended_jobs: recs().filter(|r| r.suspensions > 0).count() as u64,
+        overhead_proc_h: recs().map(|r| r.procs as f64 * r.overhead_s as f64).sum::<f64>() / 3600.0,
+        submissions: submitted as u64,
         segmented_jobs: out.iter().filter(|r| r.segments > 1).count() as u64,
         avg_response_submitted_s: mean_std(&sub_resp).0,
         fst_miss_share,
@@ -591,4 +612,34 @@ pub fn loss_of_capacity(outcome: &Outcome, machine: u32) -> f64 {
         .map(|w| (machine - w[0].busy) as f64 * (w[1].time - w[0].time) as f64)
         .fold(0.0, |a, b| a + b);
     lost / span
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stats;
+
+    /// The statistics as a full sort gives them, added in sorted order.
+    fn sorted(values: &[f64]) -> Stats {
+        let mut v = values.to_vec();
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        let rank = |p: f64| v[((p * n as f64).ceil() as usize).clamp(1, n) - 1];
+        Stats { avg: v.iter().sum::<f64>() / n as f64, median: rank(0.5), p95: rank(0.95), max: v[n - 1] }
+    }
+
+    proptest::proptest! {
+        /// Selected ranks and sums taken in any order are bit for bit those of the sort.
+        #[test]
+        fn stats_are_those_of_the_sorted_values(
+            whole in proptest::collection::vec(-100_000_000i64..100_000_000, 1..300),
+            real in proptest::collection::vec(0.0f64..1e6, 1..300),
+        ) {
+            let mut w: Vec<f64> = whole.iter().map(|&x| x as f64).collect();
+            let want = sorted(&w);
+            proptest::prop_assert_eq!(Stats::of(&mut w), want);
+            let mut r = real.clone();
+            let want = sorted(&r);
+            proptest::prop_assert_eq!(Stats::of(&mut r), want);
+        }
+    }
 }
