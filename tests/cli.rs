@@ -405,3 +405,56 @@ fn sacct_log_plotted_and_explained() {
     assert!(text.contains("83 of 83 processors were busy"), "{text}");
     assert!(text.contains("gets a reservation for 1 processor at"), "{text}");
 }
+
+/// `run` on a gzip file decompresses on a second thread; standard input goes through the
+/// loader's own decoder. Both read the same: a real log, a file of two gzip members, and
+/// files whose stream breaks (cut short, or with bytes after its end), whose reports say so.
+#[test]
+fn a_gzip_file_reads_as_its_stream_does() {
+    let dir = scratch("gzip-beside");
+    let sdsc = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz");
+    let real = std::fs::read(&sdsc).expect("the trace is in ../shared");
+    let gz = |text: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(text).unwrap();
+        e.finish().unwrap()
+    };
+    let (head, tail) = SWF.split_at(SWF.find("\n3 ").expect("job 3") + 1);
+    let two_members = [gz(head.as_bytes()), gz(tail.as_bytes())].concat();
+    let mut long = String::from(SWF.lines().take(2).map(|l| format!("{l}\n")).collect::<String>());
+    for i in 0..3000 {
+        long += &format!("{} {} -1 50 1 -1 -1 1 60 -1 1 7 1 -1 1 -1 -1 -1\n", i + 1, i * 10);
+    }
+    let long = gz(long.as_bytes());
+    let cut = long[..long.len() / 2].to_vec();
+    let trailing = [gz(SWF.as_bytes()), b"not gzip".to_vec()].concat();
+    for (name, bytes, says) in [
+        ("real.swf.gz", &real, None),
+        ("members.swf.gz", &two_members, None),
+        ("cut.swf.gz", &cut, Some("corrupt or truncated")),
+        ("trailing.swf.gz", &trailing, None),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let args = ["--policy", "fcfs", "--format", "json"];
+        let file = schedlab(&[&["run", path.to_str().unwrap()][..], &args].concat());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+            .args([&["run", "-"][..], &args].concat())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+        let piped = child.wait_with_output().unwrap();
+        assert_eq!(file.status.success(), piped.status.success(), "{name}: {}", stderr(&file));
+        assert_eq!(stdout(&file), stdout(&piped), "{name}");
+        assert_eq!(stderr(&file).replace(path.to_str().unwrap(), "-"), stderr(&piped), "{name}");
+        if let Some(s) = says {
+            assert!(stderr(&file).contains(s), "{name}: {}", stderr(&file));
+        }
+        let v: Value = serde_json::from_str(&stdout(&file)).expect("json");
+        let jobs = v["results"][0]["metrics"]["jobs"].as_u64().expect("jobs");
+        assert!(jobs >= 4, "{name}: {jobs} jobs");
+    }
+}

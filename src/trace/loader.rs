@@ -207,6 +207,12 @@ impl Loader {
         Loader { mode: Mode::Sniffing(Vec::new()), scan: Some(Scan::new(max_jobs)) }
     }
 
+    /// A loader for text already taken out of its gzip stream (a caller that decompresses on
+    /// a thread of its own): it reads what it is fed as the gzip decoder's output.
+    pub fn decompressed(max_jobs: Option<u64>) -> Loader {
+        Loader { mode: Mode::Plain, scan: Some(Scan::new(max_jobs)) }
+    }
+
     /// Names the columns of sacct output printed without its header line (`fields=`, the
     /// list given to `sacct --format`); `None` leaves them to a header line or a known order.
     pub fn fields(mut self, fields: Option<&str>) -> Loader {

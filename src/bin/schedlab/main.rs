@@ -120,13 +120,24 @@ fn read_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
         return parse(e.swf.as_bytes(), &settings.trace).map_err(|e| fail(format!("{path}: {e}")));
     }
     let cannot = |e: std::io::Error| fail(format!("cannot read {path}: {e}"));
+    let fields = settings.trace.fields.as_deref();
+    let mut loader = schedlab::trace::Loader::new(None).fields(fields);
+    if path != "-" {
+        let mut file = std::fs::File::open(path).map_err(cannot)?;
+        let mut magic = [0u8; 2];
+        let gzip = std::io::Read::read_exact(&mut file, &mut magic).is_ok() && magic == [0x1f, 0x8b];
+        if gzip {
+            if let Some(l) = read_gzip_beside(std::fs::File::open(path).map_err(cannot)?, fields) {
+                return parse(&l.finish(), &settings.trace).map_err(|e| fail(format!("{path}: {e}")));
+            }
+        }
+    }
     // `-` is standard input: `sacct -X -P ... | schedlab run - --policy easy`.
     let mut file: Box<dyn std::io::Read> = if path == "-" {
         Box::new(std::io::stdin().lock())
     } else {
         Box::new(std::fs::File::open(path).map_err(cannot)?)
     };
-    let mut loader = schedlab::trace::Loader::new(None).fields(settings.trace.fields.as_deref());
     let mut buf = vec![0u8; 1 << 22];
     loop {
         let n = std::io::Read::read(&mut file, &mut buf).map_err(cannot)?;
@@ -135,6 +146,44 @@ fn read_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
         }
     }
     parse(&loader.finish(), &settings.trace).map_err(|e| fail(format!("{path}: {e}")))
+}
+
+/// Reads a gzip file with the decompression on a second thread and the scan on this one (they
+/// take about as long as each other). `None` when the stream breaks: the file is then read
+/// again the ordinary way, whose report says how and where.
+fn read_gzip_beside(file: std::fs::File, fields: Option<&str>) -> Option<schedlab::trace::Loader> {
+    let (send, chunks) = std::sync::mpsc::sync_channel::<std::io::Result<Vec<u8>>>(4);
+    let unpack = std::thread::spawn(move || {
+        let mut dec = flate2::read::MultiGzDecoder::new(std::io::BufReader::with_capacity(1 << 20, file));
+        loop {
+            let mut chunk = vec![0u8; 1 << 20];
+            let got = std::io::Read::read(&mut dec, &mut chunk).map(|n| {
+                chunk.truncate(n);
+                chunk
+            });
+            let last = !matches!(&got, Ok(c) if !c.is_empty());
+            // The reader hangs up once it wants no more.
+            if send.send(got).is_err() || last {
+                return;
+            }
+        }
+    });
+    let mut loader = schedlab::trace::Loader::decompressed(None).fields(fields);
+    let mut whole = true;
+    for got in chunks.iter() {
+        match got {
+            Ok(c) if c.is_empty() => break,
+            Ok(c) if loader.feed(&c) => {}
+            Ok(_) => break,
+            Err(_) => {
+                whole = false;
+                break;
+            }
+        }
+    }
+    drop(chunks);
+    whole &= unpack.join().is_ok();
+    whole.then_some(loader)
 }
 
 /// A count by reason with the first line it applies to, as `info` prints it.
