@@ -421,7 +421,7 @@ fn a_gzip_file_reads_as_its_stream_does() {
     };
     let (head, tail) = SWF.split_at(SWF.find("\n3 ").expect("job 3") + 1);
     let two_members = [gz(head.as_bytes()), gz(tail.as_bytes())].concat();
-    let mut long = String::from(SWF.lines().take(2).map(|l| format!("{l}\n")).collect::<String>());
+    let mut long: String = SWF.lines().take(2).map(|l| format!("{l}\n")).collect();
     for i in 0..3000 {
         long += &format!("{} {} -1 50 1 -1 -1 1 60 -1 1 7 1 -1 1 -1 -1 -1\n", i + 1, i * 10);
     }
