@@ -47,6 +47,15 @@ impl Profile {
         false
     }
 
+    /// Index of the step that holds time `t` (t at or after the origin). Most questions are
+    /// about now, the first step, which is answered without a search.
+    fn step_at(&self, t: i64) -> usize {
+        match self.points.get(1) {
+            Some(p) if p.time <= t => self.points.partition_point(|p| p.time <= t) - 1,
+            _ => 0,
+        }
+    }
+
     /// Forgets the past: the profile starts at `now` afterwards.
     pub fn advance(&mut self, now: i64) {
         let keep = self.points.partition_point(|p| p.time <= now);
@@ -61,8 +70,7 @@ impl Profile {
 
     /// Free processors at time `t` (t at or after the origin).
     pub fn free_at(&self, t: i64) -> i64 {
-        let i = self.points.partition_point(|p| p.time <= t);
-        self.points[i.saturating_sub(1)].free
+        self.points[self.step_at(t)].free
     }
 
     /// Free processors at the origin ("now").
@@ -73,7 +81,7 @@ impl Profile {
     /// Whether `procs` processors are free during `[start, start + dur)`.
     pub fn fits(&self, start: i64, procs: i64, dur: i64) -> bool {
         let end = start + dur.max(1);
-        let i = self.points.partition_point(|p| p.time <= start).saturating_sub(1);
+        let i = self.step_at(start);
         self.points[i..].iter().take_while(|p| p.time < end).all(|p| p.free >= procs)
     }
 
@@ -88,7 +96,7 @@ impl Profile {
     pub fn earliest_from(&self, from: i64, procs: i64, dur: i64) -> Option<i64> {
         let dur = dur.max(1);
         let pts = &self.points;
-        let mut i = self.points.partition_point(|p| p.time <= from).saturating_sub(1);
+        let mut i = self.step_at(from);
         'candidates: while i < pts.len() {
             if pts[i].free < procs {
                 i += 1;
@@ -155,7 +163,7 @@ impl Profile {
                 // Given up, the booking leaves `free + procs` over its span: it still fits there
                 // unless something else now overlaps it.
                 let stays = self.overbooked == 0 || {
-                    let k = pts.partition_point(|p| p.time <= start) - 1;
+                    let k = self.step_at(start);
                     pts[k..].iter().take_while(|p| p.time < own_end).all(|p| p.free >= 0)
                 };
                 stays.then_some(start)
@@ -165,6 +173,9 @@ impl Profile {
 
     /// Index of the point starting exactly at `t`, inserting one if needed.
     fn split(&mut self, t: i64) -> usize {
+        if t <= self.points[0].time {
+            return 0;
+        }
         let i = self.points.partition_point(|p| p.time < t);
         if i < self.points.len() && self.points[i].time == t {
             return i;
