@@ -227,19 +227,38 @@ pub fn run_one_observed(
     observe: &mut dyn FnMut(Progress),
 ) -> (Outcome, PolicyResult) {
     let outcome = simulate_configured(trace, cfg, &settings.engine, observe);
-    let m = summarize(trace, &outcome, &settings.metrics);
-    let schedule_hash = schedule_hash(trace, &outcome);
-    let accuracy_histogram = accuracy_histogram(trace, &outcome);
+    let result = result_of(trace, cfg, settings, &outcome, &|a, b| {
+        a();
+        b();
+    });
+    (outcome, result)
+}
+
+/// Runs two independent pieces of work, at once where the caller can: the command line passes
+/// rayon's `join`; the library itself starts no threads.
+pub type Join<'a> = &'a (dyn Fn(&mut (dyn FnMut() + Send), &mut (dyn FnMut() + Send)) + Sync);
+
+/// What one simulation of `cfg` measured: the summary on one side of `join`, the schedule
+/// hash and the monthly figures on the other.
+pub fn result_of(trace: &Trace, cfg: &Configured, settings: &Settings, outcome: &Outcome, join: Join) -> PolicyResult {
+    let summary = || summarize(trace, outcome, &settings.metrics);
     let classes = cfg.queue_classes(trace);
-    let monthly = monthly(trace, &outcome, &|q| classes.is_high(q));
-    let result = PolicyResult {
+    let others = || {
+        let monthly = monthly(trace, outcome, &|q| classes.is_high(q));
+        (schedule_hash(trace, outcome), accuracy_histogram(trace, outcome), monthly)
+    };
+    let (mut m, mut rest) = (None, None);
+    join(&mut || m = Some(summary()), &mut || rest = Some(others()));
+    // A join that skipped a side leaves it to be done here.
+    let metrics = m.unwrap_or_else(summary);
+    let (schedule_hash, accuracy_histogram, monthly) = rest.unwrap_or_else(others);
+    PolicyResult {
         policy: cfg.policy.to_string(),
         options: cfg.options.clone(),
-        metrics: m,
+        metrics,
         schedule_hash,
         accuracy_histogram,
         monthly,
-        stopped: stopped_message(trace, &outcome, settings.engine.budget_ms),
-    };
-    (outcome, result)
+        stopped: stopped_message(trace, outcome, settings.engine.budget_ms),
+    }
 }

@@ -12,7 +12,7 @@ use schedlab::metrics::{compress, records, schedule_csv, Cut, Record};
 use schedlab::policy::{family_options, Configured, POLICIES};
 use schedlab::render::compare::RunView;
 use schedlab::render::gantt::Gantt;
-use schedlab::run::{configure, run_one, simulate_configured, PolicyResult, RunReport, RunSettings, Settings};
+use schedlab::run::{configure, result_of, simulate_configured, PolicyResult, RunReport, RunSettings, Settings};
 use schedlab::trace::{parse, Trace, TraceReport, TRACE_KEYS};
 
 /// Prints a line to standard output; a closed pipe (`schedlab policies | head`) ends the program
@@ -343,7 +343,11 @@ fn cmd_run(a: &Args) -> Result<(), Fail> {
         .par_iter()
         .progress_with(bar.clone())
         .map(|cfg| -> Result<_, Fail> {
-            let (outcome, result) = run_one(&trace, cfg, &s);
+            // The summary and the other measures of one run are worked out at once too.
+            let outcome = simulate_configured(&trace, cfg, &s.engine, &mut |_| {});
+            let result = result_of(&trace, cfg, &s, &outcome, &|a, b| {
+                rayon::join(a, b);
+            });
             let pictures = pictured.then(|| {
                 (
                     RunView::new(&trace, &outcome, &result, s.metrics.tau, 400),
