@@ -152,16 +152,23 @@ fn read_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
 /// take about as long as each other). `None` when the stream breaks: the file is then read
 /// again the ordinary way, whose report says how and where.
 fn read_gzip_beside(file: std::fs::File, fields: Option<&str>) -> Option<schedlab::trace::Loader> {
-    let (send, chunks) = std::sync::mpsc::sync_channel::<std::io::Result<Vec<u8>>>(4);
+    const CHUNK: usize = 1 << 20;
+    // The buffers go round between the two threads and are made and freed on this one, so the
+    // heap `bench` counts for reading is this thread's.
+    let (to_fill, empty) = std::sync::mpsc::sync_channel::<Vec<u8>>(4);
+    let (send, filled) = std::sync::mpsc::sync_channel::<std::io::Result<Vec<u8>>>(4);
+    for _ in 0..4 {
+        to_fill.send(vec![0; CHUNK]).ok()?;
+    }
     let unpack = std::thread::spawn(move || {
-        let mut dec = flate2::read::MultiGzDecoder::new(std::io::BufReader::with_capacity(1 << 20, file));
-        loop {
-            let mut chunk = vec![0u8; 1 << 20];
-            let got = std::io::Read::read(&mut dec, &mut chunk).map(|n| {
-                chunk.truncate(n);
-                chunk
+        let mut dec = flate2::read::MultiGzDecoder::new(std::io::BufReader::with_capacity(CHUNK, file));
+        for mut buf in empty.iter() {
+            buf.resize(CHUNK, 0);
+            let got = std::io::Read::read(&mut dec, &mut buf).map(|n| {
+                buf.truncate(n);
+                buf
             });
-            let last = !matches!(&got, Ok(c) if !c.is_empty());
+            let last = !matches!(&got, Ok(b) if !b.is_empty());
             // The reader hangs up once it wants no more.
             if send.send(got).is_err() || last {
                 return;
@@ -170,10 +177,12 @@ fn read_gzip_beside(file: std::fs::File, fields: Option<&str>) -> Option<schedla
     });
     let mut loader = schedlab::trace::Loader::decompressed(None).fields(fields);
     let mut whole = true;
-    for got in chunks.iter() {
+    for got in filled.iter() {
         match got {
-            Ok(c) if c.is_empty() => break,
-            Ok(c) if loader.feed(&c) => {}
+            Ok(b) if b.is_empty() => break,
+            Ok(b) if loader.feed(&b) => {
+                let _ = to_fill.send(b);
+            }
             Ok(_) => break,
             Err(_) => {
                 whole = false;
@@ -181,7 +190,7 @@ fn read_gzip_beside(file: std::fs::File, fields: Option<&str>) -> Option<schedla
             }
         }
     }
-    drop(chunks);
+    drop((to_fill, filled));
     whole &= unpack.join().is_ok();
     whole.then_some(loader)
 }
