@@ -105,8 +105,7 @@ impl FairStartWatch {
         self.cost.computed += 1;
         self.cost.scanned += self.waiting.len() as u64;
         self.cost.placed += ahead.len() as u64;
-        // Keys are unique (the job index ends them), so an unstable sort gives the one order.
-        ahead.sort_unstable_by(|a, b| fairshare_cmp(&a.0, &b.0));
+        ahead.sort_by(|a, b| fairshare_cmp(&a.0, &b.0));
         let free = self.machine - self.busy;
         let ends = self.running.iter().map(|&(t, j)| (t.max(now), self.procs[j as usize] as i64));
         let mut list = ListSchedule::new(now, free, ends);

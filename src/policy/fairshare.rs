@@ -365,8 +365,7 @@ impl Fairshare {
             }
             keyed.push(((cache[u], w.arrival, w.idx), pos));
         }
-        // Keys are unique (the job index ends them), so an unstable sort gives the one order.
-        keyed.sort_unstable_by(|a, b| fairshare_cmp(&a.0, &b.0));
+        keyed.sort_by(|a, b| fairshare_cmp(&a.0, &b.0));
         keyed.into_iter().map(|k| k.1).collect()
     }
 
@@ -425,7 +424,7 @@ impl Fairshare {
             }
         }
         let mut starving: Vec<usize> = (0..self.waiting.len()).filter(|&p| self.waiting[p].starving).collect();
-        starving.sort_unstable_by_key(|&p| (self.waiting[p].arrival, self.waiting[p].idx));
+        starving.sort_by_key(|&p| (self.waiting[p].arrival, self.waiting[p].idx));
         let mut free = sys.free() as i64;
         let mut started: Vec<bool> = vec![false; self.waiting.len()];
         let mut shadow: Option<(i64, i64)> = None;
