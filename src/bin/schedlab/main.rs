@@ -127,7 +127,8 @@ fn read_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
         let mut magic = [0u8; 2];
         let gzip = std::io::Read::read_exact(&mut file, &mut magic).is_ok() && magic == [0x1f, 0x8b];
         if gzip {
-            if let Some(l) = read_gzip_beside(std::fs::File::open(path).map_err(cannot)?, fields) {
+            std::io::Seek::rewind(&mut file).map_err(cannot)?;
+            if let Some(l) = read_gzip_beside(file, fields) {
                 return parse(&l.finish(), &settings.trace).map_err(|e| fail(format!("{path}: {e}")));
             }
         }
