@@ -221,11 +221,12 @@ impl Stats {
         let whole = values.iter().all(|v| v.fract() == 0.0 && v.abs() <= (1u64 << 53) as f64 / n as f64);
         if !whole {
             values.sort_unstable_by(f64::total_cmp);
-            let avg = values.iter().sum::<f64>() / n as f64;
-            return Stats { avg, median: values[at(0.5)], p95: values[at(0.95)], max: values[n - 1] };
         }
         let avg = values.iter().sum::<f64>() / n as f64;
         let (m, p95) = (at(0.5), at(0.95));
+        if !whole {
+            return Stats { avg, median: values[m], p95: values[p95], max: values[n - 1] };
+        }
         let (_, &mut median, above) = values.select_nth_unstable_by(m, f64::total_cmp);
         let p95 = if p95 == m { median } else { *above.select_nth_unstable_by(p95 - m - 1, f64::total_cmp).1 };
         let max = above.iter().copied().fold(median, |a, b| if b.total_cmp(&a).is_gt() { b } else { a });

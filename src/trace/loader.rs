@@ -38,6 +38,11 @@ pub fn is_packed(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
+/// Whether `bytes` begin a gzip stream.
+pub fn is_gzip(bytes: &[u8]) -> bool {
+    bytes.starts_with(&[0x1f, 0x8b])
+}
+
 /// One scanned job line: its line number and its 18 fields (the unstored ones are 0).
 pub(super) struct Record {
     /// 1-based line in the (decompressed) file.
@@ -258,7 +263,7 @@ impl Loader {
                 scan.fatal = Some(message);
             }
             self.mode = Mode::Done;
-        } else if head.starts_with(&[0x1f, 0x8b]) {
+        } else if is_gzip(head) {
             let scan = self.scan.take().unwrap_or_else(|| Scan::new(None));
             self.mode = Mode::Gzip(Box::new(flate2::write::MultiGzDecoder::new(scan)));
         } else {

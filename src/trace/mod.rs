@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-pub use loader::{is_packed, Loader, MAX_HEADER_LINES, MAX_LINE, PAGE_JOB_LIMIT};
+pub use loader::{is_gzip, is_packed, Loader, MAX_HEADER_LINES, MAX_LINE, PAGE_JOB_LIMIT};
 pub use options::{Overrun, ProcsField, RuntimeSource, TraceOptions, Wide, TRACE_KEYS};
 pub use swf::{leading_int, parse_job_line, Header, LineError, FIELD_NAMES};
 pub use write::to_swf;

@@ -125,7 +125,7 @@ fn read_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
     if path != "-" {
         let mut file = std::fs::File::open(path).map_err(cannot)?;
         let mut magic = [0u8; 2];
-        let gzip = std::io::Read::read_exact(&mut file, &mut magic).is_ok() && magic == [0x1f, 0x8b];
+        let gzip = std::io::Read::read_exact(&mut file, &mut magic).is_ok() && schedlab::trace::is_gzip(&magic);
         if gzip {
             std::io::Seek::rewind(&mut file).map_err(cannot)?;
             if let Some(l) = read_gzip_beside(file, fields) {
@@ -552,7 +552,7 @@ fn measure_once(trace: &Trace, cfg: &Configured, s: &Settings) -> (f64, u64, u64
 /// the median of `repeat` runs, and the bytes it gives; `None` for a file that is not gzip.
 fn gunzip_floor(path: &str, repeat: usize) -> Option<(f64, u64)> {
     let gz = std::fs::read(path).ok()?;
-    if !gz.starts_with(&[0x1f, 0x8b]) {
+    if !schedlab::trace::is_gzip(&gz) {
         return None;
     }
     let mut times = Vec::new();
