@@ -44,6 +44,9 @@ pub struct FairStartWatch {
     cache_t: Vec<i64>,
     cached: Vec<f64>,
     cost: FstCost,
+    /// Storage reused by every computation: the jobs ahead, and the list schedule's heap.
+    ahead: Vec<((f64, i64, JobIdx), i64)>,
+    heap: BinaryHeap<Reverse<(i64, i64)>>,
 }
 
 impl FairStartWatch {
@@ -68,6 +71,8 @@ impl FairStartWatch {
             cache_t: vec![i64::MIN; users],
             cached: vec![0.0; users],
             cost: FstCost::default(),
+            ahead: Vec::new(),
+            heap: BinaryHeap::new(),
         }
     }
 
@@ -94,7 +99,8 @@ impl FairStartWatch {
     /// behind the waiting jobs with a lower fairshare key.
     fn fair_start(&mut self, idx: JobIdx, procs: i64, est: i64, now: i64) -> i64 {
         let key = (self.usage_of(idx, now), now, idx);
-        let mut ahead: Vec<((f64, i64, JobIdx), i64)> = Vec::new();
+        let mut ahead = std::mem::take(&mut self.ahead);
+        ahead.clear();
         for k in 0..self.waiting.len() {
             let (j, arrival, e) = self.waiting[k];
             let other = (self.usage_of(j, now), arrival, j);
@@ -108,40 +114,45 @@ impl FairStartWatch {
         ahead.sort_by(|a, b| fairshare_cmp(&a.0, &b.0));
         let free = self.machine - self.busy;
         let ends = self.running.iter().map(|&(t, j)| (t.max(now), self.procs[j as usize] as i64));
-        let mut list = ListSchedule::new(now, free, ends);
+        let mut list = ListSchedule::new(&mut self.heap, now, free, ends);
         for &((_, _, j), e) in &ahead {
             list.place(self.procs[j as usize] as i64, e);
         }
         let fst = list.place(procs, est);
         self.cost.groups += list.groups;
+        self.ahead = ahead;
         fst
     }
 }
 
 /// A list scheduler over per-processor completion times, kept as groups (time, processors):
 /// the placed jobs' groups in a heap, the running jobs' ends from an ordered iterator.
-struct ListSchedule<I: Iterator<Item = (i64, i64)>> {
-    heap: BinaryHeap<Reverse<(i64, i64)>>,
+///
+/// Starts never decrease, so every processor that completes by the latest start is as good
+/// as free from then on: those are kept as one count, `avail`, and a job that fits in them
+/// starts without touching the heap.
+struct ListSchedule<'h, I: Iterator<Item = (i64, i64)>> {
+    heap: &'h mut BinaryHeap<Reverse<(i64, i64)>>,
     ends: std::iter::Peekable<I>,
-    now: i64,
+    /// The latest start so far (the origin before the first).
+    start: i64,
+    /// Processors free at `start` and not yet given to a job.
+    avail: i64,
     groups: u64,
 }
 
-impl<I: Iterator<Item = (i64, i64)>> ListSchedule<I> {
-    fn new(now: i64, free: i64, ends: I) -> Self {
-        let mut heap = BinaryHeap::new();
-        if free > 0 {
-            heap.push(Reverse((now, free)));
-        }
-        ListSchedule { heap, ends: ends.peekable(), now, groups: 0 }
+impl<'h, I: Iterator<Item = (i64, i64)>> ListSchedule<'h, I> {
+    /// A schedule from `now` with `free` processors free, the running jobs ending as `ends`
+    /// (ascending), kept in `heap` (emptied first: its storage is reused from call to call).
+    fn new(heap: &'h mut BinaryHeap<Reverse<(i64, i64)>>, now: i64, free: i64, ends: I) -> Self {
+        heap.clear();
+        ListSchedule { heap, ends: ends.peekable(), start: now, avail: free.max(0), groups: 0 }
     }
 
     /// Places a job of `procs` processors for `dur` seconds on the processors that complete
     /// first; returns its start, the latest of their completion times.
     fn place(&mut self, procs: i64, dur: i64) -> i64 {
-        let mut need = procs;
-        let mut start = self.now;
-        while need > 0 {
+        while self.avail < procs {
             let from_heap = match (self.heap.peek(), self.ends.peek()) {
                 (Some(Reverse(h)), Some(e)) => h.0 <= e.0,
                 (Some(_), None) => true,
@@ -151,16 +162,13 @@ impl<I: Iterator<Item = (i64, i64)>> ListSchedule<I> {
             let group = if from_heap { self.heap.pop().map(|Reverse(g)| g) } else { self.ends.next() };
             let Some((t, count)) = group else { break };
             self.groups += 1;
-            start = start.max(t);
-            if count > need {
-                self.heap.push(Reverse((t, count - need)));
-                need = 0;
-            } else {
-                need -= count;
-            }
+            self.start = self.start.max(t);
+            self.avail += count;
         }
-        self.heap.push(Reverse((start + dur.max(1), procs)));
-        start
+        // A job wider than every processor there is takes them all.
+        self.avail = (self.avail - procs).max(0);
+        self.heap.push(Reverse((self.start + dur.max(1), procs)));
+        self.start
     }
 }
 
@@ -248,5 +256,46 @@ impl Observer for FairStartWatch {
     fn finish(self: Box<Self>, _sys: &System, out: &mut Observed) {
         out.fair_starts = Some(self.entries);
         out.fst_cost = self.cost;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The list scheduler as the paper states it: one completion time per processor; a job
+    /// starts when the `procs` earliest have completed (a job wider than them all takes them all).
+    fn per_processor(now: i64, free: i64, ends: &[(i64, i64)], jobs: &[(i64, i64)]) -> Vec<i64> {
+        let mut done: Vec<i64> = vec![now; free.max(0) as usize];
+        for &(t, procs) in ends {
+            done.extend(std::iter::repeat_n(t, procs as usize));
+        }
+        jobs.iter()
+            .map(|&(procs, dur)| {
+                done.sort_unstable();
+                let take = (procs as usize).min(done.len());
+                let start = done[..take].iter().copied().max().unwrap_or(now);
+                done.drain(..take);
+                done.extend(std::iter::repeat_n(start + dur.max(1), procs as usize));
+                start
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn groups_schedule_as_single_processors_do(
+            free in 0i64..6,
+            ends in proptest::collection::vec((0i64..50, 1i64..5), 0..6),
+            jobs in proptest::collection::vec((1i64..12, 0i64..40), 1..12),
+        ) {
+            let mut ends = ends;
+            ends.sort_unstable();
+            let now = 0;
+            let mut heap = BinaryHeap::new();
+            let mut list = ListSchedule::new(&mut heap, now, free, ends.iter().copied());
+            let got: Vec<i64> = jobs.iter().map(|&(procs, dur)| list.place(procs, dur)).collect();
+            proptest::prop_assert_eq!(got, per_processor(now, free, &ends, &jobs));
+        }
     }
 }
