@@ -13,9 +13,11 @@
 //! Only the jobs ahead of the new one in fairshare order matter, and the per-processor
 //! completion times are kept as groups of equal time in a heap merged with the running jobs'
 //! ends in order, so one FST costs O(q log q) for q jobs ahead, plus the running jobs whose
-//! processors are taken ([`FstCost`] counts both; `schedlab bench` prints them).
+//! processors are taken ([`FstCost`] counts both; `schedlab bench` prints them). A burst of
+//! submissions at one second, each behind the one before in fairshare order, costs one
+//! placement each: every one goes on from the schedule the one before it ended with.
 
-use std::cmp::Reverse;
+use std::cmp::Ordering;
 use std::collections::{BTreeSet, BinaryHeap};
 
 use crate::engine::{JobIdx, JobView, Observed, Observer, PieceEnd, System};
@@ -46,7 +48,11 @@ pub struct FairStartWatch {
     cost: FstCost,
     /// Storage reused by every computation: the jobs ahead, and the list schedule's heap.
     ahead: Vec<((f64, i64, JobIdx), i64)>,
-    heap: BinaryHeap<Reverse<(i64, i64)>>,
+    heap: BinaryHeap<Group>,
+    /// Counts the changes to the running jobs (and so to the usage): a list schedule is gone
+    /// on from only while it is the same.
+    generation: u64,
+    last: Option<LastSchedule>,
 }
 
 impl FairStartWatch {
@@ -73,6 +79,8 @@ impl FairStartWatch {
             cost: FstCost::default(),
             ahead: Vec::new(),
             heap: BinaryHeap::new(),
+            generation: 0,
+            last: None,
         }
     }
 
@@ -99,6 +107,13 @@ impl FairStartWatch {
     /// behind the waiting jobs with a lower fairshare key.
     fn fair_start(&mut self, idx: JobIdx, procs: i64, est: i64, now: i64) -> i64 {
         let key = (self.usage_of(idx, now), now, idx);
+        // The last computation's schedule ends with the job it was for. If nothing has run or
+        // stopped since, at the same second, and that job is ahead of this one with no job
+        // between them, this job's schedule is that one with this job placed next.
+        let last = self
+            .last
+            .filter(|l| l.now == now && l.generation == self.generation && fairshare_cmp(&l.key, &key).is_lt());
+        let mut between = false;
         let mut ahead = std::mem::take(&mut self.ahead);
         ahead.clear();
         for k in 0..self.waiting.len() {
@@ -106,22 +121,85 @@ impl FairStartWatch {
             let other = (self.usage_of(j, now), arrival, j);
             if fairshare_cmp(&other, &key).is_lt() {
                 ahead.push((other, e));
+                between |= last.is_some_and(|l| fairshare_cmp(&l.key, &other).is_lt());
             }
         }
         self.cost.computed += 1;
         self.cost.scanned += self.waiting.len() as u64;
-        self.cost.placed += ahead.len() as u64;
-        ahead.sort_by(|a, b| fairshare_cmp(&a.0, &b.0));
         let free = self.machine - self.busy;
-        let ends = self.running.iter().map(|&(t, j)| (t.max(now), self.procs[j as usize] as i64));
-        let mut list = ListSchedule::new(&mut self.heap, now, free, ends);
-        for &((_, _, j), e) in &ahead {
-            list.place(self.procs[j as usize] as i64, e);
-        }
-        let fst = list.place(procs, est);
-        self.cost.groups += list.groups;
+        let (fst, list) = match last {
+            Some(l) if !between => {
+                self.cost.continued += 1;
+                let ends =
+                    self.running.iter().skip(l.ends_taken).map(|&(t, j)| (t.max(now), self.procs[j as usize] as i64));
+                let mut list = ListSchedule {
+                    heap: &mut self.heap,
+                    ends: ends.peekable(),
+                    start: l.start,
+                    avail: l.avail,
+                    groups: 0,
+                    ends_taken: l.ends_taken,
+                };
+                (list.place(procs, est), (list.start, list.avail, list.ends_taken, list.groups))
+            }
+            _ => {
+                self.cost.placed += ahead.len() as u64;
+                ahead.sort_by(|a, b| fairshare_cmp(&a.0, &b.0));
+                let ends = self.running.iter().map(|&(t, j)| (t.max(now), self.procs[j as usize] as i64));
+                let mut list = ListSchedule::new(&mut self.heap, now, free, ends);
+                for &((_, _, j), e) in &ahead {
+                    list.place(self.procs[j as usize] as i64, e);
+                }
+                (list.place(procs, est), (list.start, list.avail, list.ends_taken, list.groups))
+            }
+        };
+        let (start, avail, ends_taken, groups) = list;
+        self.cost.groups += groups;
+        self.last = Some(LastSchedule { now, generation: self.generation, key, start, avail, ends_taken });
         self.ahead = ahead;
         fst
+    }
+}
+
+/// Where the last fair start time's list schedule stopped, so that the next one at the same
+/// second can go on from it.
+#[derive(Debug, Clone, Copy)]
+struct LastSchedule {
+    now: i64,
+    /// [`FairStartWatch::generation`] then.
+    generation: u64,
+    /// The fairshare key of the job it was for, the last one placed.
+    key: (f64, i64, JobIdx),
+    start: i64,
+    avail: i64,
+    ends_taken: usize,
+}
+
+/// Processors that complete at the same time, ordered for a min-heap by that time alone:
+/// which of two groups of equal time is taken first changes no start.
+#[derive(Debug, Clone, Copy)]
+struct Group {
+    time: i64,
+    count: i64,
+}
+
+impl PartialEq for Group {
+    fn eq(&self, other: &Self) -> bool {
+        self.time == other.time
+    }
+}
+
+impl Eq for Group {}
+
+impl PartialOrd for Group {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Group {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.time.cmp(&self.time)
     }
 }
 
@@ -132,21 +210,23 @@ impl FairStartWatch {
 /// as free from then on: those are kept as one count, `avail`, and a job that fits in them
 /// starts without touching the heap.
 struct ListSchedule<'h, I: Iterator<Item = (i64, i64)>> {
-    heap: &'h mut BinaryHeap<Reverse<(i64, i64)>>,
+    heap: &'h mut BinaryHeap<Group>,
     ends: std::iter::Peekable<I>,
     /// The latest start so far (the origin before the first).
     start: i64,
     /// Processors free at `start` and not yet given to a job.
     avail: i64,
     groups: u64,
+    /// Running jobs' ends taken so far.
+    ends_taken: usize,
 }
 
 impl<'h, I: Iterator<Item = (i64, i64)>> ListSchedule<'h, I> {
     /// A schedule from `now` with `free` processors free, the running jobs ending as `ends`
     /// (ascending), kept in `heap` (emptied first: its storage is reused from call to call).
-    fn new(heap: &'h mut BinaryHeap<Reverse<(i64, i64)>>, now: i64, free: i64, ends: I) -> Self {
+    fn new(heap: &'h mut BinaryHeap<Group>, now: i64, free: i64, ends: I) -> Self {
         heap.clear();
-        ListSchedule { heap, ends: ends.peekable(), start: now, avail: free.max(0), groups: 0 }
+        ListSchedule { heap, ends: ends.peekable(), start: now, avail: free.max(0), groups: 0, ends_taken: 0 }
     }
 
     /// Places a job of `procs` processors for `dur` seconds on the processors that complete
@@ -154,12 +234,17 @@ impl<'h, I: Iterator<Item = (i64, i64)>> ListSchedule<'h, I> {
     fn place(&mut self, procs: i64, dur: i64) -> i64 {
         while self.avail < procs {
             let from_heap = match (self.heap.peek(), self.ends.peek()) {
-                (Some(Reverse(h)), Some(e)) => h.0 <= e.0,
+                (Some(h), Some(e)) => h.time <= e.0,
                 (Some(_), None) => true,
                 (None, Some(_)) => false,
                 (None, None) => break,
             };
-            let group = if from_heap { self.heap.pop().map(|Reverse(g)| g) } else { self.ends.next() };
+            let group = if from_heap {
+                self.heap.pop().map(|g| (g.time, g.count))
+            } else {
+                self.ends_taken += 1;
+                self.ends.next()
+            };
             let Some((t, count)) = group else { break };
             self.groups += 1;
             self.start = self.start.max(t);
@@ -167,7 +252,7 @@ impl<'h, I: Iterator<Item = (i64, i64)>> ListSchedule<'h, I> {
         }
         // A job wider than every processor there is takes them all.
         self.avail = (self.avail - procs).max(0);
-        self.heap.push(Reverse((self.start + dur.max(1), procs)));
+        self.heap.push(Group { time: self.start + dur.max(1), count: procs });
         self.start
     }
 }
@@ -189,6 +274,7 @@ impl FairStartWatch {
         let i = idx as usize;
         self.est_end[i] = end;
         self.running.insert((end, idx));
+        self.generation += 1;
         self.busy += self.procs[i] as i64;
         self.usage.start(idx, self.procs[i], now);
     }
@@ -196,6 +282,7 @@ impl FairStartWatch {
     fn stop(&mut self, idx: JobIdx, now: i64) {
         let i = idx as usize;
         if self.running.remove(&(self.est_end[i], idx)) {
+            self.generation += 1;
             self.busy -= self.procs[i] as i64;
             self.usage.stop(idx, self.procs[i], now);
         }
@@ -282,6 +369,59 @@ mod tests {
             .collect()
     }
 
+    /// Feeds two watches the same submissions (in bursts at one second), starts and ends;
+    /// the second forgets its last schedule before every submission, so it always starts afresh.
+    fn both_ways(jobs: &[(i64, u32, i64, i32)], starts: &[usize]) -> (Vec<i64>, Vec<i64>) {
+        let mut text = String::from("; MaxProcs: 8\n");
+        let mut t = 0;
+        for (i, &(gap, procs, est, user)) in jobs.iter().enumerate() {
+            t += gap;
+            text.push_str(&format!("{} {t} -1 {est} {procs} -1 -1 {procs} {est} -1 1 {user} 1 -1 1 -1 -1 -1\n", i + 1));
+        }
+        let trace = crate::trace::parse(text.as_bytes(), &crate::trace::TraceOptions::default()).expect("trace parses");
+        let decay = Decay { factor: 0.5, period_s: 20 };
+        let mut a = FairStartWatch::new(&trace, decay, None);
+        let mut b = FairStartWatch::new(&trace, decay, None);
+        let mut next = 0;
+        let mut step = 0;
+        while next < trace.jobs.len() {
+            let now = trace.jobs[next].submit;
+            for w in [&mut a, &mut b] {
+                let done: Vec<JobIdx> = w.running.iter().filter(|&&(end, _)| end <= now).map(|&(_, j)| j).collect();
+                for j in done {
+                    w.stop(j, now);
+                }
+            }
+            while next < trace.jobs.len() && trace.jobs[next].submit == now {
+                let job = crate::engine::view(&trace.jobs, next as JobIdx);
+                a.submit(&job, 0, 0, now);
+                b.last = None;
+                b.submit(&job, 0, 0, now);
+                next += 1;
+                // Sometimes a job starts between two submissions of the same second (passes=event).
+                if starts.get(step).is_some_and(|&k| k % 3 == 0) {
+                    for w in [&mut a, &mut b] {
+                        if let Some(&(j, _, est)) = w.waiting.first() {
+                            w.leave_queue(j);
+                            w.run(j, now + est, now);
+                        }
+                    }
+                }
+                step += 1;
+            }
+            let k = starts.get(step).copied().unwrap_or(0) % 3;
+            for w in [&mut a, &mut b] {
+                for _ in 0..k.min(w.waiting.len()) {
+                    let (j, _, est) = w.waiting[0];
+                    w.leave_queue(j);
+                    w.run(j, now + est, now);
+                }
+            }
+        }
+        let fst = |w: &FairStartWatch| w.entries.iter().map(|e| e.fst).collect();
+        (fst(&a), fst(&b))
+    }
+
     proptest::proptest! {
         #[test]
         fn groups_schedule_as_single_processors_do(
@@ -296,6 +436,15 @@ mod tests {
             let mut list = ListSchedule::new(&mut heap, now, free, ends.iter().copied());
             let got: Vec<i64> = jobs.iter().map(|&(procs, dur)| list.place(procs, dur)).collect();
             proptest::prop_assert_eq!(got, per_processor(now, free, &ends, &jobs));
+        }
+
+        #[test]
+        fn going_on_from_the_last_schedule_changes_no_fair_start(
+            jobs in proptest::collection::vec((0i64..3, 1u32..7, 1i64..40, 0i32..3), 1..40),
+            starts in proptest::collection::vec(0usize..9, 0..40),
+        ) {
+            let (went_on, afresh) = both_ways(&jobs, &starts);
+            proptest::prop_assert_eq!(went_on, afresh);
         }
     }
 }

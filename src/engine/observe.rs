@@ -203,6 +203,9 @@ pub struct FstCost {
     pub placed: u64,
     /// Groups of processor completion times taken, summed.
     pub groups: u64,
+    /// Computations that went on from the one before (a submission at the same second
+    /// behind it in fairshare order), placing no job but their own.
+    pub continued: u64,
 }
 
 /// The prediction in effect for a job, since when, and the accuracy-weighted time so far.

@@ -699,9 +699,10 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
             if c.computed > 0 {
                 let per = |x: u64| x as f64 / c.computed as f64;
                 out!(
-                    "  {:<20} fair start times: {} computed; per submission {:.1} jobs waiting, {:.1} placed ahead, {:.1} groups taken",
+                    "  {:<20} fair start times: {} computed ({} going on from the one before); per submission {:.1} jobs waiting, {:.1} placed ahead, {:.1} groups taken",
                     cfg.policy,
                     c.computed,
+                    c.continued,
                     per(c.scanned),
                     per(c.placed),
                     per(c.groups)
