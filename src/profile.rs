@@ -260,6 +260,23 @@ mod tests {
     }
 
     #[test]
+    fn compress_takes_a_gap_of_exactly_its_length() {
+        let mut p = Profile::new(10, 0);
+        p.reserve(0, 8, 100);
+        p.reserve(150, 10, 150);
+        p.reserve(300, 5, 50);
+        // The gap from 100 to 150 has all 10 processors: exactly long enough.
+        assert_eq!(p.compress(300, 5, 50), Some(100));
+        assert_eq!(p.steps(), vec![(0, 2), (100, 5), (150, 0), (300, 10)]);
+        // One second longer, it fits nowhere before 300 (the run from 300 is its own).
+        let mut p = Profile::new(10, 0);
+        p.reserve(0, 8, 100);
+        p.reserve(150, 10, 150);
+        p.reserve(300, 5, 51);
+        assert_eq!(p.compress(300, 5, 51), Some(300));
+    }
+
+    #[test]
     fn advance_drops_the_past() {
         let mut p = Profile::new(8, 0);
         p.reserve(0, 8, 10);
