@@ -560,6 +560,8 @@ impl Fairshare {
                 if !moved {
                     break;
                 }
+                // No move comes after the last position.
+                freed[order.len()] = i64::MAX;
                 for i in (0..order.len()).rev() {
                     freed[i] = freed[i + 1].min(lowest[i]);
                 }
