@@ -301,8 +301,11 @@ pub struct Fairshare {
     running: BTreeSet<(i64, JobIdx)>,
     planned_end: Vec<i64>,
     procs: Vec<u32>,
-    /// Running jobs (and, for `conservative`, reservations) over time.
+    /// Running jobs and reservations over time (unused without reservations).
     profile: Profile,
+    /// With dynamic reservations: the running jobs alone, which each pass's reservations are
+    /// laid over afresh (a copy, rather than every reservation given back one by one).
+    running_only: Option<Profile>,
     /// A job ended before its planned end since the last pass.
     dirty: bool,
 }
@@ -312,6 +315,7 @@ impl Fairshare {
     pub fn new(opts: FairshareOptions, trace: &Trace) -> Self {
         let origin = trace.jobs.first().map_or(0, |j| j.submit);
         let n = trace.jobs.len();
+        let dynamic = opts.reservations == Reservations::Dynamic;
         Fairshare {
             usage: Usage::new(trace, opts.decay),
             opts,
@@ -320,6 +324,7 @@ impl Fairshare {
             planned_end: vec![0; n],
             procs: trace.jobs.iter().map(|j| j.procs).collect(),
             profile: Profile::new(trace.machine, origin),
+            running_only: dynamic.then(|| Profile::new(trace.machine, origin)),
             dirty: false,
         }
     }
@@ -346,6 +351,9 @@ impl Fairshare {
         }
         if !booked && self.opts.reservations != Reservations::None {
             self.profile.reserve(now, w.procs, w.dur);
+        }
+        if let Some(p) = &mut self.running_only {
+            p.reserve(now, w.procs, w.dur);
         }
         let end = now + w.dur.max(1);
         self.planned_end[w.idx as usize] = end;
@@ -587,14 +595,15 @@ impl Fairshare {
     /// schedule cannot change what happens before the next event, so those jobs stay unplaced.
     fn pass_dynamic(&mut self, sys: &mut System) {
         let now = sys.now();
-        self.profile.advance(now);
+        // Every reservation given back leaves the running jobs alone.
+        if let Some(running) = &mut self.running_only {
+            running.advance(now);
+            self.profile.clone_from(running);
+        }
         self.explain_queue(sys);
         let mut was: Vec<Option<i64>> = Vec::new();
         for w in &mut self.waiting {
             let old = w.reserved.take();
-            if let Some(s) = old {
-                self.profile.release(s, w.procs, w.dur);
-            }
             if sys.explaining() {
                 was.push(old);
             }
@@ -689,6 +698,9 @@ impl Fairshare {
         self.usage.stop(job.idx, job.procs, now);
         if end > now && self.opts.reservations != Reservations::None {
             self.profile.release(now, job.procs as i64, end - now);
+            if let Some(p) = &mut self.running_only {
+                p.release(now, job.procs as i64, end - now);
+            }
             self.dirty = true;
         }
     }
