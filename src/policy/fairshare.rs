@@ -278,6 +278,14 @@ pub fn fairshare_cmp(a: &(f64, i64, JobIdx), b: &(f64, i64, JobIdx)) -> std::cmp
     a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
 }
 
+/// The fairshare key `(usage, arrival, index)` as integers that order as [`fairshare_cmp`]
+/// orders the keys (the usage's bits as `f64::total_cmp` reads them), for sorting without a
+/// comparison function; no two jobs have the same.
+pub fn fairshare_key(k: &(f64, i64, JobIdx)) -> (i64, i64, JobIdx) {
+    let bits = k.0.to_bits() as i64;
+    (bits ^ (((bits >> 63) as u64) >> 1) as i64, k.1, k.2)
+}
+
 /// A waiting job (or segment) as the policy plans it.
 #[derive(Debug, Clone, Copy)]
 struct Waiting {
@@ -365,15 +373,16 @@ impl Fairshare {
     /// The waiting jobs' positions in fairshare order: ascending usage now, then arrival.
     fn fairshare_order(&mut self, now: i64) -> Vec<usize> {
         let mut cache: Vec<f64> = vec![f64::NAN; self.usage.users()];
-        let mut keyed: Vec<((f64, i64, JobIdx), usize)> = Vec::with_capacity(self.waiting.len());
+        let mut keyed: Vec<((i64, i64, JobIdx), usize)> = Vec::with_capacity(self.waiting.len());
         for (pos, w) in self.waiting.iter().enumerate() {
             let u = w.user as usize;
             if cache[u].is_nan() {
                 cache[u] = self.usage.usage(u, now);
             }
-            keyed.push(((cache[u], w.arrival, w.idx), pos));
+            keyed.push((fairshare_key(&(cache[u], w.arrival, w.idx)), pos));
         }
-        keyed.sort_by(|a, b| fairshare_cmp(&a.0, &b.0));
+        // Mostly in order already, which the stable sort takes advantage of.
+        keyed.sort();
         keyed.into_iter().map(|k| k.1).collect()
     }
 
@@ -702,6 +711,31 @@ impl Fairshare {
                 p.release(now, job.procs as i64, end - now);
             }
             self.dirty = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn integer_keys_order_as_the_fairshare_order(
+            a in (proptest::num::f64::ANY, -3i64..3, 0u32..3),
+            b in (proptest::num::f64::ANY, -3i64..3, 0u32..3),
+            same_usage in proptest::bool::ANY,
+        ) {
+            let b = if same_usage { (a.0, b.1, b.2) } else { b };
+            proptest::prop_assert_eq!(fairshare_key(&a).cmp(&fairshare_key(&b)), fairshare_cmp(&a, &b));
+        }
+    }
+
+    #[test]
+    fn integer_keys_order_zeros_and_extremes() {
+        let order = [f64::NEG_INFINITY, -1.0, -0.0, 0.0, f64::MIN_POSITIVE, 1.0, 2.5e9, f64::INFINITY, f64::NAN];
+        for w in order.windows(2) {
+            assert!(fairshare_key(&(w[0], 0, 0)) < fairshare_key(&(w[1], 0, 0)), "{} before {}", w[0], w[1]);
         }
     }
 }
