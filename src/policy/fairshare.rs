@@ -316,6 +316,11 @@ pub struct Fairshare {
     running_only: Option<Profile>,
     /// A job ended before its planned end since the last pass.
     dirty: bool,
+    /// Per user: the time `cached` holds their usage at.
+    cache_t: Vec<i64>,
+    cached: Vec<f64>,
+    /// Storage for sorting the fairshare order, reused from pass to pass.
+    keyed: Vec<((i64, i64, JobIdx), usize)>,
 }
 
 impl Fairshare {
@@ -324,8 +329,10 @@ impl Fairshare {
         let origin = trace.jobs.first().map_or(0, |j| j.submit);
         let n = trace.jobs.len();
         let dynamic = opts.reservations == Reservations::Dynamic;
+        let usage = Usage::new(trace, opts.decay);
+        let users = usage.users();
         Fairshare {
-            usage: Usage::new(trace, opts.decay),
+            usage,
             opts,
             waiting: Vec::new(),
             running: BTreeSet::new(),
@@ -334,6 +341,9 @@ impl Fairshare {
             profile: Profile::new(trace.machine, origin),
             running_only: dynamic.then(|| Profile::new(trace.machine, origin)),
             dirty: false,
+            cache_t: vec![i64::MIN; users],
+            cached: vec![0.0; users],
+            keyed: Vec::new(),
         }
     }
 
@@ -372,18 +382,21 @@ impl Fairshare {
 
     /// The waiting jobs' positions in fairshare order: ascending usage now, then arrival.
     fn fairshare_order(&mut self, now: i64) -> Vec<usize> {
-        let mut cache: Vec<f64> = vec![f64::NAN; self.usage.users()];
-        let mut keyed: Vec<((i64, i64, JobIdx), usize)> = Vec::with_capacity(self.waiting.len());
+        let mut keyed = std::mem::take(&mut self.keyed);
+        keyed.clear();
         for (pos, w) in self.waiting.iter().enumerate() {
             let u = w.user as usize;
-            if cache[u].is_nan() {
-                cache[u] = self.usage.usage(u, now);
+            if self.cache_t[u] != now {
+                self.cache_t[u] = now;
+                self.cached[u] = self.usage.usage(u, now);
             }
-            keyed.push((fairshare_key(&(cache[u], w.arrival, w.idx)), pos));
+            keyed.push((fairshare_key(&(self.cached[u], w.arrival, w.idx)), pos));
         }
         // Mostly in order already, which the stable sort takes advantage of.
         keyed.sort();
-        keyed.into_iter().map(|k| k.1).collect()
+        let order = keyed.iter().map(|k| k.1).collect();
+        self.keyed = keyed;
+        order
     }
 
     /// Earliest time `procs` processors are free by the running jobs' planned ends, and the
