@@ -13,13 +13,26 @@ struct Point {
 }
 
 /// Free processors over time from `origin` on; beyond the last point the last value holds.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Profile {
     capacity: i64,
     points: Vec<Point>,
     /// Points with fewer than no processors free (overbooked: a job ran past its plan). While
     /// there are none, every booking still fits where it is without looking.
     overbooked: usize,
+}
+
+impl Clone for Profile {
+    fn clone(&self) -> Self {
+        Profile { capacity: self.capacity, points: self.points.clone(), overbooked: self.overbooked }
+    }
+
+    /// Copies `source` into the storage this profile already has.
+    fn clone_from(&mut self, source: &Self) {
+        self.capacity = source.capacity;
+        self.points.clone_from(&source.points);
+        self.overbooked = source.overbooked;
+    }
 }
 
 impl Profile {
