@@ -14,8 +14,9 @@
 //! completion times are kept as groups of equal time in a heap merged with the running jobs'
 //! ends in order, so one FST costs O(q log q) for q jobs ahead, plus the running jobs whose
 //! processors are taken ([`FstCost`] counts both; `schedlab bench` prints them). A burst of
-//! submissions at one second, each behind the one before in fairshare order, costs one
-//! placement each: every one goes on from the schedule the one before it ended with.
+//! submissions at one second, each behind the one before in fairshare order, while nothing
+//! starts or stops between them, costs one placement each: every one goes on from the schedule
+//! the one before it ended with.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, BinaryHeap};
@@ -144,7 +145,7 @@ impl FairStartWatch {
             }
             _ => {
                 self.cost.placed += ahead.len() as u64;
-                // Mostly in order already, which the stable sort takes advantage of.
+                // Unique integer keys: one order, compared without a comparison function.
                 ahead.sort();
                 let ends = self.running.iter().map(|&(t, j)| (t.max(now), self.procs[j as usize] as i64));
                 let mut list = ListSchedule::new(&mut self.heap, now, free, ends);
@@ -171,8 +172,11 @@ struct LastSchedule {
     generation: u64,
     /// The fairshare key of the job it was for, the last one placed.
     key: (f64, i64, JobIdx),
+    /// [`ListSchedule::start`] when it stopped.
     start: i64,
+    /// [`ListSchedule::avail`] when it stopped.
     avail: i64,
+    /// [`ListSchedule::ends_taken`] when it stopped.
     ends_taken: usize,
 }
 
@@ -303,8 +307,10 @@ impl Observer for FairStartWatch {
         let now = sys.now();
         match how {
             PieceEnd::Killed => {
-                // A killed speculative run waits again, still the same submission.
+                // A killed speculative run waits again, still the same submission. The queue
+                // changed without a submission: no list schedule goes on past it.
                 self.stop(job, now);
+                self.generation += 1;
                 let est = sys.view(job).estimate.clamp(1, self.max_runtime);
                 self.slot[job as usize] = self.waiting.len() as u32;
                 self.waiting.push((job, now, est));
@@ -399,14 +405,25 @@ mod tests {
                 b.last = None;
                 b.submit(&job, 0, 0, now);
                 next += 1;
-                // Sometimes a job starts between two submissions of the same second (passes=event).
-                if starts.get(step).is_some_and(|&k| k % 3 == 0) {
-                    for w in [&mut a, &mut b] {
-                        if let Some(&(j, _, est)) = w.waiting.first() {
-                            w.leave_queue(j);
-                            w.run(j, now + est, now);
+                // Sometimes a job starts between two submissions of the same second (passes=event),
+                // or one stops there (a segment that reached its limit, then its next submission).
+                match starts.get(step).map(|k| k % 3) {
+                    Some(0) => {
+                        for w in [&mut a, &mut b] {
+                            if let Some(&(j, _, est)) = w.waiting.first() {
+                                w.leave_queue(j);
+                                w.run(j, now + est, now);
+                            }
                         }
                     }
+                    Some(1) => {
+                        for w in [&mut a, &mut b] {
+                            if let Some(&(_, j)) = w.running.iter().next() {
+                                w.stop(j, now);
+                            }
+                        }
+                    }
+                    _ => {}
                 }
                 step += 1;
             }
