@@ -43,9 +43,6 @@ pub struct FairStartWatch {
     entries: Vec<FairStart>,
     /// Per job: its current submission's entry.
     open: Vec<u32>,
-    /// Per user: the time `cached` was computed at.
-    cache_t: Vec<i64>,
-    cached: Vec<f64>,
     cost: FstCost,
     /// Storage reused by every computation: the jobs ahead, and the list schedule's heap.
     ahead: Vec<((i64, i64, JobIdx), i64)>,
@@ -62,7 +59,6 @@ impl FairStartWatch {
     pub fn new(trace: &Trace, decay: Decay, max_runtime: Option<i64>) -> Self {
         let n = trace.jobs.len();
         let usage = Usage::new(trace, decay);
-        let users = usage.users();
         FairStartWatch {
             usage,
             max_runtime: max_runtime.unwrap_or(i64::MAX),
@@ -75,8 +71,6 @@ impl FairStartWatch {
             slot: vec![u32::MAX; n],
             entries: Vec::new(),
             open: vec![u32::MAX; n],
-            cache_t: vec![i64::MIN; users],
-            cached: vec![0.0; users],
             cost: FstCost::default(),
             ahead: Vec::new(),
             heap: BinaryHeap::new(),
@@ -87,11 +81,7 @@ impl FairStartWatch {
 
     fn usage_of(&mut self, idx: JobIdx, now: i64) -> f64 {
         let u = self.usage.user_of(idx);
-        if self.cache_t[u] != now {
-            self.cache_t[u] = now;
-            self.cached[u] = self.usage.usage(u, now);
-        }
-        self.cached[u]
+        self.usage.usage(u, now)
     }
 
     /// A submission of job `job` with `done` seconds of its work behind it, now.
@@ -127,37 +117,39 @@ impl FairStartWatch {
         }
         self.cost.computed += 1;
         self.cost.scanned += self.waiting.len() as u64;
-        let free = self.machine - self.busy;
-        let (fst, list) = match last {
-            Some(l) if !between => {
-                self.cost.continued += 1;
-                let ends =
-                    self.running.iter().skip(l.ends_taken).map(|&(t, j)| (t.max(now), self.procs[j as usize] as i64));
-                let mut list = ListSchedule {
-                    heap: &mut self.heap,
-                    ends: ends.peekable(),
-                    start: l.start,
-                    avail: l.avail,
-                    groups: 0,
-                    ends_taken: l.ends_taken,
-                };
-                (list.place(procs, est), (list.start, list.avail, list.ends_taken, list.groups))
-            }
-            _ => {
-                self.cost.placed += ahead.len() as u64;
-                // Unique integer keys: one order, compared without a comparison function.
-                ahead.sort();
-                let ends = self.running.iter().map(|&(t, j)| (t.max(now), self.procs[j as usize] as i64));
-                let mut list = ListSchedule::new(&mut self.heap, now, free, ends);
-                for &((_, _, j), e) in &ahead {
-                    list.place(self.procs[j as usize] as i64, e);
-                }
-                (list.place(procs, est), (list.start, list.avail, list.ends_taken, list.groups))
-            }
+        // Going on, the schedule starts where the last one stopped; afresh, it starts now and
+        // places the jobs ahead first.
+        let fresh = last.is_none() || between;
+        let (start, avail, ends_taken) = match last {
+            Some(l) if !between => (l.start, l.avail, l.ends_taken),
+            _ => (now, (self.machine - self.busy).max(0), 0),
         };
-        let (start, avail, ends_taken, groups) = list;
-        self.cost.groups += groups;
-        self.last = Some(LastSchedule { now, generation: self.generation, key, start, avail, ends_taken });
+        if fresh {
+            self.heap.clear();
+            self.cost.placed += ahead.len() as u64;
+            // Unique integer keys: one order, compared without a comparison function.
+            ahead.sort();
+        } else {
+            self.cost.continued += 1;
+        }
+        let ends = self.running.iter().skip(ends_taken).map(|&(t, j)| (t.max(now), self.procs[j as usize] as i64));
+        let mut list =
+            ListSchedule { heap: &mut self.heap, ends: ends.peekable(), start, avail, groups: 0, ends_taken };
+        if fresh {
+            for &((_, _, j), e) in &ahead {
+                list.place(self.procs[j as usize] as i64, e);
+            }
+        }
+        let fst = list.place(procs, est);
+        self.cost.groups += list.groups;
+        self.last = Some(LastSchedule {
+            now,
+            generation: self.generation,
+            key,
+            start: list.start,
+            avail: list.avail,
+            ends_taken: list.ends_taken,
+        });
         self.ahead = ahead;
         fst
     }
@@ -227,13 +219,6 @@ struct ListSchedule<'h, I: Iterator<Item = (i64, i64)>> {
 }
 
 impl<'h, I: Iterator<Item = (i64, i64)>> ListSchedule<'h, I> {
-    /// A schedule from `now` with `free` processors free, the running jobs ending as `ends`
-    /// (ascending), kept in `heap` (emptied first: its storage is reused from call to call).
-    fn new(heap: &'h mut BinaryHeap<Group>, now: i64, free: i64, ends: I) -> Self {
-        heap.clear();
-        ListSchedule { heap, ends: ends.peekable(), start: now, avail: free.max(0), groups: 0, ends_taken: 0 }
-    }
-
     /// Places a job of `procs` processors for `dur` seconds on the processors that complete
     /// first; returns its start, the latest of their completion times.
     fn place(&mut self, procs: i64, dur: i64) -> i64 {
@@ -451,7 +436,14 @@ mod tests {
             ends.sort_unstable();
             let now = 0;
             let mut heap = BinaryHeap::new();
-            let mut list = ListSchedule::new(&mut heap, now, free, ends.iter().copied());
+            let mut list = ListSchedule {
+                heap: &mut heap,
+                ends: ends.iter().copied().peekable(),
+                start: now,
+                avail: free,
+                groups: 0,
+                ends_taken: 0,
+            };
             let got: Vec<i64> = jobs.iter().map(|&(procs, dur)| list.place(procs, dur)).collect();
             proptest::prop_assert_eq!(got, per_processor(now, free, &ends, &jobs));
         }

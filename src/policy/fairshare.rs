@@ -227,6 +227,11 @@ impl Usage {
     }
 
     fn bring(&mut self, u: usize, t: i64) {
+        // Brought up to `t` already (a boundary or a time is only ever set within its period),
+        // as every job of a queue asks at the same second.
+        if self.accounts[u].last == t {
+            return;
+        }
         let period = self.decay.period_s.max(1);
         let epoch = (t - self.origin).div_euclid(period);
         let a = &mut self.accounts[u];
@@ -316,9 +321,6 @@ pub struct Fairshare {
     running_only: Option<Profile>,
     /// A job ended before its planned end since the last pass.
     dirty: bool,
-    /// Per user: the time `cached` holds their usage at.
-    cache_t: Vec<i64>,
-    cached: Vec<f64>,
     /// Storage for sorting the fairshare order, reused from pass to pass.
     keyed: Vec<((i64, i64, JobIdx), usize)>,
 }
@@ -330,7 +332,6 @@ impl Fairshare {
         let n = trace.jobs.len();
         let dynamic = opts.reservations == Reservations::Dynamic;
         let usage = Usage::new(trace, opts.decay);
-        let users = usage.users();
         Fairshare {
             usage,
             opts,
@@ -341,8 +342,6 @@ impl Fairshare {
             profile: Profile::new(trace.machine, origin),
             running_only: dynamic.then(|| Profile::new(trace.machine, origin)),
             dirty: false,
-            cache_t: vec![i64::MIN; users],
-            cached: vec![0.0; users],
             keyed: Vec::new(),
         }
     }
@@ -385,12 +384,8 @@ impl Fairshare {
         let mut keyed = std::mem::take(&mut self.keyed);
         keyed.clear();
         for (pos, w) in self.waiting.iter().enumerate() {
-            let u = w.user as usize;
-            if self.cache_t[u] != now {
-                self.cache_t[u] = now;
-                self.cached[u] = self.usage.usage(u, now);
-            }
-            keyed.push((fairshare_key(&(self.cached[u], w.arrival, w.idx)), pos));
+            let usage = self.usage.usage(w.user as usize, now);
+            keyed.push((fairshare_key(&(usage, w.arrival, w.idx)), pos));
         }
         // Mostly in order already, which the stable sort takes advantage of.
         keyed.sort();
@@ -719,10 +714,10 @@ impl Fairshare {
         self.running.remove(&(end, job.idx));
         self.usage.stop(job.idx, job.procs, now);
         if end > now && self.opts.reservations != Reservations::None {
-            self.profile.release(now, job.procs as i64, end - now);
-            if let Some(p) = &mut self.running_only {
-                p.release(now, job.procs as i64, end - now);
-            }
+            // With dynamic reservations the full profile is copied from the running jobs' at
+            // the next pass.
+            let profile = self.running_only.as_mut().unwrap_or(&mut self.profile);
+            profile.release(now, job.procs as i64, end - now);
             self.dirty = true;
         }
     }
