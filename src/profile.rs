@@ -16,7 +16,11 @@ struct Point {
 #[derive(Debug)]
 pub struct Profile {
     capacity: i64,
-    points: Vec<Point>,
+    /// The points are `buf[first..]`. The past is dropped by moving `first` on, and a point
+    /// inserted or removed near the front moves the points before it into the room there, so
+    /// neither moves the whole profile; the dead prefix is cut off once it outgrows the rest.
+    buf: Vec<Point>,
+    first: usize,
     /// Points with fewer than no processors free (overbooked: a job ran past its plan). While
     /// there are none, every booking still fits where it is without looking.
     overbooked: usize,
@@ -24,13 +28,15 @@ pub struct Profile {
 
 impl Clone for Profile {
     fn clone(&self) -> Self {
-        Profile { capacity: self.capacity, points: self.points.clone(), overbooked: self.overbooked }
+        Profile { capacity: self.capacity, buf: self.points().to_vec(), first: 0, overbooked: self.overbooked }
     }
 
     /// Copies `source` into the storage this profile already has.
     fn clone_from(&mut self, source: &Self) {
         self.capacity = source.capacity;
-        self.points.clone_from(&source.points);
+        self.buf.clear();
+        self.buf.extend_from_slice(source.points());
+        self.first = 0;
         self.overbooked = source.overbooked;
     }
 }
@@ -40,8 +46,45 @@ impl Profile {
     pub fn new(capacity: u32, origin: i64) -> Self {
         Profile {
             capacity: capacity as i64,
-            points: vec![Point { time: origin, free: capacity as i64 }],
+            buf: vec![Point { time: origin, free: capacity as i64 }],
+            first: 0,
             overbooked: 0,
+        }
+    }
+
+    /// The live points, from the origin on.
+    fn points(&self) -> &[Point] {
+        &self.buf[self.first..]
+    }
+
+    /// The live points, to change their values in place.
+    fn points_mut(&mut self) -> &mut [Point] {
+        &mut self.buf[self.first..]
+    }
+
+    /// Inserts `p` at live index `i`, moving whichever side of it is shorter when there is
+    /// room before the first point.
+    fn insert(&mut self, i: usize, p: Point) {
+        let len = self.buf.len() - self.first;
+        if self.first > 0 && i < len - i {
+            let f = self.first;
+            self.buf.copy_within(f..f + i, f - 1);
+            self.first -= 1;
+            self.buf[self.first + i] = p;
+        } else {
+            self.buf.insert(self.first + i, p);
+        }
+    }
+
+    /// Removes the point at live index `i` (never the origin's), moving the shorter side.
+    fn remove(&mut self, i: usize) {
+        let len = self.buf.len() - self.first;
+        if i < len - i {
+            let f = self.first;
+            self.buf.copy_within(f..f + i, f + 1);
+            self.first += 1;
+        } else {
+            self.buf.remove(self.first + i);
         }
     }
 
@@ -52,7 +95,7 @@ impl Profile {
 
     /// Number of breakpoints (a measure of planning cost).
     pub fn len(&self) -> usize {
-        self.points.len()
+        self.points().len()
     }
 
     /// Always false: a profile has at least its origin point.
@@ -63,52 +106,57 @@ impl Profile {
     /// Index of the step that holds time `t` (t at or after the origin). Most questions are
     /// about now, the first step, which is answered without a search.
     fn step_at(&self, t: i64) -> usize {
-        match self.points.get(1) {
-            Some(p) if p.time <= t => self.points.partition_point(|p| p.time <= t) - 1,
+        match self.points().get(1) {
+            Some(p) if p.time <= t => self.points().partition_point(|p| p.time <= t) - 1,
             _ => 0,
         }
     }
 
     /// Forgets the past: the profile starts at `now` afterwards.
     pub fn advance(&mut self, now: i64) {
-        let keep = self.points.partition_point(|p| p.time <= now);
+        let keep = self.points().partition_point(|p| p.time <= now);
         if keep > 1 {
-            self.overbooked -= self.points[..keep - 1].iter().filter(|p| p.free < 0).count();
-            self.points.drain(..keep - 1);
+            self.overbooked -= self.points()[..keep - 1].iter().filter(|p| p.free < 0).count();
+            self.first += keep - 1;
+            if self.first >= 64 && self.first >= self.buf.len() - self.first {
+                self.buf.drain(..self.first);
+                self.first = 0;
+            }
         }
-        if self.points[0].time < now {
-            self.points[0].time = now;
+        let f = self.first;
+        if self.buf[f].time < now {
+            self.buf[f].time = now;
         }
     }
 
     /// Free processors at time `t` (t at or after the origin).
     pub fn free_at(&self, t: i64) -> i64 {
-        self.points[self.step_at(t)].free
+        self.points()[self.step_at(t)].free
     }
 
     /// Free processors at the origin ("now").
     pub fn free_now(&self) -> i64 {
-        self.points[0].free
+        self.points()[0].free
     }
 
     /// Whether `procs` processors are free during `[start, start + dur)`.
     pub fn fits(&self, start: i64, procs: i64, dur: i64) -> bool {
         let end = start + dur.max(1);
         let i = self.step_at(start);
-        self.points[i..].iter().take_while(|p| p.time < end).all(|p| p.free >= procs)
+        self.points()[i..].iter().take_while(|p| p.time < end).all(|p| p.free >= procs)
     }
 
     /// Earliest time at or after the origin when `procs` processors are free for `dur` seconds;
     /// `None` if the job is wider than the machine ever frees.
     pub fn earliest(&self, procs: i64, dur: i64) -> Option<i64> {
-        self.earliest_from(self.points[0].time, procs, dur)
+        self.earliest_from(self.points()[0].time, procs, dur)
     }
 
     /// Earliest time at or after `from` when `procs` processors are free for `dur` seconds
     /// (an advance reservation asked for `from`); `None` as for [`Profile::earliest`].
     pub fn earliest_from(&self, from: i64, procs: i64, dur: i64) -> Option<i64> {
         let dur = dur.max(1);
-        let pts = &self.points;
+        let pts = self.points();
         let mut i = self.step_at(from);
         'candidates: while i < pts.len() {
             if pts[i].free < procs {
@@ -137,12 +185,12 @@ impl Profile {
     /// `start` (or `start` is before the origin), where the caller must place it afresh.
     pub fn compress(&mut self, start: i64, procs: i64, dur: i64) -> Option<i64> {
         let dur = dur.max(1);
-        let origin = self.points[0].time;
+        let origin = self.points()[0].time;
         if start < origin {
             return None;
         }
         let own_end = start + dur;
-        let pts = &self.points;
+        let pts = self.points();
         // Free processors of a step with this booking given up: it covers the steps that begin
         // inside it; a step that begins before `start` is only tested on its part before it.
         let free = |p: &Point| if p.time >= start && p.time < own_end { p.free + procs } else { p.free };
@@ -186,42 +234,47 @@ impl Profile {
 
     /// Index of the point starting exactly at `t`, inserting one if needed.
     fn split(&mut self, t: i64) -> usize {
-        if t <= self.points[0].time {
+        let pts = self.points();
+        if t <= pts[0].time {
             return 0;
         }
-        let i = self.points.partition_point(|p| p.time < t);
-        if i < self.points.len() && self.points[i].time == t {
+        let i = pts.partition_point(|p| p.time < t);
+        if i < pts.len() && pts[i].time == t {
             return i;
         }
         // t is after the origin here, so i >= 1.
-        let free = self.points[i - 1].free;
+        let free = pts[i - 1].free;
         self.overbooked += (free < 0) as usize;
-        self.points.insert(i, Point { time: t, free });
+        self.insert(i, Point { time: t, free });
         i
     }
 
     /// Adds `delta` free processors during `[start, end)` (negative to occupy them).
     fn add(&mut self, start: i64, end: i64, delta: i64) {
-        let start = start.max(self.points[0].time);
+        let start = start.max(self.points()[0].time);
         if end <= start {
             return;
         }
         let a = self.split(start);
         let b = self.split(end);
-        for p in &mut self.points[a..b] {
+        let mut overbooked = self.overbooked;
+        for p in &mut self.points_mut()[a..b] {
             let was = p.free < 0;
             p.free += delta;
             // Counted as it changes side of zero.
-            self.overbooked = self.overbooked + (p.free < 0) as usize - was as usize;
+            overbooked = overbooked + (p.free < 0) as usize - was as usize;
         }
+        self.overbooked = overbooked;
         // Merge equal neighbours at the two edges so the profile stays small.
-        if b < self.points.len() && self.points[b].free == self.points[b - 1].free {
-            self.overbooked -= (self.points[b].free < 0) as usize;
-            self.points.remove(b);
+        let pts = self.points();
+        if b < pts.len() && pts[b].free == pts[b - 1].free {
+            self.overbooked -= (pts[b].free < 0) as usize;
+            self.remove(b);
         }
-        if a > 0 && self.points[a].free == self.points[a - 1].free {
-            self.overbooked -= (self.points[a].free < 0) as usize;
-            self.points.remove(a);
+        let pts = self.points();
+        if a > 0 && pts[a].free == pts[a - 1].free {
+            self.overbooked -= (pts[a].free < 0) as usize;
+            self.remove(a);
         }
     }
 
@@ -237,7 +290,7 @@ impl Profile {
 
     /// The breakpoints as `(time, free)` pairs, for tests and charts.
     pub fn steps(&self) -> Vec<(i64, i64)> {
-        self.points.iter().map(|p| (p.time, p.free)).collect()
+        self.points().iter().map(|p| (p.time, p.free)).collect()
     }
 }
 
@@ -302,7 +355,7 @@ mod tests {
 
     /// The step function as (time, free) at every breakpoint of either profile.
     fn same_steps(a: &Profile, b: &Profile) -> bool {
-        let mut times: Vec<i64> = a.points.iter().chain(&b.points).map(|p| p.time).collect();
+        let mut times: Vec<i64> = a.points().iter().chain(b.points()).map(|p| p.time).collect();
         times.sort_unstable();
         times.iter().all(|&t| a.free_at(t) == b.free_at(t))
     }
@@ -334,7 +387,7 @@ mod tests {
                         p.advance(now);
                     }
                 }
-                proptest::prop_assert_eq!(p.overbooked, p.points.iter().filter(|x| x.free < 0).count());
+                proptest::prop_assert_eq!(p.overbooked, p.points().iter().filter(|x| x.free < 0).count());
                 if let Some(&(s, procs, dur)) = booked.last() {
                     let over = (s.max(now)..s + dur).any(|t| p.free_at(t) < 0);
                     let mut q = p.clone();
@@ -342,6 +395,45 @@ mod tests {
                         proptest::prop_assert!(false, "kept an overbooked booking at {}", s);
                     }
                 }
+            }
+        }
+
+        /// Bookings given and taken back while time moves on leave the free processors of
+        /// every second as a count per second does; the points stay sorted and merged.
+        #[test]
+        fn steps_follow_a_count_per_second(
+            ops in proptest::collection::vec((0u8..4, 0i64..60, 1i64..6, 1i64..50), 1..80),
+        ) {
+            let mut p = Profile::new(10, 0);
+            // Time moves on at most 19 s an op: every booking ends before 1,800.
+            let mut model = vec![10i64; 1800];
+            let mut booked: Vec<(i64, i64, i64)> = Vec::new();
+            let mut now = 0;
+            for (op, t, procs, dur) in ops {
+                match op {
+                    0 | 1 => {
+                        p.reserve(now + t, procs, dur);
+                        model[(now + t) as usize..(now + t + dur) as usize].iter_mut().for_each(|f| *f -= procs);
+                        booked.push((now + t, procs, dur));
+                    }
+                    2 => {
+                        if !booked.is_empty() {
+                            let (s, procs, dur) = booked.remove(t as usize % booked.len());
+                            p.release(s, procs, dur);
+                            let from = s.max(now);
+                            model[from as usize..(s + dur).max(from) as usize].iter_mut().for_each(|f| *f += procs);
+                        }
+                    }
+                    _ => {
+                        now += t / 3;
+                        p.advance(now);
+                    }
+                }
+                for s in now..now + 120 {
+                    proptest::prop_assert_eq!(p.free_at(s), model[s as usize], "second {}", s);
+                }
+                let pts = p.points();
+                proptest::prop_assert!(pts.windows(2).all(|w| w[0].time < w[1].time && w[0].free != w[1].free));
             }
         }
 
@@ -400,7 +492,7 @@ mod tests {
             let mut moved = p.clone();
             let got = moved.compress(s, procs, dur);
             for q in [&p, &moved] {
-                proptest::prop_assert_eq!(q.overbooked, q.points.iter().filter(|x| x.free < 0).count());
+                proptest::prop_assert_eq!(q.overbooked, q.points().iter().filter(|x| x.free < 0).count());
             }
             if s >= now {
                 reference.release(s, procs, dur);
