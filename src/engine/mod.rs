@@ -837,6 +837,8 @@ pub fn simulate_observed<'a>(
     let mut queued: u32 = 0;
     let mut series: Vec<Sample> = Vec::new();
     let mut passes = 0u64;
+    // Passes left before the next progress report.
+    let mut report_in = every.max(1);
     let mut stopped: Option<Progress> = None;
     let per_event = opts.passes == Passes::Event;
     // Per-event passes: the start order of each job, and jobs ended now whose end is not yet told.
@@ -1001,8 +1003,13 @@ pub fn simulate_observed<'a>(
         sys.arrived = next_arrival;
         policy.schedule(&mut sys);
         passes += 1;
-        if passes.is_multiple_of(every.max(1)) && !progress(Progress { time: t, arrived: next_arrival, total: n }) {
-            stopped = Some(Progress { time: t, arrived: next_arrival, total: n });
+        // Counted down rather than taken modulo `every`: a division each pass shows in a plain run.
+        report_in -= 1;
+        if report_in == 0 {
+            report_in = every.max(1);
+            if !progress(Progress { time: t, arrived: next_arrival, total: n }) {
+                stopped = Some(Progress { time: t, arrived: next_arrival, total: n });
+            }
         }
 
         queued += sys.paused.len() as u32;
