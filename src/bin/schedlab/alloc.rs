@@ -93,9 +93,11 @@ mod big {
     /// The size of a transparent huge page on x86-64 and most arm64 kernels.
     const HUGE: usize = 2 << 20;
 
-    /// Whether a block of this layout is mapped here rather than by the system allocator.
+    /// Whether a block of this layout is mapped here rather than by the system allocator:
+    /// 1 MiB or more, aligned to no more than a page (a block [`remap`] moves keeps only
+    /// page alignment).
     pub fn takes(layout: Layout) -> bool {
-        layout.size() >= HUGE / 2 && layout.align() <= HUGE
+        layout.size() >= HUGE / 2 && layout.align() <= 4096
     }
 
     /// A new zeroed block of at least `size` bytes on a huge-page boundary, or null.
@@ -162,13 +164,17 @@ mod big {
 mod big {
     use std::alloc::Layout;
 
+    /// No block is mapped here.
     pub fn takes(_layout: Layout) -> bool {
         false
     }
+    /// Never called: [`takes`] takes nothing.
     pub fn map(_size: usize) -> *mut u8 {
         std::ptr::null_mut()
     }
+    /// Never called: [`takes`] takes nothing.
     pub unsafe fn unmap(_p: *mut u8, _size: usize) {}
+    /// Never called: [`takes`] takes nothing.
     pub unsafe fn remap(_p: *mut u8, _old: usize, _new: usize) -> *mut u8 {
         std::ptr::null_mut()
     }
