@@ -48,21 +48,7 @@ impl Policy for HeadsThatFit {
 fn bare_fcfs(trace: &Trace) -> Outcome {
     let jobs = &trace.jobs;
     let n = jobs.len();
-    let unset = JobRecord {
-        start: -1,
-        end: -1,
-        backfilled: false,
-        last_start: -1,
-        limited_runs: 0,
-        killed_runs: 0,
-        killed_s: 0,
-        requested: -1,
-        low_priority: false,
-        suspensions: 0,
-        overhead_s: 0,
-        segments: 0,
-    };
-    let mut records = vec![unset; n];
+    let mut records = vec![JobRecord::unstarted(); n];
     let mut series: Vec<Sample> = Vec::new();
     let mut ends: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
     let mut queue: VecDeque<JobIdx> = VecDeque::new();

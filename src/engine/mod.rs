@@ -650,7 +650,8 @@ pub struct JobRecord {
 }
 
 impl JobRecord {
-    fn new() -> Self {
+    /// The record of a job that has not started yet, as every run begins with.
+    pub fn unstarted() -> Self {
         JobRecord {
             start: -1,
             end: -1,
@@ -816,7 +817,7 @@ pub fn simulate_observed<'a>(
         segments: Vec::new(),
         running: vec![false; n],
         wake: None,
-        records: vec![JobRecord::new(); n],
+        records: vec![JobRecord::unstarted(); n],
         overdue: BinaryHeap::new(),
         arrived: 0,
         oldest: None,
