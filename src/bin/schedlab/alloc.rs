@@ -17,7 +17,9 @@ thread_local! {
 fn grow(by: isize) {
     // `try_with`: during a thread's teardown the counters may already be gone.
     let _ = LIVE.try_with(|live| {
-        let now = live.get() + by;
+        // Wrapping: a thread's count drifts as far as the blocks it frees for other threads,
+        // and an allocator must never panic over it.
+        let now = live.get().wrapping_add(by);
         live.set(now);
         let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
     });
@@ -189,7 +191,7 @@ pub fn reset_peak() -> isize {
 
 /// The most bytes this thread held since [`reset_peak`] returned `start`, above `start`.
 pub fn peak_since(start: isize) -> u64 {
-    (PEAK.with(|p| p.get()) - start).max(0) as u64
+    PEAK.with(|p| p.get()).wrapping_sub(start).max(0) as u64
 }
 
 #[cfg(test)]
