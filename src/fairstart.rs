@@ -119,10 +119,11 @@ impl FairStartWatch {
         self.cost.scanned += self.waiting.len() as u64;
         // Going on, the schedule starts where the last one stopped; afresh, it starts now and
         // places the jobs ahead first.
-        let fresh = last.is_none() || between;
-        let (start, avail, ends_taken) = match last {
-            Some(l) if !between => (l.start, l.avail, l.ends_taken),
-            _ => (now, (self.machine - self.busy).max(0), 0),
+        let going_on = if between { None } else { last };
+        let fresh = going_on.is_none();
+        let (start, avail, ends_taken) = match going_on {
+            Some(l) => (l.start, l.avail, l.ends_taken),
+            None => (now, (self.machine - self.busy).max(0), 0),
         };
         if fresh {
             self.heap.clear();

@@ -331,9 +331,8 @@ impl Fairshare {
         let origin = trace.jobs.first().map_or(0, |j| j.submit);
         let n = trace.jobs.len();
         let dynamic = opts.reservations == Reservations::Dynamic;
-        let usage = Usage::new(trace, opts.decay);
         Fairshare {
-            usage,
+            usage: Usage::new(trace, opts.decay),
             opts,
             waiting: Vec::new(),
             running: BTreeSet::new(),
