@@ -3,41 +3,66 @@
 //! Every backfilling policy plans with it: running jobs occupy `[start, planned end)`,
 //! reservations occupy `[reserved start, reserved start + planned runtime)`. Intervals are
 //! half-open, so a job that ends exactly when a reservation starts does not delay it.
-//! This is pyss's "CPU snapshot", kept as a sorted vector of breakpoints.
+//! This is pyss's "CPU snapshot". It is kept as the free processors at the origin and a
+//! sorted vector of the changes after it: a booking is two changes (its processors taken at
+//! its start, given back at its end), so booking and releasing never rewrite the steps in
+//! between, and the questions (does a job fit, where does it fit first) read the steps in
+//! time order, adding the changes up as they go.
 
-/// One step of the profile: from `time` until the next point, `free` processors are free.
+/// One change of the profile: from `time` on, `delta` more processors are free than just
+/// before (fewer when negative). Never zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Point {
     time: i64,
-    free: i64,
+    delta: i64,
 }
 
-/// Free processors over time from `origin` on; beyond the last point the last value holds.
+/// Free processors over time from `origin` on; after the last change the last count holds.
 #[derive(Debug)]
 pub struct Profile {
     capacity: i64,
-    /// The points are `buf[first..]`. The past is dropped by moving `first` on, and a point
-    /// inserted or removed near the front moves the points before it into the room there, so
-    /// neither moves the whole profile; the dead prefix is cut off once it outgrows the rest.
+    /// The first step begins here ("now").
+    origin: i64,
+    /// Free processors in the first step, until the first change.
+    base: i64,
+    /// The changes, all after the origin, are `buf[first..]`. The past is dropped by moving
+    /// `first` on, and a change inserted or removed near the front moves the ones before it
+    /// into the room there, so neither moves the whole profile; the dead prefix is cut off
+    /// once it outgrows the rest.
     buf: Vec<Point>,
     first: usize,
-    /// Points with fewer than no processors free (overbooked: a job ran past its plan). While
-    /// there are none, every booking still fits where it is without looking.
-    overbooked: usize,
+    /// Changes that take processors. While there are none the free count never falls after
+    /// the origin, so a job fits wherever its first second does.
+    falls: usize,
+    /// Known that no step has fewer than no processors free (none is overbooked: no job ran
+    /// past its plan into another's booking). A booking may break it; giving processors
+    /// back, dropping the past and a compression's move keep it.
+    clean: bool,
 }
 
 impl Clone for Profile {
     fn clone(&self) -> Self {
-        Profile { capacity: self.capacity, buf: self.points().to_vec(), first: 0, overbooked: self.overbooked }
+        Profile {
+            capacity: self.capacity,
+            origin: self.origin,
+            base: self.base,
+            buf: self.points().to_vec(),
+            first: 0,
+            falls: self.falls,
+            clean: self.clean,
+        }
     }
 
     /// Copies `source` into the storage this profile already has.
     fn clone_from(&mut self, source: &Self) {
         self.capacity = source.capacity;
+        self.origin = source.origin;
+        self.base = source.base;
         self.buf.clear();
         self.buf.extend_from_slice(source.points());
         self.first = 0;
-        self.overbooked = source.overbooked;
+        self.falls = source.falls;
+        self.clean = source.clean;
     }
 }
 
@@ -46,24 +71,22 @@ impl Profile {
     pub fn new(capacity: u32, origin: i64) -> Self {
         Profile {
             capacity: capacity as i64,
-            buf: vec![Point { time: origin, free: capacity as i64 }],
+            origin,
+            base: capacity as i64,
+            buf: Vec::new(),
             first: 0,
-            overbooked: 0,
+            falls: 0,
+            clean: true,
         }
     }
 
-    /// The live points, from the origin on.
+    /// The live changes, after the origin.
     fn points(&self) -> &[Point] {
         &self.buf[self.first..]
     }
 
-    /// The live points, to change their values in place.
-    fn points_mut(&mut self) -> &mut [Point] {
-        &mut self.buf[self.first..]
-    }
-
     /// Inserts `p` at live index `i`, moving whichever side of it is shorter when there is
-    /// room before the first point.
+    /// room before the first change.
     fn insert(&mut self, i: usize, p: Point) {
         let len = self.buf.len() - self.first;
         if self.first > 0 && i < len - i {
@@ -76,7 +99,7 @@ impl Profile {
         }
     }
 
-    /// Removes the point at live index `i` (never the origin's), moving the shorter side.
+    /// Removes the change at live index `i`, moving the shorter side.
     fn remove(&mut self, i: usize) {
         let len = self.buf.len() - self.first;
         if i < len - i {
@@ -93,89 +116,118 @@ impl Profile {
         self.capacity
     }
 
-    /// Number of breakpoints (a measure of planning cost).
+    /// Number of steps (a measure of planning cost).
     pub fn len(&self) -> usize {
-        self.points().len()
+        self.points().len() + 1
     }
 
-    /// Always false: a profile has at least its origin point.
+    /// Always false: a profile has at least the step at its origin.
     pub fn is_empty(&self) -> bool {
         false
     }
 
-    /// Index of the step that holds time `t` (t at or after the origin). Most questions are
-    /// about now, the first step, which is answered without a search.
-    fn step_at(&self, t: i64) -> usize {
-        match self.points().get(1) {
-            Some(p) if p.time <= t => self.points().partition_point(|p| p.time <= t) - 1,
-            _ => 0,
-        }
-    }
-
     /// Forgets the past: the profile starts at `now` afterwards.
     pub fn advance(&mut self, now: i64) {
-        let keep = self.points().partition_point(|p| p.time <= now);
-        if keep > 1 {
-            self.overbooked -= self.points()[..keep - 1].iter().filter(|p| p.free < 0).count();
-            self.first += keep - 1;
+        if now <= self.origin {
+            return;
+        }
+        self.origin = now;
+        let pts = self.points();
+        let dead = pts.partition_point(|p| p.time <= now);
+        if dead > 0 {
+            let (mut base, mut falls) = (self.base, self.falls);
+            for p in &pts[..dead] {
+                base += p.delta;
+                falls -= (p.delta < 0) as usize;
+            }
+            (self.base, self.falls) = (base, falls);
+            self.first += dead;
             if self.first >= 64 && self.first >= self.buf.len() - self.first {
                 self.buf.drain(..self.first);
                 self.first = 0;
             }
         }
-        let f = self.first;
-        if self.buf[f].time < now {
-            self.buf[f].time = now;
-        }
     }
 
     /// Free processors at time `t` (t at or after the origin).
     pub fn free_at(&self, t: i64) -> i64 {
-        self.points()[self.step_at(t)].free
+        self.base + self.points().iter().take_while(|p| p.time <= t).map(|p| p.delta).sum::<i64>()
     }
 
     /// Free processors at the origin ("now").
     pub fn free_now(&self) -> i64 {
-        self.points()[0].free
+        self.base
     }
 
     /// Whether `procs` processors are free during `[start, start + dur)`.
     pub fn fits(&self, start: i64, procs: i64, dur: i64) -> bool {
         let end = start + dur.max(1);
-        let i = self.step_at(start);
-        self.points()[i..].iter().take_while(|p| p.time < end).all(|p| p.free >= procs)
+        let pts = self.points();
+        let mut free = self.base;
+        let mut i = 0;
+        while i < pts.len() && pts[i].time <= start {
+            free += pts[i].delta;
+            i += 1;
+        }
+        if free < procs {
+            return false;
+        }
+        if self.falls == 0 {
+            return true;
+        }
+        while i < pts.len() && pts[i].time < end {
+            free += pts[i].delta;
+            if free < procs {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// Earliest time at or after the origin when `procs` processors are free for `dur` seconds;
     /// `None` if the job is wider than the machine ever frees.
     pub fn earliest(&self, procs: i64, dur: i64) -> Option<i64> {
-        self.earliest_from(self.points()[0].time, procs, dur)
+        self.earliest_from(self.origin, procs, dur)
     }
 
     /// Earliest time at or after `from` when `procs` processors are free for `dur` seconds
     /// (an advance reservation asked for `from`); `None` as for [`Profile::earliest`].
     pub fn earliest_from(&self, from: i64, procs: i64, dur: i64) -> Option<i64> {
         let dur = dur.max(1);
+        let mut start = from.max(self.origin);
         let pts = self.points();
-        let mut i = self.step_at(from);
-        'candidates: while i < pts.len() {
-            if pts[i].free < procs {
-                i += 1;
-                continue;
-            }
-            let start = pts[i].time.max(from);
-            let end = start + dur;
-            let mut j = i + 1;
-            while j < pts.len() && pts[j].time < end {
-                if pts[j].free < procs {
-                    i = j + 1;
-                    continue 'candidates;
-                }
-                j += 1;
-            }
-            return Some(start);
+        let mut free = self.base;
+        let mut i = 0;
+        while i < pts.len() && pts[i].time <= start {
+            free += pts[i].delta;
+            i += 1;
         }
-        None
+        loop {
+            // To the next step with room: a slot may begin there.
+            while free < procs {
+                let p = pts.get(i)?;
+                free += p.delta;
+                start = p.time;
+                i += 1;
+            }
+            if self.falls == 0 {
+                return Some(start);
+            }
+            // Its run of steps with room must last `dur` seconds.
+            loop {
+                match pts.get(i) {
+                    Some(p) if p.time < start + dur => {
+                        free += p.delta;
+                        i += 1;
+                        if free < procs {
+                            break;
+                        }
+                    }
+                    _ => return Some(start),
+                }
+            }
+        }
     }
 
     /// Moves a booking of `procs` processors for `dur` seconds from `start` to the earliest
@@ -185,101 +237,124 @@ impl Profile {
     /// `start` (or `start` is before the origin), where the caller must place it afresh.
     pub fn compress(&mut self, start: i64, procs: i64, dur: i64) -> Option<i64> {
         let dur = dur.max(1);
-        let origin = self.points()[0].time;
-        if start < origin {
+        if start < self.origin {
             return None;
         }
         let own_end = start + dur;
         let pts = self.points();
-        // Free processors of a step with this booking given up: it covers the steps that begin
-        // inside it; a step that begins before `start` is only tested on its part before it.
-        let free = |p: &Point| if p.time >= start && p.time < own_end { p.free + procs } else { p.free };
+        let mut free = self.base;
         let mut i = 0;
-        let mut earlier = None;
-        'candidates: while i < pts.len() && pts[i].time < start {
-            if free(&pts[i]) < procs {
-                i += 1;
-                continue;
-            }
-            let end = pts[i].time + dur;
-            let mut j = i + 1;
-            while j < pts.len() && pts[j].time < end {
-                if free(&pts[j]) < procs {
-                    i = j + 1;
-                    continue 'candidates;
+        // A slot may begin only at a step before `start`.
+        let mut slot = self.origin;
+        let earlier = 'search: loop {
+            // On to the next step with room.
+            while free < procs {
+                match pts.get(i) {
+                    Some(p) if p.time < start => {
+                        free += p.delta;
+                        slot = p.time;
+                        i += 1;
+                    }
+                    _ => break 'search None,
                 }
-                j += 1;
             }
-            earlier = Some(pts[i].time);
-            break;
+            if slot >= start {
+                break None;
+            }
+            // Its run of steps with room must last `dur` seconds. The steps that begin inside
+            // the booking's own span have its processors back: room there is any count not
+            // below zero, and a step without it there is overbooked, which every later slot
+            // would meet too.
+            loop {
+                match pts.get(i) {
+                    Some(p) if p.time < slot + dur => {
+                        free += p.delta;
+                        i += 1;
+                        if p.time >= start {
+                            if free < 0 {
+                                return None;
+                            }
+                        } else if free < procs {
+                            continue 'search;
+                        }
+                    }
+                    _ => break 'search Some(slot),
+                }
+            }
+        };
+        if let Some(t) = earlier {
+            self.add(start, own_end, procs);
+            self.add(t, t + dur, -procs);
+            return Some(t);
         }
-        match earlier {
-            Some(t) => {
-                // Only the parts of the two slots that do not overlap change.
-                self.add(t, start.min(t + dur), -procs);
-                self.add((t + dur).max(start), own_end, procs);
-                Some(t)
-            }
-            None => {
-                // Given up, the booking leaves `free + procs` over its span: it still fits there
-                // unless something else now overlaps it.
-                let stays = self.overbooked == 0 || {
-                    let k = self.step_at(start);
-                    pts[k..].iter().take_while(|p| p.time < own_end).all(|p| p.free >= 0)
-                };
-                stays.then_some(start)
-            }
+        // Given up, the booking leaves its processors over its span: it still fits there unless
+        // a step it overlaps (the one holding `start`, and those beginning inside it) is
+        // overbooked with it in. Most of the time no step is, which one look at every step
+        // tells until the next booking.
+        if !self.clean {
+            let mut f = self.base;
+            self.clean = f >= 0
+                && pts.iter().all(|p| {
+                    f += p.delta;
+                    f >= 0
+                });
         }
+        if self.clean {
+            return Some(start);
+        }
+        let pts = self.points();
+        let (mut f, mut j) = (free, i);
+        if j < pts.len() && pts[j].time == start {
+            f += pts[j].delta;
+            j += 1;
+        }
+        let mut stays = f >= 0;
+        while stays && j < pts.len() && pts[j].time < own_end {
+            f += pts[j].delta;
+            stays = f >= 0;
+            j += 1;
+        }
+        stays.then_some(start)
     }
 
-    /// Index of the point starting exactly at `t`, inserting one if needed.
-    fn split(&mut self, t: i64) -> usize {
+    /// Changes the free processors by `delta` from `t` on.
+    fn change(&mut self, t: i64, delta: i64) {
+        if t <= self.origin {
+            self.base += delta;
+            return;
+        }
         let pts = self.points();
-        if t <= pts[0].time {
-            return 0;
-        }
         let i = pts.partition_point(|p| p.time < t);
-        if i < pts.len() && pts[i].time == t {
-            return i;
+        match pts.get(i) {
+            Some(p) if p.time == t => {
+                let (was, now) = (p.delta, p.delta + delta);
+                self.falls = self.falls + (now < 0) as usize - (was < 0) as usize;
+                if now == 0 {
+                    self.remove(i);
+                } else {
+                    self.buf[self.first + i].delta = now;
+                }
+            }
+            _ => {
+                self.falls += (delta < 0) as usize;
+                self.insert(i, Point { time: t, delta });
+            }
         }
-        // t is after the origin here, so i >= 1.
-        let free = pts[i - 1].free;
-        self.overbooked += (free < 0) as usize;
-        self.insert(i, Point { time: t, free });
-        i
     }
 
     /// Adds `delta` free processors during `[start, end)` (negative to occupy them).
     fn add(&mut self, start: i64, end: i64, delta: i64) {
-        let start = start.max(self.points()[0].time);
-        if end <= start {
+        let start = start.max(self.origin);
+        if end <= start || delta == 0 {
             return;
         }
-        let a = self.split(start);
-        let b = self.split(end);
-        let mut overbooked = self.overbooked;
-        for p in &mut self.points_mut()[a..b] {
-            let was = p.free < 0;
-            p.free += delta;
-            // Counted as it changes side of zero.
-            overbooked = overbooked + (p.free < 0) as usize - was as usize;
-        }
-        self.overbooked = overbooked;
-        // Merge equal neighbours at the two edges so the profile stays small.
-        let pts = self.points();
-        if b < pts.len() && pts[b].free == pts[b - 1].free {
-            self.overbooked -= (pts[b].free < 0) as usize;
-            self.remove(b);
-        }
-        let pts = self.points();
-        if a > 0 && pts[a].free == pts[a - 1].free {
-            self.overbooked -= (pts[a].free < 0) as usize;
-            self.remove(a);
-        }
+        self.change(start, delta);
+        self.change(end, -delta);
     }
 
     /// Occupies `procs` processors during `[start, start + dur)`.
     pub fn reserve(&mut self, start: i64, procs: i64, dur: i64) {
+        self.clean = false;
         self.add(start, start + dur.max(1), -procs);
     }
 
@@ -288,9 +363,15 @@ impl Profile {
         self.add(start, start + dur.max(1), procs);
     }
 
-    /// The breakpoints as `(time, free)` pairs, for tests and charts.
+    /// The steps as `(time, free)` pairs, for tests and charts.
     pub fn steps(&self) -> Vec<(i64, i64)> {
-        self.points().iter().map(|p| (p.time, p.free)).collect()
+        let mut free = self.base;
+        let mut steps = vec![(self.origin, free)];
+        steps.extend(self.points().iter().map(|p| {
+            free += p.delta;
+            (p.time, free)
+        }));
+        steps
     }
 }
 
@@ -355,17 +436,17 @@ mod tests {
 
     /// The step function as (time, free) at every breakpoint of either profile.
     fn same_steps(a: &Profile, b: &Profile) -> bool {
-        let mut times: Vec<i64> = a.points().iter().chain(b.points()).map(|p| p.time).collect();
+        let mut times: Vec<i64> = a.steps().iter().chain(&b.steps()).map(|s| s.0).collect();
         times.sort_unstable();
         times.iter().all(|&t| a.free_at(t) == b.free_at(t))
     }
 
     proptest::proptest! {
-        /// The count of overbooked points follows every change, and a booking whose span is
-        /// overbooked is not kept where it is.
+        /// The count of changes that take processors follows every change, and a booking whose
+        /// span is overbooked is not kept where it is.
         #[test]
-        fn overbooked_points_are_counted(
-            ops in proptest::collection::vec((0u8..3, 0i64..100, 1i64..12, 1i64..60), 1..40),
+        fn falls_are_counted_and_overbooked_bookings_move(
+            ops in proptest::collection::vec((0u8..4, 0i64..100, 1i64..12, 1i64..60), 1..40),
         ) {
             let mut p = Profile::new(10, 0);
             let mut booked: Vec<(i64, i64, i64)> = Vec::new();
@@ -382,12 +463,22 @@ mod tests {
                             p.release(s, procs, dur);
                         }
                     }
+                    // Compressed in place: moved, kept, or given up to be placed afresh.
+                    2 => {
+                        if let Some((s, procs, dur)) = booked.pop() {
+                            match p.compress(s, procs, dur) {
+                                Some(moved) => booked.push((moved, procs, dur)),
+                                None => p.release(s, procs, dur),
+                            }
+                        }
+                    }
                     _ => {
                         now += t / 4;
                         p.advance(now);
                     }
                 }
-                proptest::prop_assert_eq!(p.overbooked, p.points().iter().filter(|x| x.free < 0).count());
+                proptest::prop_assert_eq!(p.falls, p.points().iter().filter(|x| x.delta < 0).count());
+                proptest::prop_assert!(!p.clean || p.steps().iter().all(|s| s.1 >= 0), "clean but overbooked");
                 if let Some(&(s, procs, dur)) = booked.last() {
                     let over = (s.max(now)..s + dur).any(|t| p.free_at(t) < 0);
                     let mut q = p.clone();
@@ -433,7 +524,8 @@ mod tests {
                     proptest::prop_assert_eq!(p.free_at(s), model[s as usize], "second {}", s);
                 }
                 let pts = p.points();
-                proptest::prop_assert!(pts.windows(2).all(|w| w[0].time < w[1].time && w[0].free != w[1].free));
+                proptest::prop_assert!(pts.windows(2).all(|w| w[0].time < w[1].time));
+                proptest::prop_assert!(pts.iter().all(|x| x.time > now && x.delta != 0));
             }
         }
 
@@ -492,7 +584,7 @@ mod tests {
             let mut moved = p.clone();
             let got = moved.compress(s, procs, dur);
             for q in [&p, &moved] {
-                proptest::prop_assert_eq!(q.overbooked, q.points().iter().filter(|x| x.free < 0).count());
+                proptest::prop_assert_eq!(q.falls, q.points().iter().filter(|x| x.delta < 0).count());
             }
             if s >= now {
                 reference.release(s, procs, dur);
