@@ -132,14 +132,16 @@ impl Profile {
             return;
         }
         self.origin = now;
+        // The changes now past are added into the origin's count one by one anyway, so they
+        // are found by walking from the front.
         let pts = self.points();
-        let dead = pts.partition_point(|p| p.time <= now);
+        let (mut base, mut falls, mut dead) = (self.base, self.falls, 0);
+        while let Some(p) = pts.get(dead).filter(|p| p.time <= now) {
+            base += p.delta;
+            falls -= (p.delta < 0) as usize;
+            dead += 1;
+        }
         if dead > 0 {
-            let (mut base, mut falls) = (self.base, self.falls);
-            for p in &pts[..dead] {
-                base += p.delta;
-                falls -= (p.delta < 0) as usize;
-            }
             (self.base, self.falls) = (base, falls);
             self.first += dead;
             if self.first >= 64 && self.first >= self.buf.len() - self.first {
@@ -244,8 +246,11 @@ impl Profile {
         let pts = self.points();
         let mut free = self.base;
         let mut i = 0;
-        // A slot may begin only at a step before `start`.
+        // A slot may begin only at a step before `start`: at the origin or at a change, whose
+        // index it keeps, as it keeps the first change at or after `start` once it passes it.
         let mut slot = self.origin;
+        let mut slot_at = None;
+        let mut start_at = None;
         let earlier = 'search: loop {
             // On to the next step with room.
             while free < procs {
@@ -253,6 +258,7 @@ impl Profile {
                     Some(p) if p.time < start => {
                         free += p.delta;
                         slot = p.time;
+                        slot_at = Some(i);
                         i += 1;
                     }
                     _ => break 'search None,
@@ -269,22 +275,39 @@ impl Profile {
                 match pts.get(i) {
                     Some(p) if p.time < slot + dur => {
                         free += p.delta;
-                        i += 1;
                         if p.time >= start {
+                            start_at.get_or_insert(i);
                             if free < 0 {
                                 return None;
                             }
                         } else if free < procs {
+                            i += 1;
                             continue 'search;
                         }
+                        i += 1;
                     }
                     _ => break 'search Some(slot),
                 }
             }
         };
         if let Some(t) = earlier {
-            self.add(start, own_end, procs);
-            self.add(t, t + dur, -procs);
+            // The four changes in falling time order: each leaves the index where an earlier
+            // time goes as the search found it. `i` is where the slot's end goes.
+            let end_at = i;
+            let start_at = start_at.unwrap_or_else(|| end_at + pts[end_at..].partition_point(|p| p.time < start));
+            let own_end_at = start_at + pts[start_at..].partition_point(|p| p.time < own_end);
+            self.change_at(own_end_at, own_end, -procs);
+            if t + dur > start {
+                self.change_at(end_at, t + dur, procs);
+                self.change_at(start_at, start, procs);
+            } else {
+                self.change_at(start_at, start, procs);
+                self.change_at(end_at, t + dur, procs);
+            }
+            match slot_at {
+                Some(k) => self.change_at(k, t, -procs),
+                None => self.base -= procs,
+            }
             return Some(t);
         }
         // Given up, the booking leaves its processors over its span: it still fits there unless
@@ -323,9 +346,14 @@ impl Profile {
             self.base += delta;
             return;
         }
-        let pts = self.points();
-        let i = pts.partition_point(|p| p.time < t);
-        match pts.get(i) {
+        let i = self.points().partition_point(|p| p.time < t);
+        self.change_at(i, t, delta);
+    }
+
+    /// [`Profile::change`] at `t` after the origin, where `i` is the index of the first change
+    /// at or after `t`. Changes at later times leave that index where it is.
+    fn change_at(&mut self, i: usize, t: i64, delta: i64) {
+        match self.points().get(i) {
             Some(p) if p.time == t => {
                 let (was, now) = (p.delta, p.delta + delta);
                 self.falls = self.falls + (now < 0) as usize - (was < 0) as usize;
@@ -585,6 +613,9 @@ mod tests {
             let got = moved.compress(s, procs, dur);
             for q in [&p, &moved] {
                 proptest::prop_assert_eq!(q.falls, q.points().iter().filter(|x| x.delta < 0).count());
+                let pts = q.points();
+                proptest::prop_assert!(pts.windows(2).all(|w| w[0].time < w[1].time));
+                proptest::prop_assert!(pts.iter().all(|x| x.time > q.origin && x.delta != 0));
             }
             if s >= now {
                 reference.release(s, procs, dur);
