@@ -580,6 +580,55 @@ mod tests {
             proptest::prop_assert_eq!(p.earliest_from(from, procs, dur), want);
         }
 
+        /// Compressing every booking in turn, as conservative backfilling does after jobs end
+        /// early, gives at each turn what giving up the booking and placing it again gives,
+        /// with the profile carrying over from one turn to the next.
+        #[test]
+        fn compressions_in_turn_are_releases_and_earliest(
+            bookings in proptest::collection::vec((1i64..9, 1i64..120), 1..14),
+            ended in proptest::collection::vec((0usize..14, 0i64..120), 0..5),
+            now in 0i64..60,
+        ) {
+            let mut p = Profile::new(10, 0);
+            let mut placed = Vec::new();
+            for &(procs, dur) in &bookings {
+                let s = p.earliest(procs, dur).unwrap();
+                p.reserve(s, procs, dur);
+                placed.push((s, procs, dur));
+            }
+            for &(which, cut) in &ended {
+                let which = which % placed.len();
+                let (s, procs, dur) = placed[which];
+                if cut < dur {
+                    p.release(s + cut, procs, dur - cut);
+                    placed[which].2 = cut;
+                }
+            }
+            p.advance(now);
+            for turn in 0..placed.len() {
+                let (s, procs, dur) = placed[turn];
+                if s + dur <= now {
+                    continue;
+                }
+                let mut reference = p.clone();
+                let got = p.compress(s, procs, dur);
+                if s < now {
+                    proptest::prop_assert_eq!(got, None);
+                    continue;
+                }
+                reference.release(s, procs, dur);
+                let want = reference.earliest(procs, dur).unwrap();
+                reference.reserve(want, procs, dur);
+                proptest::prop_assert_eq!(got, Some(want), "turn {}", turn);
+                proptest::prop_assert!(same_steps(&p, &reference), "turn {}", turn);
+                let pts = p.points();
+                proptest::prop_assert!(pts.windows(2).all(|w| w[0].time < w[1].time));
+                proptest::prop_assert!(pts.iter().all(|x| x.time > p.origin && x.delta != 0));
+                proptest::prop_assert_eq!(p.falls, pts.iter().filter(|x| x.delta < 0).count());
+                placed[turn].0 = want;
+            }
+        }
+
         /// Compression gives what giving up the booking and placing it again gives.
         #[test]
         fn compress_is_release_and_earliest(
