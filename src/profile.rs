@@ -9,6 +9,11 @@
 //! between, and the questions (does a job fit, where does it fit first) read the steps in
 //! time order, adding the changes up as they go.
 
+/// The index of the first of `pts` at or after `t`.
+fn partition(pts: &[Point], t: i64) -> usize {
+    pts.partition_point(|p| p.time < t)
+}
+
 /// One change of the profile: from `time` on, `delta` more processors are free than just
 /// before (fewer when negative). Never zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -276,6 +281,12 @@ impl Profile {
                     Some(p) if p.time < slot + dur => {
                         free += p.delta;
                         if p.time >= start {
+                            // With no step overbooked, the rest of the span has room too.
+                            if self.clean {
+                                start_at = Some(i);
+                                i += partition(&pts[i..], slot + dur);
+                                break 'search Some(slot);
+                            }
                             start_at.get_or_insert(i);
                             if free < 0 {
                                 return None;
@@ -294,8 +305,8 @@ impl Profile {
             // The four changes in falling time order: each leaves the index where an earlier
             // time goes as the search found it. `i` is where the slot's end goes.
             let end_at = i;
-            let start_at = start_at.unwrap_or_else(|| end_at + pts[end_at..].partition_point(|p| p.time < start));
-            let own_end_at = start_at + pts[start_at..].partition_point(|p| p.time < own_end);
+            let start_at = start_at.unwrap_or_else(|| end_at + partition(&pts[end_at..], start));
+            let own_end_at = start_at + partition(&pts[start_at..], own_end);
             self.change_at(own_end_at, own_end, -procs);
             if t + dur > start {
                 self.change_at(end_at, t + dur, procs);
@@ -605,8 +616,8 @@ mod tests {
                 }
             }
             p.advance(now);
-            for turn in 0..placed.len() {
-                let (s, procs, dur) = placed[turn];
+            for (turn, booking) in placed.iter_mut().enumerate() {
+                let (s, procs, dur) = *booking;
                 if s + dur <= now {
                     continue;
                 }
@@ -625,7 +636,7 @@ mod tests {
                 proptest::prop_assert!(pts.windows(2).all(|w| w[0].time < w[1].time));
                 proptest::prop_assert!(pts.iter().all(|x| x.time > p.origin && x.delta != 0));
                 proptest::prop_assert_eq!(p.falls, pts.iter().filter(|x| x.delta < 0).count());
-                placed[turn].0 = want;
+                booking.0 = want;
             }
         }
 
