@@ -301,11 +301,9 @@ fn every_example_explains_every_job() {
     }
 }
 
-/// Attaching the decision log changes no schedule, for any of the 37 policies, on a real trace.
-#[test]
-fn the_log_changes_no_schedule() {
+/// The first 3,000 jobs of KTH-SP2: fast, and every family has work to do on them.
+fn kth_start() -> Trace {
     let text = common::gunzip(&common::read_shared("traces/KTH-SP2-1996-2.1-cln.swf.gz"));
-    // The first 3,000 jobs keep the test fast; every family has work to do on them.
     let lines: Vec<&str> = std::str::from_utf8(&text).unwrap().lines().collect();
     let mut cut = String::new();
     let mut jobs = 0;
@@ -319,19 +317,47 @@ fn the_log_changes_no_schedule() {
         cut.push_str(l);
         cut.push('\n');
     }
-    let trace = common::trace(&cut);
-    let s = Settings::default();
-    for cfg in configure("all", &s).unwrap() {
-        let plain = simulate_configured(&trace, &cfg, &s.engine, &mut |_| {});
-        let logged = schedlab::run::simulate_explained(&trace, &cfg, &s.engine, LogWindow::default());
+    common::trace(&cut)
+}
+
+/// Runs `policies` with `settings` on `trace` with and without the decision log, and checks
+/// that the log changes no schedule (a run that explains takes every step of every pass; a
+/// plain one may take the policies' shortcuts).
+fn log_changes_no_schedule(trace: &Trace, policies: &str, settings: &[&str]) {
+    let s = Settings::parse(settings).expect("settings parse");
+    for cfg in configure(policies, &s).unwrap() {
+        let plain = simulate_configured(trace, &cfg, &s.engine, &mut |_| {});
+        let logged = schedlab::run::simulate_explained(trace, &cfg, &s.engine, LogWindow::default());
         assert_eq!(
-            schedule_hash(&trace, &plain),
-            schedule_hash(&trace, &logged),
-            "{}: the log changed the schedule",
+            schedule_hash(trace, &plain),
+            schedule_hash(trace, &logged),
+            "{} {settings:?}: the log changed the schedule",
             cfg.policy
         );
         assert!(logged.observed.decisions.as_ref().is_some_and(|d| !d.entries.is_empty()), "{}", cfg.policy);
         assert!(plain.observed.decisions.is_none());
+    }
+}
+
+/// Attaching the decision log changes no schedule, for any of the 37 policies, on a real trace.
+#[test]
+fn the_log_changes_no_schedule() {
+    log_changes_no_schedule(&kth_start(), "all", &[]);
+}
+
+/// Nor for conservative backfilling planning with SJF reservations, predictions and their
+/// corrections, or per-event passes, whose plans change in more ways between passes.
+#[test]
+fn the_log_changes_no_conservative_schedule() {
+    let trace = kth_start();
+    for settings in [
+        &["reserve=sjf"][..],
+        &["predict=history", "correction=gradual"],
+        &["predict=history", "backfill_end=estimate", "correction=double"],
+        &["reserve=sjf", "predict=history", "correction=exponential"],
+        &["passes=event"],
+    ] {
+        log_changes_no_schedule(&trace, "conservative", settings);
     }
 }
 

@@ -115,6 +115,11 @@ pub struct Backfill {
     head: usize,
     /// Started entries at or after `head`.
     holes: usize,
+    /// After the last pass: the earliest reserved start, the reservations held, and the queue
+    /// position every entry before which that pass looked at (arrivals come after it).
+    next_start: i64,
+    held: usize,
+    looked: usize,
 }
 
 impl Backfill {
@@ -137,6 +142,9 @@ impl Backfill {
             },
             head: 0,
             holes: 0,
+            next_start: i64::MAX,
+            held: 0,
+            looked: 0,
         }
     }
 
@@ -328,6 +336,11 @@ impl Backfill {
         let order = self.opts.order;
         let sjf = self.opts.reserve == Reserve::Sjf;
         let explaining = EXPLAIN;
+        // Conservative backfilling between events that change no plan (no job ended early, no
+        // plan grew, the order stands, no reservation starts now): every reservation stays
+        // where it is, so only the jobs that arrived since the last pass are looked at.
+        let plans_stand = !(self.dirty || self.replan || (sjf && self.unsorted));
+        let quiet = !EXPLAIN && self.opts.k.is_none() && order == Order::Queue && plans_stand && now < self.next_start;
         // Reservations given up to be handed out again, so a log can say where they were.
         let mut given_up: Vec<(JobIdx, i64)> = Vec::new();
         if self.replan || (sjf && (self.unsorted || self.dirty)) {
@@ -360,12 +373,12 @@ impl Backfill {
             explain(sys, EXPLAIN, || Decision::Queue { order, free });
         }
         let test_end = self.opts.backfill_end;
-        let mut reserved = 0usize;
-        let mut next_wake = i64::MAX;
         let ranked = self.is_ranked();
+        let (from, mut reserved, mut next_wake) =
+            if quiet { (self.looked, self.held, self.next_start) } else { (self.head, 0usize, i64::MAX) };
         // With explanations: the reservations of this pass in order (job, start, procs, booked).
         let mut held: Vec<(JobIdx, i64, i64, i64)> = Vec::new();
-        for pos in self.head..self.queue.len() {
+        for pos in from..self.queue.len() {
             // Tested in place: started entries (the queue's holes) are skipped without a copy.
             if self.queue[pos].started {
                 continue;
@@ -508,6 +521,7 @@ impl Backfill {
             }
         }
         self.compact();
+        (self.next_start, self.held, self.looked) = (next_wake, reserved, self.queue.len());
         if explaining {
             let reservations: Vec<(JobIdx, i64)> =
                 self.queue[self.head..].iter().filter_map(|e| e.reserved.map(|s| (e.idx, s))).collect();
