@@ -242,6 +242,9 @@ impl Profile {
     /// booking and placing it again would, without touching the profile when it stays.
     /// Returns the new start, or `None` (nothing changed) when the booking no longer fits at
     /// `start` (or `start` is before the origin), where the caller must place it afresh.
+    // Inlined: conservative backfilling asks it of every reservation at most passes, and most
+    // answers take a few steps, so the call itself was a good part of their cost.
+    #[inline]
     pub fn compress(&mut self, start: i64, procs: i64, dur: i64) -> Option<i64> {
         let dur = dur.max(1);
         if start < self.origin {
