@@ -115,10 +115,10 @@ pub struct Backfill {
     head: usize,
     /// Started entries at or after `head`.
     holes: usize,
-    /// After the last pass: the earliest reserved start, the reservations held, and the queue
-    /// position every entry before which that pass looked at (arrivals come after it).
+    /// After the last pass: the earliest reserved start, the number of reservations, and the
+    /// queue position before which that pass looked at every entry (arrivals come after it).
     next_start: i64,
-    held: usize,
+    reservations: usize,
     looked: usize,
 }
 
@@ -143,7 +143,7 @@ impl Backfill {
             head: 0,
             holes: 0,
             next_start: i64::MAX,
-            held: 0,
+            reservations: 0,
             looked: 0,
         }
     }
@@ -375,7 +375,7 @@ impl Backfill {
         let test_end = self.opts.backfill_end;
         let ranked = self.is_ranked();
         let (from, mut reserved, mut next_wake) =
-            if quiet { (self.looked, self.held, self.next_start) } else { (self.head, 0usize, i64::MAX) };
+            if quiet { (self.looked, self.reservations, self.next_start) } else { (self.head, 0usize, i64::MAX) };
         // With explanations: the reservations of this pass in order (job, start, procs, booked).
         let mut held: Vec<(JobIdx, i64, i64, i64)> = Vec::new();
         for pos in from..self.queue.len() {
@@ -521,7 +521,7 @@ impl Backfill {
             }
         }
         self.compact();
-        (self.next_start, self.held, self.looked) = (next_wake, reserved, self.queue.len());
+        (self.next_start, self.reservations, self.looked) = (next_wake, reserved, self.queue.len());
         if explaining {
             let reservations: Vec<(JobIdx, i64)> =
                 self.queue[self.head..].iter().filter_map(|e| e.reserved.map(|s| (e.idx, s))).collect();
