@@ -158,7 +158,21 @@ impl Profile {
 
     /// Free processors at time `t` (t at or after the origin).
     pub fn free_at(&self, t: i64) -> i64 {
-        self.base + self.points().iter().take_while(|p| p.time <= t).map(|p| p.delta).sum::<i64>()
+        self.step_at(t).0
+    }
+
+    /// The step holding time `t`: its free processors, and the index of the first change after
+    /// it, from which a question goes on reading.
+    #[inline]
+    fn step_at(&self, t: i64) -> (i64, usize) {
+        let pts = self.points();
+        let mut free = self.base;
+        let mut i = 0;
+        while i < pts.len() && pts[i].time <= t {
+            free += pts[i].delta;
+            i += 1;
+        }
+        (free, i)
     }
 
     /// Free processors at the origin ("now").
@@ -170,12 +184,7 @@ impl Profile {
     pub fn fits(&self, start: i64, procs: i64, dur: i64) -> bool {
         let end = start + dur.max(1);
         let pts = self.points();
-        let mut free = self.base;
-        let mut i = 0;
-        while i < pts.len() && pts[i].time <= start {
-            free += pts[i].delta;
-            i += 1;
-        }
+        let (mut free, mut i) = self.step_at(start);
         if free < procs {
             return false;
         }
@@ -204,12 +213,7 @@ impl Profile {
         let dur = dur.max(1);
         let mut start = from.max(self.origin);
         let pts = self.points();
-        let mut free = self.base;
-        let mut i = 0;
-        while i < pts.len() && pts[i].time <= start {
-            free += pts[i].delta;
-            i += 1;
-        }
+        let (mut free, mut i) = self.step_at(start);
         loop {
             // To the next step with room: a slot may begin there.
             while free < procs {
@@ -476,6 +480,33 @@ mod tests {
         assert_eq!(p.free_at(20), 8);
     }
 
+    /// A 10-processor profile with `bookings` (processors, seconds) placed each at its earliest,
+    /// as reservations are made, then some of them ended early as `ended` says (which, after how
+    /// many seconds; never `spare`), their tails given back. Returns it with the bookings as
+    /// they stand (start, processors, seconds).
+    fn placed_then_ended(
+        bookings: &[(i64, i64)],
+        ended: &[(usize, i64)],
+        spare: Option<usize>,
+    ) -> (Profile, Vec<(i64, i64, i64)>) {
+        let mut p = Profile::new(10, 0);
+        let mut placed = Vec::new();
+        for &(procs, dur) in bookings {
+            let s = p.earliest(procs, dur).unwrap();
+            p.reserve(s, procs, dur);
+            placed.push((s, procs, dur));
+        }
+        for &(which, cut) in ended {
+            let which = which % placed.len();
+            let (s, procs, dur) = placed[which];
+            if Some(which) != spare && cut < dur {
+                p.release(s + cut, procs, dur - cut);
+                placed[which].2 = cut;
+            }
+        }
+        (p, placed)
+    }
+
     /// The step function as (time, free) at every breakpoint of either profile.
     fn same_steps(a: &Profile, b: &Profile) -> bool {
         let mut times: Vec<i64> = a.steps().iter().chain(&b.steps()).map(|s| s.0).collect();
@@ -603,21 +634,7 @@ mod tests {
             ended in proptest::collection::vec((0usize..14, 0i64..120), 0..5),
             now in 0i64..60,
         ) {
-            let mut p = Profile::new(10, 0);
-            let mut placed = Vec::new();
-            for &(procs, dur) in &bookings {
-                let s = p.earliest(procs, dur).unwrap();
-                p.reserve(s, procs, dur);
-                placed.push((s, procs, dur));
-            }
-            for &(which, cut) in &ended {
-                let which = which % placed.len();
-                let (s, procs, dur) = placed[which];
-                if cut < dur {
-                    p.release(s + cut, procs, dur - cut);
-                    placed[which].2 = cut;
-                }
-            }
+            let (mut p, mut placed) = placed_then_ended(&bookings, &ended, None);
             p.advance(now);
             for (turn, booking) in placed.iter_mut().enumerate() {
                 let (s, procs, dur) = *booking;
@@ -651,24 +668,10 @@ mod tests {
             ended in proptest::collection::vec((0usize..14, 0i64..120), 0..5),
             now in 0i64..60,
         ) {
-            // Place every booking at its earliest, as reservations are made, then end some of
-            // them early (their tails are freed) and move time on: the others may now move.
-            let mut p = Profile::new(10, 0);
-            let mut placed = Vec::new();
-            for &(procs, dur) in &bookings {
-                let s = p.earliest(procs, dur).unwrap();
-                p.reserve(s, procs, dur);
-                placed.push((s, procs, dur));
-            }
-            let pick = pick % placed.len();
-            for &(which, cut) in &ended {
-                let which = which % placed.len();
-                let (s, procs, dur) = placed[which];
-                if which != pick && cut < dur {
-                    p.release(s + cut, procs, dur - cut);
-                    placed[which].2 = cut;
-                }
-            }
+            // Every booking placed, some others ended early, and time moved on: the picked
+            // booking may now move.
+            let pick = pick % bookings.len();
+            let (mut p, placed) = placed_then_ended(&bookings, &ended, Some(pick));
             p.advance(now);
             let (s, procs, dur) = placed[pick];
             let mut reference = p.clone();
