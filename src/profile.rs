@@ -409,6 +409,18 @@ impl Profile {
         self.add(start, start + dur.max(1), procs);
     }
 
+    /// Takes `procs` processors from now on with no planned end, for a policy that never plans
+    /// ahead (no reservations): it only asks what fits now, so it keeps no changes and hands
+    /// the processors back itself ([`Profile::give_back`]).
+    pub fn hold(&mut self, procs: i64) {
+        self.base -= procs;
+    }
+
+    /// Gives back processors taken with [`Profile::hold`].
+    pub fn give_back(&mut self, procs: i64) {
+        self.base += procs;
+    }
+
     /// The steps as `(time, free)` pairs, for tests and charts.
     pub fn steps(&self) -> Vec<(i64, i64)> {
         let mut free = self.base;

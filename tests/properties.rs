@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 
-use schedlab::engine::{simulate, Outcome};
+use schedlab::engine::{simulate, JobIdx, JobView, Outcome, Policy, System};
 use schedlab::metrics::schedule_hash;
 use schedlab::policy::{Configured, POLICIES};
 use schedlab::run::{configure, run_one, Settings};
@@ -83,6 +83,36 @@ fn varied_trace() -> impl Strategy<Value = String> {
             .collect();
         swf(machine, &rows)
     })
+}
+
+/// Starts waiting jobs by the machine's free processors alone, which is what a policy without
+/// reservations does whatever it predicts: in queue order up to the first that does not fit
+/// (FCFS, `none`), in queue order past it (first fit, `queue`), or widest or narrowest first.
+struct ByTheMachine {
+    order: &'static str,
+    waiting: Vec<(JobIdx, u32)>,
+}
+
+impl Policy for ByTheMachine {
+    fn on_arrival(&mut self, job: JobView, _sys: &mut System) {
+        self.waiting.push((job.idx, job.procs));
+    }
+    fn on_completion(&mut self, _job: JobView, _sys: &mut System) {}
+    fn schedule(&mut self, sys: &mut System) {
+        let mut candidates = self.waiting.clone();
+        match self.order {
+            "best_fit" => candidates.sort_by_key(|&(i, p)| (std::cmp::Reverse(p), i)),
+            "worst_fit" => candidates.sort_by_key(|&(i, p)| (p, i)),
+            _ => {}
+        }
+        for (i, p) in candidates {
+            if p <= sys.free() && sys.start(i) {
+                self.waiting.retain(|w| w.0 != i);
+            } else if self.order == "none" {
+                break;
+            }
+        }
+    }
 }
 
 /// The options the property tests choose from, one value per row.
@@ -296,6 +326,28 @@ proptest! {
         if let Err(e) = schedlab::check::reservations(&t, &out) {
             prop_assert!(false, "{} ({:?})", e, s);
         }
+    }
+
+    /// Without reservations (k = 0) the profile holds running jobs with no planned end: whatever
+    /// the predictions and their corrections, and whether jobs outlive their estimates or not,
+    /// every pass starts exactly the jobs the machine's free processors allow (in arrival order:
+    /// SJF reordering is another matter).
+    #[test]
+    fn without_reservations_the_machine_decides(
+        text in random_trace(),
+        settings in random_settings(),
+        order in prop::sample::select(vec!["none", "queue", "best_fit", "worst_fit"]),
+        overrun in any::<bool>(),
+    ) {
+        let opts = TraceOptions { overrun: if overrun { Overrun::Run } else { Overrun::Kill }, ..TraceOptions::default() };
+        let t = parse(text.as_bytes(), &opts).expect("trace parses");
+        let mut s = settings;
+        s.retain(|x| !["k=", "backfill=", "passes=", "reserve="].iter().any(|key| x.starts_with(key)));
+        s.extend(["k=0".to_string(), format!("backfill={order}")]);
+        let out = run(&t, &s);
+        check(&t, &out)?;
+        let want = simulate(&t, &mut ByTheMachine { order, waiting: Vec::new() }, &Default::default());
+        prop_assert_eq!(&out.records, &want.records, "{:?}", &s);
     }
 
     /// Multiple-queue backfilling with any options: invariants, partitions that sum to the

@@ -292,6 +292,8 @@ pub struct System<'a> {
     observers: Vec<Box<dyn Observer + 'a>>,
     /// Whether an observer keeps the policy's decisions ([`System::explain`]).
     explaining: bool,
+    /// Whether completions are told one pass at a time ([`Passes::Event`]).
+    per_event: bool,
 }
 
 /// Accuracy of prediction `p` for a job that ran `run` seconds (Tsafrir et al. section 2).
@@ -546,6 +548,12 @@ impl<'a> System<'a> {
             what(o.as_mut(), self);
         }
         self.observers = observers;
+    }
+
+    /// Whether completions are told one pass at a time ([`Passes::Event`]): then a job that
+    /// ended now may still hold its processors in the policy's plan during a pass.
+    pub fn per_event(&self) -> bool {
+        self.per_event
     }
 
     /// Whether this run keeps the policy's decisions: a policy builds a [`Decision`] (and
@@ -824,6 +832,7 @@ pub fn simulate_observed<'a>(
         backfills: Vec::new(),
         explaining: observers.iter().any(|o| o.explains()),
         observers,
+        per_event: opts.passes == Passes::Event,
     };
     let declared = policy.declares_backfills();
     // Ends of the current pieces; an entry whose time is not the job's `due` is stale (the

@@ -24,6 +24,10 @@ use crate::engine::{Decision, JobIdx, JobView, Policy, System, Why};
 use crate::predict::{Planner, PredictOptions, Source};
 use crate::profile::Profile;
 
+/// The planned end of a running job whose processors a profile that does not plan ahead has
+/// already given back (it outlived its planned end uncorrected).
+const GIVEN_BACK: i64 = i64::MIN;
+
 /// The order in which backfill candidates are tried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Order {
@@ -95,7 +99,8 @@ pub struct Backfill {
     opts: BackfillOptions,
     profile: Profile,
     queue: Vec<Entry>,
-    /// Planned end of each running job, by job index (what the profile holds for it).
+    /// Planned end of each running job, by job index (what the profile holds for it), or
+    /// [`GIVEN_BACK`].
     planned_end: Vec<i64>,
     planner: Planner,
     /// Waiting jobs' planned runtimes changed: the SJF order must be restored.
@@ -216,18 +221,32 @@ impl Backfill {
         e.procs <= self.profile.free_now() && self.profile.fits(sys.now(), e.procs, test_dur(e, end))
     }
 
+    /// Whether the profile plans ahead. Without reservations (k = 0) a pass only asks what fits
+    /// now, so running jobs hold their processors in it with no planned end ([`Profile::hold`])
+    /// and give them back when the profile would have: at their end, or at their planned end if
+    /// they outlive it uncorrected. Not with per-event passes, where a job that ends at its
+    /// planned end is free in the plan before its end is told.
+    fn ahead(&self, sys: &System) -> bool {
+        self.opts.k != Some(0) || sys.per_event()
+    }
+
     /// Starts a queued job now, booking it in the profile unless its reservation already is.
     fn start_now(&mut self, sys: &mut System, pos: usize, booked: bool) -> bool {
         let e = self.queue[pos];
         let now = sys.now();
         let book = !booked;
-        if book {
-            self.profile.reserve(now, e.procs, e.dur);
+        let ahead = self.ahead(sys);
+        match (book, ahead) {
+            (true, true) => self.profile.reserve(now, e.procs, e.dur),
+            (true, false) => self.profile.hold(e.procs),
+            _ => {}
         }
         if !sys.start(e.idx) {
             // A reservation keeps its booking (it is re-placed next pass); a fresh booking is undone.
-            if book {
-                self.profile.release(now, e.procs, e.dur);
+            match (book, ahead) {
+                (true, true) => self.profile.release(now, e.procs, e.dur),
+                (true, false) => self.profile.give_back(e.procs),
+                _ => {}
             }
             return false;
         }
@@ -271,9 +290,15 @@ impl Policy for Backfill {
     fn on_completion(&mut self, job: JobView, sys: &mut System) {
         let i = job.idx as usize;
         let end = self.planned_end[i];
+        let ahead = self.ahead(sys);
         if end > sys.now() {
-            self.profile.release(sys.now(), job.procs as i64, end - sys.now());
+            if ahead {
+                self.profile.release(sys.now(), job.procs as i64, end - sys.now());
+            }
             self.dirty = true;
+        }
+        if !ahead && end >= sys.now() {
+            self.profile.give_back(job.procs as i64);
         }
         self.planner.ended(&job, sys.now() - sys.start_of(job.idx));
         if self.planner.propagates() {
@@ -301,14 +326,24 @@ impl Policy for Backfill {
         // until the new planned end, and every reservation is recomputed around it.
         let i = job.idx as usize;
         let now = sys.now();
-        if self.planned_end[i] > now {
+        if self.planned_end[i] > now || self.planned_end[i] == GIVEN_BACK {
             return false;
         }
-        let Some(dur) = self.planner.correct(&job) else { return false };
+        let ahead = self.ahead(sys);
+        let Some(dur) = self.planner.correct(&job) else {
+            if !ahead {
+                // Uncorrected, its processors are free in the plan from its planned end on.
+                self.profile.give_back(job.procs as i64);
+                self.planned_end[i] = GIVEN_BACK;
+            }
+            return false;
+        };
         // A job of this family starts once, so its first start is its start.
         let started = sys.start_of(job.idx);
         let end = (started + dur).max(now + 1);
-        self.profile.reserve(now, job.procs as i64, end - now);
+        if ahead {
+            self.profile.reserve(now, job.procs as i64, end - now);
+        }
         self.planned_end[i] = end;
         self.replan = true;
         sys.note_prediction(job.idx, end - started, true);
