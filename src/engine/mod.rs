@@ -281,7 +281,7 @@ pub struct System<'a> {
     running: Vec<bool>,
     wake: Option<i64>,
     records: Vec<JobRecord>,
-    overdue: BinaryHeap<Reverse<(i64, JobIdx, u32)>>,
+    overdue: Timeline,
     /// Jobs with an index below this have arrived.
     arrived: usize,
     /// The oldest job (lowest index) that has arrived and never started, after the last pass.
@@ -595,7 +595,7 @@ impl<'a> System<'a> {
     /// (in the piece it runs now, if it is ever suspended).
     pub fn watch(&mut self, idx: JobIdx, t: i64) {
         if t > self.now {
-            self.overdue.push(Reverse((t, idx, self.piece_no[idx as usize])));
+            self.overdue.push_numbered(t, idx, self.piece_no[idx as usize]);
         }
     }
 
@@ -779,6 +779,36 @@ pub struct Progress {
     pub total: usize,
 }
 
+/// Times with a job index each (and a number of the job's, such as its piece), earliest
+/// first, then by index and number: one `u128` key each, so a comparison in the heap is one
+/// wide compare rather than a tuple's several.
+#[derive(Default)]
+struct Timeline(BinaryHeap<Reverse<u128>>);
+
+impl Timeline {
+    fn push(&mut self, t: i64, idx: JobIdx) {
+        self.push_numbered(t, idx, 0);
+    }
+
+    fn push_numbered(&mut self, t: i64, idx: JobIdx, no: u32) {
+        // The sign bit flipped, times order as unsigned numbers.
+        let time = (t as u64 ^ (1 << 63)) as u128;
+        self.0.push(Reverse(time << 64 | (idx as u128) << 32 | no as u128));
+    }
+
+    fn peek(&self) -> Option<(i64, JobIdx)> {
+        self.peek_numbered().map(|(t, idx, _)| (t, idx))
+    }
+
+    fn peek_numbered(&self) -> Option<(i64, JobIdx, u32)> {
+        self.0.peek().map(|&Reverse(k)| (((k >> 64) as u64 ^ (1 << 63)) as i64, (k >> 32) as u32, k as u32))
+    }
+
+    fn pop(&mut self) {
+        self.0.pop();
+    }
+}
+
 /// Runs `policy` over `trace` to the end, with the observers `opts.observe` names (`auto`: none).
 pub fn simulate(trace: &Trace, policy: &mut dyn Policy, opts: &EngineOptions) -> Outcome {
     simulate_observed(trace, policy, opts, opts.observe.resolve(false).build(trace), u64::MAX, &mut |_| true)
@@ -826,7 +856,7 @@ pub fn simulate_observed<'a>(
         running: vec![false; n],
         wake: None,
         records: vec![JobRecord::unstarted(); n],
-        overdue: BinaryHeap::new(),
+        overdue: Timeline::default(),
         arrived: 0,
         oldest: None,
         backfills: Vec::new(),
@@ -837,9 +867,9 @@ pub fn simulate_observed<'a>(
     let declared = policy.declares_backfills();
     // Ends of the current pieces; an entry whose time is not the job's `due` is stale (the
     // job was suspended and resumed since).
-    let mut ends: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
+    let mut ends = Timeline::default();
     // Limited runs that will be killed, by kill time.
-    let mut kills: BinaryHeap<Reverse<(i64, JobIdx)>> = BinaryHeap::new();
+    let mut kills = Timeline::default();
     let mut wakes: BinaryHeap<Reverse<i64>> = BinaryHeap::new();
     let mut next_arrival = 0usize;
     // Lowest job index not yet started: a job started above it was backfilled.
@@ -864,25 +894,25 @@ pub fn simulate_observed<'a>(
             t = j.submit;
         }
         // Entries of suspended pieces are stale: drop them before they set the clock.
-        while ends.peek().is_some_and(|Reverse((e, idx))| !sys.running[*idx as usize] || sys.due[*idx as usize] != *e) {
+        while ends.peek().is_some_and(|(e, idx)| !sys.running[idx as usize] || sys.due[idx as usize] != e) {
             ends.pop();
         }
-        if let Some(Reverse((e, _))) = ends.peek() {
-            t = t.min(*e);
+        if let Some((e, _)) = ends.peek() {
+            t = t.min(e);
         }
-        if let Some(Reverse((e, _))) = kills.peek() {
-            t = t.min(*e);
+        if let Some((e, _)) = kills.peek() {
+            t = t.min(e);
         }
         // An alarm for a job that has ended or left the piece it was set in is void: it must not cost a pass.
         while sys
             .overdue
-            .peek()
-            .is_some_and(|Reverse((_, idx, no))| !sys.running[*idx as usize] || sys.piece_no[*idx as usize] != *no)
+            .peek_numbered()
+            .is_some_and(|(_, idx, no)| !sys.running[idx as usize] || sys.piece_no[idx as usize] != no)
         {
             sys.overdue.pop();
         }
-        if let Some(Reverse((e, _, _))) = sys.overdue.peek() {
-            t = t.min(*e);
+        if let Some((e, _)) = sys.overdue.peek() {
+            t = t.min(e);
         }
         if let Some(Reverse(w)) = wakes.peek() {
             t = t.min(*w);
@@ -897,7 +927,7 @@ pub fn simulate_observed<'a>(
         let first_at_t = untold.is_empty();
         // Whether anything at this time calls for a scheduling pass.
         let mut eventful = !untold.is_empty();
-        while let Some(&Reverse((e, idx))) = ends.peek() {
+        while let Some((e, idx)) = ends.peek() {
             if e != t {
                 break;
             }
@@ -928,7 +958,7 @@ pub fn simulate_observed<'a>(
             }
         }
         // Kills come with the completions: a killed job's processors are free for this pass.
-        while let Some(&Reverse((e, idx))) = kills.peek() {
+        while let Some((e, idx)) = kills.peek() {
             if e != t {
                 break;
             }
@@ -966,7 +996,7 @@ pub fn simulate_observed<'a>(
         if per_event && first_at_t {
             untold.make_contiguous().sort_by_key(|&i| start_seq[i as usize]);
         }
-        while let Some(&Reverse((e, idx, no))) = sys.overdue.peek() {
+        while let Some((e, idx, no)) = sys.overdue.peek_numbered() {
             if e != t {
                 break;
             }
@@ -1072,13 +1102,13 @@ pub fn simulate_observed<'a>(
                 start_seq[i] = seq;
             }
             if killed {
-                kills.push(Reverse((begin + limit, idx)));
+                kills.push(begin + limit, idx);
             } else {
-                ends.push(Reverse((begin + run, idx)));
+                ends.push(begin + run, idx);
             }
             let planned = job.sched_runtime - sys.done.get(i);
             if planned > 0 && planned < run {
-                sys.overdue.push(Reverse((begin + planned, idx, sys.piece_no[i])));
+                sys.overdue.push_numbered(begin + planned, idx, sys.piece_no[i]);
             }
         }
         while first_waiting < next_arrival && sys.records[first_waiting].start >= 0 {
