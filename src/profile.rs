@@ -43,6 +43,8 @@ pub struct Profile {
     /// past its plan into another's booking). A booking may break it; giving processors
     /// back, dropping the past and a compression's move keep it.
     clean: bool,
+    /// Changes so far, the past dropped into the origin's count among them.
+    edits: u64,
 }
 
 impl Clone for Profile {
@@ -55,6 +57,7 @@ impl Clone for Profile {
             first: 0,
             falls: self.falls,
             clean: self.clean,
+            edits: self.edits,
         }
     }
 
@@ -68,6 +71,7 @@ impl Clone for Profile {
         self.first = 0;
         self.falls = source.falls;
         self.clean = source.clean;
+        self.edits = source.edits;
     }
 }
 
@@ -82,6 +86,7 @@ impl Profile {
             first: 0,
             falls: 0,
             clean: true,
+            edits: 0,
         }
     }
 
@@ -148,6 +153,7 @@ impl Profile {
         }
         if dead > 0 {
             (self.base, self.falls) = (base, falls);
+            self.edits += 1;
             self.first += dead;
             if self.first >= 64 && self.first >= self.buf.len() - self.first {
                 self.buf.drain(..self.first);
@@ -324,7 +330,7 @@ impl Profile {
             }
             match slot_at {
                 Some(k) => self.change_at(k, t, -procs),
-                None => self.base -= procs,
+                None => self.add_base(-procs),
             }
             return Some(t);
         }
@@ -361,7 +367,7 @@ impl Profile {
     /// Changes the free processors by `delta` from `t` on.
     fn change(&mut self, t: i64, delta: i64) {
         if t <= self.origin {
-            self.base += delta;
+            self.add_base(delta);
             return;
         }
         let i = self.points().partition_point(|p| p.time < t);
@@ -371,6 +377,7 @@ impl Profile {
     /// [`Profile::change`] at `t` after the origin, where `i` is the index of the first change
     /// at or after `t`. Changes at later times leave that index where it is.
     fn change_at(&mut self, i: usize, t: i64, delta: i64) {
+        self.edits += 1;
         match self.points().get(i) {
             Some(p) if p.time == t => {
                 let (was, now) = (p.delta, p.delta + delta);
@@ -413,12 +420,25 @@ impl Profile {
     /// ahead (no reservations): it only asks what fits now, so it keeps no changes and hands
     /// the processors back itself ([`Profile::give_back`]).
     pub fn hold(&mut self, procs: i64) {
-        self.base -= procs;
+        self.add_base(-procs);
     }
 
     /// Gives back processors taken with [`Profile::hold`].
     pub fn give_back(&mut self, procs: i64) {
-        self.base += procs;
+        self.add_base(procs);
+    }
+
+    /// Changes the free processors at the origin (and so at every time) by `delta`.
+    fn add_base(&mut self, delta: i64) {
+        self.base += delta;
+        self.edits += 1;
+    }
+
+    /// How many times the profile has changed so far, dropping the past among them: while this
+    /// stays the same, the steps are the same, though the origin may have moved on inside the
+    /// first.
+    pub fn edits(&self) -> u64 {
+        self.edits
     }
 
     /// The steps as `(time, free)` pairs, for tests and charts.

@@ -361,6 +361,22 @@ fn the_log_changes_no_conservative_schedule() {
     }
 }
 
+/// Nor for EASY and two reservations, whose quiet passes also need the machine unchanged:
+/// with predictions never corrected it may turn down a start the profile allows, and with
+/// per-event passes it frees a job's processors before the policy is told of its end.
+#[test]
+fn the_log_changes_no_easy_schedule() {
+    let trace = kth_start();
+    for settings in [
+        &["predict=history", "correction=none"][..],
+        &["passes=event", "predict=history", "correction=none"],
+        &["k=2", "factor=0.5", "correction=none", "backfill_end=estimate"],
+        &["reserve=sjf", "passes=event"],
+    ] {
+        log_changes_no_schedule(&trace, "easy", settings);
+    }
+}
+
 /// A lesson (the Learn view's data) cuts the log into steps with the state after each pass.
 #[test]
 fn lesson_steps_hold_the_state_after_each_pass() {

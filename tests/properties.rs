@@ -350,6 +350,20 @@ proptest! {
         prop_assert_eq!(&out.records, &want.records, "{:?}", &s);
     }
 
+    /// A run with the decision log takes every step of every pass; a plain one skips the jobs
+    /// whose outcome it knows (the backfilling family's quiet passes). Both give the same
+    /// schedule with any options.
+    #[test]
+    fn shortcuts_change_no_schedule(text in random_trace(), settings in random_settings(), overrun in any::<bool>()) {
+        let opts = TraceOptions { overrun: if overrun { Overrun::Run } else { Overrun::Kill }, ..TraceOptions::default() };
+        let t = parse(text.as_bytes(), &opts).expect("trace parses");
+        let s = Settings::parse(&settings).expect("settings parse");
+        let cfg = Configured::new("easy", &s.policy).expect("policy configures");
+        let plain = simulate(&t, cfg.build(&t).as_mut(), &s.engine);
+        let logged = schedlab::run::simulate_explained(&t, &cfg, &s.engine, Default::default());
+        prop_assert_eq!(&plain.records, &logged.records, "{:?}", &settings);
+    }
+
     /// Multiple-queue backfilling with any options: invariants, partitions that sum to the
     /// machine, speculative runs within their limit, and with jobs killed at their estimates
     /// every granted reservation started exactly at its grant.

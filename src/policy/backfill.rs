@@ -125,6 +125,11 @@ pub struct Backfill {
     next_start: i64,
     reservations: usize,
     looked: usize,
+    /// After the last pass: the profile's count of changes ([`Profile::edits`]), and the
+    /// machine's free processors, which grow when any job ends (with per-event passes, before
+    /// its end is told).
+    edits: u64,
+    machine_free: u32,
 }
 
 impl Backfill {
@@ -150,6 +155,8 @@ impl Backfill {
             next_start: i64::MAX,
             reservations: 0,
             looked: 0,
+            edits: u64::MAX,
+            machine_free: 0,
         }
     }
 
@@ -371,11 +378,16 @@ impl Backfill {
         let order = self.opts.order;
         let sjf = self.opts.reserve == Reserve::Sjf;
         let explaining = EXPLAIN;
-        // Conservative backfilling between events that change no plan (no job ended early, no
-        // plan grew, the order stands, no reservation starts now): every reservation stays
-        // where it is, so only the jobs that arrived since the last pass are looked at.
+        // Between events that change no plan (no job ended early, no plan grew, the order
+        // stands, no reservation starts now), every reservation stays where it is. Conservative
+        // backfilling has no other waiting job; with fewer reservations, a job that could not
+        // start at the last pass cannot now either if neither the profile nor the machine has
+        // changed since (a later start only meets more of the same steps; the machine may have
+        // turned down a start the profile allowed, until a job ends and frees processors).
+        // Either way only the jobs that arrived since the last pass are looked at.
         let plans_stand = !(self.dirty || self.replan || (sjf && self.unsorted));
-        let quiet = !EXPLAIN && self.opts.k.is_none() && order == Order::Queue && plans_stand && now < self.next_start;
+        let settled = self.opts.k.is_none() || (self.profile.edits() == self.edits && sys.free() == self.machine_free);
+        let quiet = !EXPLAIN && order == Order::Queue && plans_stand && now < self.next_start && settled;
         // Reservations given up to be handed out again, so a log can say where they were.
         let mut given_up: Vec<(JobIdx, i64)> = Vec::new();
         if self.replan || (sjf && (self.unsorted || self.dirty)) {
@@ -557,6 +569,7 @@ impl Backfill {
         }
         self.compact();
         (self.next_start, self.reservations, self.looked) = (next_wake, reserved, self.queue.len());
+        (self.edits, self.machine_free) = (self.profile.edits(), sys.free());
         if explaining {
             let reservations: Vec<(JobIdx, i64)> =
                 self.queue[self.head..].iter().filter_map(|e| e.reserved.map(|s| (e.idx, s))).collect();
