@@ -2,12 +2,15 @@
 //!
 //! Every backfilling policy plans with it: running jobs occupy `[start, planned end)`,
 //! reservations occupy `[reserved start, reserved start + planned runtime)`. Intervals are
-//! half-open, so a job that ends exactly when a reservation starts does not delay it.
-//! This is pyss's "CPU snapshot". It is kept as the free processors at the origin and a
-//! sorted vector of the changes after it: a booking is two changes (its processors taken at
-//! its start, given back at its end), so booking and releasing never rewrite the steps in
-//! between, and the questions (does a job fit, where does it fit first) read the steps in
-//! time order, adding the changes up as they go.
+//! half-open, so a job that ends exactly when a reservation starts does not delay it. (A
+//! policy without reservations plans nothing ahead: its running jobs hold their processors
+//! until it gives them back, [`Profile::hold`].) This is pyss's "CPU snapshot".
+//!
+//! It is kept as the free processors at the origin and a sorted vector of the changes after
+//! it: a booking is two changes (its processors taken at its start, given back at its end),
+//! so booking and releasing never rewrite the steps in between, and the questions (does a job
+//! fit, where does it fit first) read the steps in time order, adding the changes up as they
+//! go.
 
 /// The index of the first of `pts` at or after `t`.
 fn partition(pts: &[Point], t: i64) -> usize {
@@ -40,8 +43,8 @@ pub struct Profile {
     /// the origin, so a job fits wherever its first second does.
     falls: usize,
     /// Known that no step has fewer than no processors free (none is overbooked: no job ran
-    /// past its plan into another's booking). A booking may break it; giving processors
-    /// back, dropping the past and a compression's move keep it.
+    /// past its plan into another's booking). A booking or a hold may break it; giving
+    /// processors back, dropping the past and a compression's move keep it.
     clean: bool,
     /// Changes so far, the past dropped into the origin's count among them.
     edits: u64,
@@ -420,6 +423,7 @@ impl Profile {
     /// ahead (no reservations): it only asks what fits now, so it keeps no changes and hands
     /// the processors back itself ([`Profile::give_back`]).
     pub fn hold(&mut self, procs: i64) {
+        self.clean = false;
         self.add_base(-procs);
     }
 

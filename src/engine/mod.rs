@@ -880,7 +880,7 @@ pub fn simulate_observed<'a>(
     // Passes left before the next progress report.
     let mut report_in = every.max(1);
     let mut stopped: Option<Progress> = None;
-    let per_event = opts.passes == Passes::Event;
+    let per_event = sys.per_event;
     // Per-event passes: the start order of each job, and jobs ended now whose end is not yet told.
     let mut start_seq: Vec<u64> = vec![0; if per_event { n } else { 0 }];
     let mut seq = 0u64;

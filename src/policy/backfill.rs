@@ -99,8 +99,9 @@ pub struct Backfill {
     opts: BackfillOptions,
     profile: Profile,
     queue: Vec<Entry>,
-    /// Planned end of each running job, by job index (what the profile holds for it), or
-    /// [`GIVEN_BACK`].
+    /// Planned end of each running job, by job index: what the profile holds for it, or, without
+    /// reservations ([`Backfill::plans_ahead`]), when it gives the job's processors back unless
+    /// it ends sooner; [`GIVEN_BACK`] once it has.
     planned_end: Vec<i64>,
     planner: Planner,
     /// Waiting jobs' planned runtimes changed: the SJF order must be restored.
@@ -121,7 +122,8 @@ pub struct Backfill {
     /// Started entries at or after `head`.
     holes: usize,
     /// After the last pass: the earliest reserved start, the number of reservations, and the
-    /// queue position before which that pass looked at every entry (arrivals come after it).
+    /// queue position before which that pass looked at every entry or knew it could not start
+    /// (arrivals come after it).
     next_start: i64,
     reservations: usize,
     looked: usize,
@@ -233,7 +235,7 @@ impl Backfill {
     /// and give them back when the profile would have: at their end, or at their planned end if
     /// they outlive it uncorrected. Not with per-event passes, where a job that ends at its
     /// planned end is free in the plan before its end is told.
-    fn ahead(&self, sys: &System) -> bool {
+    fn plans_ahead(&self, sys: &System) -> bool {
         self.opts.k != Some(0) || sys.per_event()
     }
 
@@ -242,7 +244,7 @@ impl Backfill {
         let e = self.queue[pos];
         let now = sys.now();
         let book = !booked;
-        let ahead = self.ahead(sys);
+        let ahead = self.plans_ahead(sys);
         match (book, ahead) {
             (true, true) => self.profile.reserve(now, e.procs, e.dur),
             (true, false) => self.profile.hold(e.procs),
@@ -297,13 +299,15 @@ impl Policy for Backfill {
     fn on_completion(&mut self, job: JobView, sys: &mut System) {
         let i = job.idx as usize;
         let end = self.planned_end[i];
-        let ahead = self.ahead(sys);
+        let ahead = self.plans_ahead(sys);
         if end > sys.now() {
             if ahead {
                 self.profile.release(sys.now(), job.procs as i64, end - sys.now());
             }
             self.dirty = true;
         }
+        // Ending at its planned end, a job has had no alarm (its end comes first), so this is
+        // where the profile that plans ahead would have freed its processors too.
         if !ahead && end >= sys.now() {
             self.profile.give_back(job.procs as i64);
         }
@@ -330,13 +334,16 @@ impl Policy for Backfill {
 
     fn on_overdue(&mut self, job: JobView, sys: &mut System) -> bool {
         // The job outlived its plan: the planner corrects its prediction, the profile books it
-        // until the new planned end, and every reservation is recomputed around it.
+        // until the new planned end (without reservations it holds it on), and every
+        // reservation is recomputed around it. A job whose processors were given back may have
+        // a later alarm still (the engine's, at the trace's planning runtime, when the
+        // prediction was shorter): they must not be given back twice.
         let i = job.idx as usize;
         let now = sys.now();
         if self.planned_end[i] > now || self.planned_end[i] == GIVEN_BACK {
             return false;
         }
-        let ahead = self.ahead(sys);
+        let ahead = self.plans_ahead(sys);
         let Some(dur) = self.planner.correct(&job) else {
             if !ahead {
                 // Uncorrected, its processors are free in the plan from its planned end on.
