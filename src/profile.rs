@@ -352,19 +352,8 @@ impl Profile {
         if self.clean {
             return Some(start);
         }
-        let pts = self.points();
-        let (mut f, mut j) = (free, i);
-        if j < pts.len() && pts[j].time == start {
-            f += pts[j].delta;
-            j += 1;
-        }
-        let mut stays = f >= 0;
-        while stays && j < pts.len() && pts[j].time < own_end {
-            f += pts[j].delta;
-            stays = f >= 0;
-            j += 1;
-        }
-        stays.then_some(start)
+        // Still booked there, it fits if no step of its span is below zero.
+        self.fits(start, 0, dur).then_some(start)
     }
 
     /// Changes the free processors by `delta` from `t` on.
