@@ -886,7 +886,6 @@ pub fn simulate_observed<'a>(
     let mut seq = 0u64;
     let mut untold: VecDeque<JobIdx> = VecDeque::new();
     let mut ids: Vec<u32> = Vec::new();
-    let mut begun: Vec<(JobIdx, bool)> = Vec::new();
 
     loop {
         let mut t = i64::MAX;
@@ -1053,16 +1052,16 @@ pub fn simulate_observed<'a>(
         }
 
         queued += sys.paused.len() as u32;
-        begun.clear();
-        begun.extend(sys.started.iter().map(|&i| (i, false)));
-        begun.extend(sys.resumed.iter().map(|&i| (i, true)));
-        for &(idx, resumed) in &begun {
+        let fresh = sys.started.len();
+        for k in 0..fresh + sys.resumed.len() {
+            let (idx, resumed) = if k < fresh { (sys.started[k], false) } else { (sys.resumed[k - fresh], true) };
             let i = idx as usize;
             let job = &jobs[i];
             let limit = sys.limits.take(i);
             let cost = sys.resume_cost.take(i);
             // Work begins once every processor's write-out is over, and after reading back.
-            let begin = sys.machine.ready(idx).max(t) + cost;
+            let ready = if sys.machine.has_identities() { sys.machine.ready(idx).max(t) } else { t };
+            let begin = ready + cost;
             let remaining = job.runtime - sys.done.get(i);
             let killed = !resumed && remaining > limit;
             let run = if killed { limit } else { remaining };
