@@ -184,6 +184,20 @@ impl Profile {
         (free, i)
     }
 
+    /// EASY's extra processors (Mu'alem & Feitelson): when the only booking that begins after
+    /// the origin begins at `shadow` (the shadow time), the free processors there, so that a
+    /// job of `procs` fits now for `dur` seconds exactly when `procs` fit now and, if it
+    /// outlives the shadow time, fit in these too. `None` when some other change takes
+    /// processors, where only [`Profile::fits`] can tell.
+    pub fn extra_at(&self, shadow: i64) -> Option<i64> {
+        // Every other change gives processors back, so the free count only rises, but at
+        // `shadow`: the fewest free over a span from the origin are at its first second, or at
+        // the shadow time if it reaches it.
+        let (free, i) = self.step_at(shadow);
+        let falls_there = i > 0 && self.points()[i - 1].time == shadow && self.points()[i - 1].delta < 0;
+        (self.falls == falls_there as usize).then_some(free)
+    }
+
     /// Free processors at the origin ("now").
     pub fn free_now(&self) -> i64 {
         self.base
@@ -540,6 +554,41 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// EASY's rule (fits now, and ends by the shadow time or fits in the extra processors)
+        /// answers as the profile's walk whenever [`Profile::extra_at`] answers, and it answers
+        /// whenever the only booking ahead is the one at the shadow time.
+        #[test]
+        fn the_shadow_rule_answers_as_the_profile(
+            running in proptest::collection::vec((1i64..6, 1i64..40), 0..8),
+            (at, procs, dur) in (0i64..30, 1i64..11, 1i64..40),
+            other in proptest::option::of((1i64..40, 1i64..6, 1i64..40)),
+            now in 0i64..10,
+        ) {
+            // Running jobs (overbooked, some of them, as jobs past their plan are), then the
+            // reservation, and perhaps another booking ahead.
+            let mut p = Profile::new(10, 0);
+            for &(procs, dur) in &running {
+                p.reserve(0, procs, dur);
+            }
+            p.advance(now);
+            let shadow = now + at;
+            p.reserve(shadow, procs, dur);
+            if let Some((t, procs, dur)) = other {
+                p.reserve(now + t, procs, dur);
+            }
+            match p.extra_at(shadow) {
+                Some(extra) => {
+                    for q in 1..=10 {
+                        for d in 1..80 {
+                            let rule = q <= p.free_now() && (now + d <= shadow || q <= extra);
+                            proptest::prop_assert_eq!(rule, p.fits(now, q, d), "{} processors for {} s", q, d);
+                        }
+                    }
+                }
+                None => proptest::prop_assert!(other.is_some()),
+            }
+        }
+
         /// The count of changes that take processors follows every change, and a booking whose
         /// span is overbooked is not kept where it is.
         #[test]

@@ -132,6 +132,33 @@ pub struct Backfill {
     /// its end is told).
     edits: u64,
     machine_free: u32,
+    /// After the last pass: EASY's shadow time and extra processors, if they answer for the
+    /// profile ([`Shadow`]).
+    shadow: Option<Shadow>,
+}
+
+/// EASY's shadow time (the single reservation's start) and extra processors (those free
+/// beside it then), while they answer for the profile ([`Profile::extra_at`]): a candidate fits
+/// now if it fits in the free processors and ends by the shadow time or fits in the extra
+/// ones too. Asked of every candidate, this is cheaper than walking the profile's steps.
+#[derive(Debug, Clone, Copy)]
+struct Shadow {
+    time: i64,
+    extra: i64,
+}
+
+impl Shadow {
+    /// Whether `procs` processors for `dur` seconds from `now` fit, with `free` free now.
+    fn admits(&self, now: i64, free: i64, procs: i64, dur: i64) -> bool {
+        procs <= free && (now + dur.max(1) <= self.time || procs <= self.extra)
+    }
+
+    /// A job of `procs` processors booked for `dur` seconds started `now`.
+    fn took(&mut self, now: i64, procs: i64, dur: i64) {
+        if now + dur.max(1) > self.time {
+            self.extra -= procs;
+        }
+    }
 }
 
 impl Backfill {
@@ -159,6 +186,7 @@ impl Backfill {
             looked: 0,
             edits: u64::MAX,
             machine_free: 0,
+            shadow: None,
         }
     }
 
@@ -228,6 +256,15 @@ impl Backfill {
     /// the policy has not been told yet).
     fn fits_now(&self, sys: &System, e: &Entry, end: BackfillEnd) -> bool {
         e.procs <= self.profile.free_now() && self.profile.fits(sys.now(), e.procs, test_dur(e, end))
+    }
+
+    /// [`Backfill::fits_now`], answered by EASY's shadow time and extra processors when this
+    /// pass has them.
+    fn fits_beside(&self, sys: &System, e: &Entry, end: BackfillEnd, shadow: Option<Shadow>) -> bool {
+        match shadow {
+            Some(sh) => sh.admits(sys.now(), self.profile.free_now(), e.procs, test_dur(e, end)),
+            None => self.fits_now(sys, e, end),
+        }
     }
 
     /// Whether the profile plans ahead. Without reservations (k = 0) a pass only asks what fits
@@ -430,6 +467,10 @@ impl Backfill {
         let ranked = self.is_ranked();
         let (from, mut reserved, mut next_wake) =
             if quiet { (self.looked, self.reservations, self.next_start) } else { (self.head, 0usize, i64::MAX) };
+        // EASY's shadow and extra processors once its reservation is placed; a pass that
+        // explains asks the profile itself, so the log checks them.
+        let easy = !EXPLAIN && k == 1;
+        let mut shadow = if quiet { self.shadow } else { None };
         // With explanations: the reservations of this pass in order (job, start, procs, booked).
         let mut held: Vec<(JobIdx, i64, i64, i64)> = Vec::new();
         for pos in from..self.queue.len() {
@@ -479,6 +520,9 @@ impl Backfill {
                 }
                 reserved += 1;
                 next_wake = next_wake.min(s);
+                if easy {
+                    shadow = self.profile.extra_at(s).map(|extra| Shadow { time: s, extra });
+                }
             } else if reserved < k {
                 let Some(s) = self.profile.earliest(e.procs, place) else { continue };
                 if s == now && self.start_now(sys, pos, false) {
@@ -500,6 +544,9 @@ impl Backfill {
                 }
                 reserved += 1;
                 next_wake = next_wake.min(s);
+                if easy {
+                    shadow = self.profile.extra_at(s).map(|extra| Shadow { time: s, extra });
+                }
             } else {
                 // Past the reservation depth every job is a candidate, and reserved jobs only
                 // stand before this point, so the scan can stop once nothing more can start;
@@ -517,8 +564,11 @@ impl Backfill {
                 match order {
                     Order::None | Order::Queue => {
                         let why = explaining.then(|| self.why_candidate(sys, pos, &held));
-                        let fits = self.fits_now(sys, &e, test_end);
+                        let fits = self.fits_beside(sys, &e, test_end, shadow);
                         let started = fits && self.start_now(sys, pos, false);
+                        if let (true, Some(sh)) = (started, &mut shadow) {
+                            sh.took(now, e.procs, e.dur);
+                        }
                         if let Some(why) = why {
                             let job = e.idx;
                             explain(sys, EXPLAIN, || {
@@ -559,10 +609,13 @@ impl Backfill {
                 // A started candidate leaves the ranked list, so the same index is the next one.
                 if e.reserved.is_none()
                     && e.procs <= free
-                    && self.fits_now(sys, &e, test_end)
+                    && self.fits_beside(sys, &e, test_end, shadow)
                     && self.start_now(sys, pos, false)
                 {
                     free -= e.procs;
+                    if let Some(sh) = &mut shadow {
+                        sh.took(now, e.procs, e.dur);
+                    }
                     if let Some(why) = why {
                         explain(sys, EXPLAIN, || Decision::Started { job: e.idx, why });
                     }
@@ -576,7 +629,7 @@ impl Backfill {
         }
         self.compact();
         (self.next_start, self.reservations, self.looked) = (next_wake, reserved, self.queue.len());
-        (self.edits, self.machine_free) = (self.profile.edits(), sys.free());
+        (self.edits, self.machine_free, self.shadow) = (self.profile.edits(), sys.free(), shadow);
         if explaining {
             let reservations: Vec<(JobIdx, i64)> =
                 self.queue[self.head..].iter().filter_map(|e| e.reserved.map(|s| (e.idx, s))).collect();
