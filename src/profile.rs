@@ -184,7 +184,7 @@ impl Profile {
         (free, i)
     }
 
-    /// EASY's extra processors (Mu'alem & Feitelson): when the only booking that begins after
+    /// EASY's extra processors (Tsafrir et al., note 5): when the only booking that begins after
     /// the origin begins at `shadow` (the shadow time), the free processors there, so that a
     /// job of `procs` fits now for `dur` seconds exactly when `procs` fit now and, if it
     /// outlives the shadow time, fit in these too. `None` when some other change takes
