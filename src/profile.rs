@@ -184,11 +184,11 @@ impl Profile {
         (free, i)
     }
 
-    /// EASY's extra processors (Tsafrir et al., note 5): when the only booking that begins after
-    /// the origin begins at `shadow` (the shadow time), the free processors there, so that a
-    /// job of `procs` fits now for `dur` seconds exactly when `procs` fit now and, if it
-    /// outlives the shadow time, fit in these too. `None` when some other change takes
-    /// processors, where only [`Profile::fits`] can tell.
+    /// EASY's extra processors (Tsafrir et al., note 5): when no change after the origin takes
+    /// processors but at `shadow` (the shadow time, where the one reservation begins), the free
+    /// processors there, so that a job of `procs` fits now for `dur` seconds exactly when
+    /// `procs` fit now and, if it outlives the shadow time, fit in these too. `None` when some
+    /// other change takes processors, where only [`Profile::fits`] can tell.
     pub fn extra_at(&self, shadow: i64) -> Option<i64> {
         // Every other change gives processors back, so the free count only rises, but at
         // `shadow`: the fewest free over a span from the origin are at its first second, or at

@@ -469,7 +469,7 @@ impl Backfill {
             if quiet { (self.looked, self.reservations, self.next_start) } else { (self.head, 0usize, i64::MAX) };
         // EASY's shadow and extra processors once its reservation is placed; a pass that
         // explains asks the profile itself, so the log checks them.
-        let easy = !EXPLAIN && k == 1;
+        let easy = !EXPLAIN && k == 1 && order != Order::None;
         let mut shadow = if quiet { self.shadow } else { None };
         // With explanations: the reservations of this pass in order (job, start, procs, booked).
         let mut held: Vec<(JobIdx, i64, i64, i64)> = Vec::new();
@@ -489,6 +489,9 @@ impl Backfill {
             // backfill_end=estimate, its kill time must fit before the reservations ahead.
             let place = if reserved > 0 { test_dur(&e, test_end) } else { e.dur };
             if let Some(s) = e.reserved {
+                // The shadow stands for the one reservation ahead of the candidates; with
+                // another, only the profile can tell.
+                shadow = None;
                 let was = s;
                 let mut s = s;
                 let stays = self.dirty && place == e.booked && e.booked == e.dur;
