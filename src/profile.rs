@@ -376,7 +376,7 @@ impl Profile {
             self.add_base(delta);
             return;
         }
-        let i = self.points().partition_point(|p| p.time < t);
+        let i = partition(self.points(), t);
         self.change_at(i, t, delta);
     }
 

@@ -336,6 +336,10 @@ impl Machine {
 
     /// When all of job `job`'s processors are usable (the latest suspension write-out on them).
     pub fn ready(&self, job: u32) -> i64 {
+        if !self.identities {
+            // Counted processors are never written out.
+            return i64::MIN;
+        }
         self.held(job).iter().map(|&id| self.ready[id as usize]).max().unwrap_or(i64::MIN)
     }
 }

@@ -1060,8 +1060,7 @@ pub fn simulate_observed<'a>(
             let limit = sys.limits.take(i);
             let cost = sys.resume_cost.take(i);
             // Work begins once every processor's write-out is over, and after reading back.
-            let ready = if sys.machine.has_identities() { sys.machine.ready(idx).max(t) } else { t };
-            let begin = ready + cost;
+            let begin = sys.machine.ready(idx).max(t) + cost;
             let remaining = job.runtime - sys.done.get(i);
             let killed = !resumed && remaining > limit;
             let run = if killed { limit } else { remaining };

@@ -148,6 +148,11 @@ struct Shadow {
 }
 
 impl Shadow {
+    /// The shadow of the reservation starting at `time`, if it answers for `profile`.
+    fn at(profile: &Profile, time: i64) -> Option<Shadow> {
+        profile.extra_at(time).map(|extra| Shadow { time, extra })
+    }
+
     /// Whether `procs` processors for `dur` seconds from `now` fit, with `free` free now.
     fn admits(&self, now: i64, free: i64, procs: i64, dur: i64) -> bool {
         procs <= free && (now + dur.max(1) <= self.time || procs <= self.extra)
@@ -276,23 +281,36 @@ impl Backfill {
         self.opts.k != Some(0) || sys.per_event()
     }
 
+    /// Takes the processors of a job starting now in the profile: booked for `dur` seconds, or
+    /// held with no planned end when the profile does not plan ahead.
+    fn take_now(&mut self, sys: &System, procs: i64, dur: i64) {
+        if self.plans_ahead(sys) {
+            self.profile.reserve(sys.now(), procs, dur);
+        } else {
+            self.profile.hold(procs);
+        }
+    }
+
+    /// Gives back from now on what [`Backfill::take_now`] took, booked for `dur` seconds from now.
+    fn give_now(&mut self, sys: &System, procs: i64, dur: i64) {
+        if self.plans_ahead(sys) {
+            self.profile.release(sys.now(), procs, dur);
+        } else {
+            self.profile.give_back(procs);
+        }
+    }
+
     /// Starts a queued job now, booking it in the profile unless its reservation already is.
     fn start_now(&mut self, sys: &mut System, pos: usize, booked: bool) -> bool {
         let e = self.queue[pos];
         let now = sys.now();
-        let book = !booked;
-        let ahead = self.plans_ahead(sys);
-        match (book, ahead) {
-            (true, true) => self.profile.reserve(now, e.procs, e.dur),
-            (true, false) => self.profile.hold(e.procs),
-            _ => {}
+        if !booked {
+            self.take_now(sys, e.procs, e.dur);
         }
         if !sys.start(e.idx) {
             // A reservation keeps its booking (it is re-placed next pass); a fresh booking is undone.
-            match (book, ahead) {
-                (true, true) => self.profile.release(now, e.procs, e.dur),
-                (true, false) => self.profile.give_back(e.procs),
-                _ => {}
+            if !booked {
+                self.give_now(sys, e.procs, e.dur);
             }
             return false;
         }
@@ -335,18 +353,12 @@ impl Policy for Backfill {
 
     fn on_completion(&mut self, job: JobView, sys: &mut System) {
         let i = job.idx as usize;
-        let end = self.planned_end[i];
-        let ahead = self.plans_ahead(sys);
-        if end > sys.now() {
-            if ahead {
-                self.profile.release(sys.now(), job.procs as i64, end - sys.now());
-            }
-            self.dirty = true;
-        }
-        // Ending at its planned end, a job has had no alarm (its end comes first), so this is
-        // where the profile that plans ahead would have freed its processors too.
-        if !ahead && end >= sys.now() {
-            self.profile.give_back(job.procs as i64);
+        let (end, now) = (self.planned_end[i], sys.now());
+        self.dirty |= end > now;
+        // Ending at its planned end, a job has had no alarm (its end comes first): a profile
+        // that plans ahead freed its processors then, and one that holds them gives them back now.
+        if end > now || (end == now && !self.plans_ahead(sys)) {
+            self.give_now(sys, job.procs as i64, end - now);
         }
         self.planner.ended(&job, sys.now() - sys.start_of(job.idx));
         if self.planner.propagates() {
@@ -524,7 +536,7 @@ impl Backfill {
                 reserved += 1;
                 next_wake = next_wake.min(s);
                 if easy {
-                    shadow = self.profile.extra_at(s).map(|extra| Shadow { time: s, extra });
+                    shadow = Shadow::at(&self.profile, s);
                 }
             } else if reserved < k {
                 let Some(s) = self.profile.earliest(e.procs, place) else { continue };
@@ -548,7 +560,7 @@ impl Backfill {
                 reserved += 1;
                 next_wake = next_wake.min(s);
                 if easy {
-                    shadow = self.profile.extra_at(s).map(|extra| Shadow { time: s, extra });
+                    shadow = Shadow::at(&self.profile, s);
                 }
             } else {
                 // Past the reservation depth every job is a candidate, and reserved jobs only
