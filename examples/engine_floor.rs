@@ -153,7 +153,8 @@ fn bare_easy(trace: &Trace) -> Outcome {
     // Alarms at planned ends of jobs that will outlive them.
     let mut alarms: BinaryHeap<Reverse<u128>> = BinaryHeap::new();
     let mut planned: Vec<PlannedEnd> = Vec::new();
-    // Passes asked for at shadow times, as the policy asks the engine to wake it there.
+    // Passes asked for at shadow times, as the policy asks the engine to wake it there (each
+    // time once, as the engine keeps them).
     let mut wakes: BinaryHeap<Reverse<i64>> = BinaryHeap::new();
     let mut prediction = vec![0i64; n];
     let mut running = vec![false; n];
@@ -297,7 +298,9 @@ fn bare_easy(trace: &Trace) -> Outcome {
         }
         looked = queue.len();
         if let Some((s, _)) = shadow.filter(|&(s, _)| s > t) {
-            wakes.push(Reverse(s));
+            if wakes.peek() != Some(&Reverse(s)) {
+                wakes.push(Reverse(s));
+            }
         }
         while first_waiting < next && records[first_waiting].start >= 0 {
             first_waiting += 1;

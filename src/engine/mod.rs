@@ -779,6 +779,15 @@ pub struct Progress {
     pub total: usize,
 }
 
+/// Asks for a pass at `w` unless the earliest one asked for already is at `w`: a policy may ask
+/// for the same time after every pass until then (EASY, at its shadow time), and each copy
+/// would cost a pop.
+fn wake_once(wakes: &mut BinaryHeap<Reverse<i64>>, w: i64) {
+    if wakes.peek() != Some(&Reverse(w)) {
+        wakes.push(Reverse(w));
+    }
+}
+
 /// Times with a job index each (and a number of the job's, such as its piece), earliest
 /// first, then by index and number: one `u128` key each, so a comparison in the heap is one
 /// wide compare rather than a tuple's several.
@@ -1031,7 +1040,7 @@ pub fn simulate_observed<'a>(
         if woken && !eventful {
             eventful = policy.on_wake(&mut sys);
             if let (false, Some(w)) = (eventful, sys.wake.take()) {
-                wakes.push(Reverse(w));
+                wake_once(&mut wakes, w);
             }
         }
         if !eventful {
@@ -1122,7 +1131,7 @@ pub fn simulate_observed<'a>(
         }
         sys.backfills.clear();
         if let Some(w) = sys.wake.take() {
-            wakes.push(Reverse(w));
+            wake_once(&mut wakes, w);
         }
         let busy = sys.machine.busy();
         match series.last_mut() {
