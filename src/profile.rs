@@ -198,6 +198,11 @@ impl Profile {
         (self.falls == falls_there as usize).then_some(free)
     }
 
+    /// Whether no change after the origin takes processors: from now on the free count only rises.
+    pub fn rises_only(&self) -> bool {
+        self.falls == 0
+    }
+
     /// Free processors at the origin ("now").
     pub fn free_now(&self) -> i64 {
         self.base
@@ -556,7 +561,8 @@ mod tests {
     proptest::proptest! {
         /// EASY's rule (fits now, and ends by the shadow time or fits in the extra processors)
         /// answers as the profile's walk whenever [`Profile::extra_at`] answers, and it answers
-        /// whenever the only booking ahead is the one at the shadow time.
+        /// whenever the only booking ahead is the one at the shadow time, with the extra
+        /// processors found before booking it when the profile only rose until then.
         #[test]
         fn the_shadow_rule_answers_as_the_profile(
             running in proptest::collection::vec((1i64..6, 1i64..40), 0..8),
@@ -572,7 +578,13 @@ mod tests {
             }
             p.advance(now);
             let shadow = now + at;
+            // Unbooked, as EASY holds it while the profile only rises, it has the same extra
+            // processors.
+            let beside = p.rises_only().then(|| p.free_at(shadow) - procs);
             p.reserve(shadow, procs, dur);
+            if let Some(extra) = beside {
+                proptest::prop_assert_eq!(p.extra_at(shadow), Some(extra));
+            }
             if let Some((t, procs, dur)) = other {
                 p.reserve(now + t, procs, dur);
             }

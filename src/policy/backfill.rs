@@ -6,7 +6,9 @@
 //! candidate and starts only if it fits in the profile now, which leaves every reservation
 //! where it is. With k = 1 this is EASY, including its "extra processors" rule (a
 //! candidate that outlives the shadow time must fit beside the reserved job); with k
-//! unlimited it is conservative backfilling.
+//! unlimited it is conservative backfilling. EASY tests its candidates against the shadow
+//! time and the extra processors alone, and while every change in the profile after now gives
+//! processors back, its reservation is not booked there at all.
 //!
 //! Reservations persist from pass to pass. When a job ends earlier than planned, the
 //! schedule is compressed: each reserved job, in queue order, gives up its slot and takes
@@ -23,6 +25,10 @@
 use crate::engine::{Decision, JobIdx, JobView, Policy, System, Why};
 use crate::predict::{Planner, PredictOptions, Source};
 use crate::profile::Profile;
+
+/// The booked runtime of a reservation the profile does not hold: EASY's single one, while its
+/// shadow time and extra processors answer for the candidates without it ([`Shadow::beside`]).
+const UNBOOKED: i64 = 0;
 
 /// The planned end of a running job whose processors a profile that does not plan ahead has
 /// already given back (it outlived its planned end uncorrected).
@@ -85,7 +91,7 @@ struct Entry {
     procs: i64,
     /// Planned runtime now.
     dur: i64,
-    /// Runtime its reservation is booked with in the profile.
+    /// Runtime its reservation is booked with in the profile, or [`UNBOOKED`].
     booked: i64,
     /// User estimate (the kill time).
     estimate: i64,
@@ -151,6 +157,13 @@ impl Shadow {
     /// The shadow of the reservation starting at `time`, if it answers for `profile`.
     fn at(profile: &Profile, time: i64) -> Option<Shadow> {
         profile.extra_at(time).map(|extra| Shadow { time, extra })
+    }
+
+    /// The shadow of a reservation of `procs` processors at `time` that `profile` does not hold,
+    /// if no change in it after now takes processors: then the extra processors are those free
+    /// at `time` less the reservation's, as [`Shadow::at`] would find with the reservation booked.
+    fn beside(profile: &Profile, time: i64, procs: i64) -> Option<Shadow> {
+        profile.rises_only().then(|| Shadow { time, extra: profile.free_at(time) - procs })
     }
 
     /// Whether `procs` processors for `dur` seconds from `now` fit, with `free` free now.
@@ -300,6 +313,27 @@ impl Backfill {
         }
     }
 
+    /// Gives the queued job at `pos` its reservation at `s` (not booked in the profile yet), and
+    /// returns EASY's shadow for it when `easy`. EASY's single reservation stays out of the
+    /// profile while its shadow answers without it ([`Shadow::beside`]): it then needs no
+    /// booking, moving or giving back as jobs end early. Any other is booked.
+    #[inline]
+    fn reserve_at(&mut self, pos: usize, s: i64, easy: bool) -> Option<Shadow> {
+        let e = self.queue[pos];
+        self.queue[pos].reserved = Some(s);
+        if let Some(sh) = easy.then(|| Shadow::beside(&self.profile, s, e.procs)).flatten() {
+            self.queue[pos].booked = UNBOOKED;
+            return Some(sh);
+        }
+        self.profile.reserve(s, e.procs, e.dur);
+        self.queue[pos].booked = e.dur;
+        if easy {
+            Shadow::at(&self.profile, s)
+        } else {
+            None
+        }
+    }
+
     /// Starts a queued job now, booking it in the profile unless its reservation already is.
     fn start_now(&mut self, sys: &mut System, pos: usize, booked: bool) -> bool {
         let e = self.queue[pos];
@@ -415,19 +449,24 @@ impl Policy for Backfill {
     }
 
     fn schedule(&mut self, sys: &mut System) {
-        // Two copies of the pass: with the decision log, and without any of it.
+        // Three copies of the pass: with the decision log; EASY's without it, which tests its
+        // candidates against the shadow; and every other without it.
         if sys.explaining() {
-            self.pass::<true>(sys);
+            self.pass::<true, false>(sys);
+        } else if self.opts.k == Some(1) && self.opts.order != Order::None {
+            self.pass::<false, true>(sys);
         } else {
-            self.pass::<false>(sys);
+            self.pass::<false, false>(sys);
         }
     }
 }
 
 impl Backfill {
     /// One scheduling pass; `EXPLAIN` says whether it hands its decisions to the log, so a run
-    /// without one carries none of the code that explains.
-    fn pass<const EXPLAIN: bool>(&mut self, sys: &mut System) {
+    /// without one carries none of the code that explains, and `EASY` whether it is EASY's
+    /// single reservation without the log, whose candidates are tested against its shadow time
+    /// and extra processors ([`Shadow`]), so no other run carries that code.
+    fn pass<const EXPLAIN: bool, const EASY: bool>(&mut self, sys: &mut System) {
         let now = sys.now();
         self.profile.advance(now);
         let k = self.opts.k.unwrap_or(usize::MAX);
@@ -455,7 +494,9 @@ impl Backfill {
             for pos in self.head..self.queue.len() {
                 let e = self.queue[pos];
                 if let (false, Some(s)) = (e.started, e.reserved) {
-                    self.profile.release(s, e.procs, e.booked);
+                    if e.booked != UNBOOKED {
+                        self.profile.release(s, e.procs, e.booked);
+                    }
                     self.queue[pos].reserved = None;
                     if explaining {
                         given_up.push((e.idx, s));
@@ -481,7 +522,7 @@ impl Backfill {
             if quiet { (self.looked, self.reservations, self.next_start) } else { (self.head, 0usize, i64::MAX) };
         // EASY's shadow and extra processors once its reservation is placed; a pass that
         // explains asks the profile itself, so the log checks them.
-        let easy = !EXPLAIN && k == 1 && order != Order::None;
+        let easy = EASY;
         let mut shadow = if quiet { self.shadow } else { None };
         // With explanations: the reservations of this pass in order (job, start, procs, booked).
         let mut held: Vec<(JobIdx, i64, i64, i64)> = Vec::new();
@@ -506,22 +547,32 @@ impl Backfill {
                 shadow = None;
                 let was = s;
                 let mut s = s;
-                let stays = self.dirty && place == e.booked && e.booked == e.dur;
+                // Only EASY leaves a reservation unbooked.
+                let mut booked = !EASY || e.booked != UNBOOKED;
+                let stays = booked && self.dirty && place == e.booked && e.booked == e.dur;
                 if let Some(s2) = stays.then(|| self.profile.compress(s, e.procs, e.dur)).flatten() {
                     s = s2;
                     self.queue[pos].reserved = Some(s);
                 } else if self.dirty || s < now {
-                    self.profile.release(s, e.procs, e.booked);
+                    if booked {
+                        self.profile.release(s, e.procs, e.booked);
+                    }
                     let Some(s2) = self.profile.earliest(e.procs, place) else {
                         self.queue[pos].reserved = None;
                         continue;
                     };
                     s = s2;
-                    self.profile.reserve(s, e.procs, e.dur);
                     self.queue[pos].reserved = Some(s);
-                    self.queue[pos].booked = e.dur;
+                    if easy {
+                        self.queue[pos].booked = UNBOOKED;
+                        booked = false;
+                    } else {
+                        self.profile.reserve(s, e.procs, e.dur);
+                        self.queue[pos].booked = e.dur;
+                        booked = true;
+                    }
                 }
-                if s == now && self.start_now(sys, pos, true) {
+                if s == now && self.start_now(sys, pos, booked) {
                     if s != was {
                         // Compressed to now: the move, then the start, so the log shows both.
                         let procs = e.procs;
@@ -530,13 +581,18 @@ impl Backfill {
                     explain(sys, EXPLAIN, || Decision::Started { job: e.idx, why: Why::Reservation });
                     continue;
                 }
+                let sh = if booked {
+                    easy.then(|| Shadow::at(&self.profile, s)).flatten()
+                } else {
+                    self.reserve_at(pos, s, easy)
+                };
                 if explaining {
                     self.explain_reservation(sys, pos, s, Some(was), reserved, &mut held);
                 }
                 reserved += 1;
                 next_wake = next_wake.min(s);
                 if easy {
-                    shadow = Shadow::at(&self.profile, s);
+                    shadow = sh;
                 }
             } else if reserved < k {
                 let Some(s) = self.profile.earliest(e.procs, place) else { continue };
@@ -549,9 +605,7 @@ impl Backfill {
                     let why = self.why_candidate(sys, pos, &held);
                     explain(sys, EXPLAIN, || Decision::Waits { job: e.idx, why });
                 }
-                self.profile.reserve(s, e.procs, e.dur);
-                self.queue[pos].reserved = Some(s);
-                self.queue[pos].booked = e.dur;
+                let sh = self.reserve_at(pos, s, easy);
                 sys.note_reservation(e.idx, s);
                 if explaining {
                     let was = given_up.iter().find(|g| g.0 == e.idx).map(|g| g.1);
@@ -560,7 +614,7 @@ impl Backfill {
                 reserved += 1;
                 next_wake = next_wake.min(s);
                 if easy {
-                    shadow = Shadow::at(&self.profile, s);
+                    shadow = sh;
                 }
             } else {
                 // Past the reservation depth every job is a candidate, and reserved jobs only
