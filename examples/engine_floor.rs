@@ -91,23 +91,9 @@ fn bare_fcfs(trace: &Trace) -> Outcome {
             r.start = t;
             r.last_start = t;
         }
-        let (busy, queued) = (trace.machine - free, queue.len() as u32);
-        match series.last_mut() {
-            Some(s) if s.busy == busy && s.queued == queued => {}
-            Some(s) if s.time == t => (s.busy, s.queued) = (busy, queued),
-            _ => series.push(Sample { time: t, busy, queued }),
-        }
+        step(&mut series, t, trace.machine - free, queue.len() as u32);
     }
-    Outcome {
-        records,
-        series,
-        passes,
-        pieces: Vec::new(),
-        piece_runs: Vec::new(),
-        segments: Vec::new(),
-        observed: Observed::default(),
-        stopped: None,
-    }
+    bare_outcome(records, series, passes)
 }
 
 /// A running job's planned end in [`bare_easy`], kept sorted by time (then job).
@@ -308,13 +294,23 @@ fn bare_easy(trace: &Trace) -> Outcome {
         for i in started.drain(..) {
             records[i as usize].backfilled = i as usize > first_waiting;
         }
-        let (busy, queued) = (trace.machine - free, queue.len() as u32);
-        match series.last_mut() {
-            Some(s) if s.busy == busy && s.queued == queued => {}
-            Some(s) if s.time == t => (s.busy, s.queued) = (busy, queued),
-            _ => series.push(Sample { time: t, busy, queued }),
-        }
+        step(&mut series, t, trace.machine - free, queue.len() as u32);
     }
+    bare_outcome(records, series, passes)
+}
+
+/// Records the machine's step at `t` as the engine does: a new step only when something changed,
+/// and a second change at the same time overwrites the first.
+fn step(series: &mut Vec<Sample>, t: i64, busy: u32, queued: u32) {
+    match series.last_mut() {
+        Some(s) if s.busy == busy && s.queued == queued => {}
+        Some(s) if s.time == t => (s.busy, s.queued) = (busy, queued),
+        _ => series.push(Sample { time: t, busy, queued }),
+    }
+}
+
+/// A bare loop's result, as the engine would hand it back.
+fn bare_outcome(records: Vec<JobRecord>, series: Vec<Sample>, passes: u64) -> Outcome {
     Outcome {
         records,
         series,

@@ -562,7 +562,7 @@ mod tests {
         /// EASY's rule (fits now, and ends by the shadow time or fits in the extra processors)
         /// answers as the profile's walk whenever [`Profile::extra_at`] answers, and it answers
         /// whenever the only booking ahead is the one at the shadow time, with the extra
-        /// processors found before booking it when the profile only rose until then.
+        /// processors found before booking it when no change after now took processors then.
         #[test]
         fn the_shadow_rule_answers_as_the_profile(
             running in proptest::collection::vec((1i64..6, 1i64..40), 0..8),

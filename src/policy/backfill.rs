@@ -6,14 +6,15 @@
 //! candidate and starts only if it fits in the profile now, which leaves every reservation
 //! where it is. With k = 1 this is EASY, including its "extra processors" rule (a
 //! candidate that outlives the shadow time must fit beside the reserved job); with k
-//! unlimited it is conservative backfilling. EASY tests its candidates against the shadow
-//! time and the extra processors alone, and while every change in the profile after now gives
-//! processors back, its reservation is not booked there at all.
+//! unlimited it is conservative backfilling. Without the decision log, EASY tests its
+//! candidates against the shadow time and the extra processors rather than the profile's
+//! steps, and while every change in the profile after now gives processors back, its
+//! reservation is not booked there at all (`Backfill::reserve_at`).
 //!
 //! Reservations persist from pass to pass. When a job ends earlier than planned, the
 //! schedule is compressed: each reserved job, in queue order, gives up its slot and takes
 //! the earliest one in the profile, which is never later (Kettimuthu section 2.1.1; pyss's
-//! conservative scheduler).
+//! conservative scheduler). EASY's unbooked reservation simply takes the earliest one.
 //!
 //! Runtimes come from a [`Planner`] (Tsafrir et al.): the user estimate by default, else a
 //! history-based or perfect prediction, possibly doubled. A running job that outlives its
@@ -144,7 +145,8 @@ pub struct Backfill {
 }
 
 /// EASY's shadow time (the single reservation's start) and extra processors (those free
-/// beside it then), while they answer for the profile ([`Profile::extra_at`]): a candidate fits
+/// beside it then), while they answer for the profile ([`Profile::extra_at`] with the
+/// reservation booked, [`Shadow::beside`] without it): a candidate fits
 /// now if it fits in the free processors and ends by the shadow time or fits in the extra
 /// ones too. Asked of every candidate, this is cheaper than walking the profile's steps.
 #[derive(Debug, Clone, Copy)]
@@ -315,8 +317,9 @@ impl Backfill {
 
     /// Gives the queued job at `pos` its reservation at `s` (not booked in the profile yet), and
     /// returns EASY's shadow for it when `easy`. EASY's single reservation stays out of the
-    /// profile while its shadow answers without it ([`Shadow::beside`]): it then needs no
-    /// booking, moving or giving back as jobs end early. Any other is booked.
+    /// profile while its shadow answers without it ([`Shadow::beside`]): the profile then
+    /// changes neither where it is placed nor as jobs end early and it is placed again. Any
+    /// other is booked.
     #[inline]
     fn reserve_at(&mut self, pos: usize, s: i64, easy: bool) -> Option<Shadow> {
         let e = self.queue[pos];
