@@ -551,7 +551,7 @@ impl Backfill {
                 let was = s;
                 let mut s = s;
                 // Only EASY leaves a reservation unbooked.
-                let mut booked = !EASY || e.booked != UNBOOKED;
+                let mut booked = !easy || e.booked != UNBOOKED;
                 let stays = booked && self.dirty && place == e.booked && e.booked == e.dur;
                 if let Some(s2) = stays.then(|| self.profile.compress(s, e.procs, e.dur)).flatten() {
                     s = s2;
@@ -566,13 +566,12 @@ impl Backfill {
                     };
                     s = s2;
                     self.queue[pos].reserved = Some(s);
+                    // EASY's is booked, if at all, once it is known not to start now.
+                    booked = !easy;
                     if easy {
                         self.queue[pos].booked = UNBOOKED;
-                        booked = false;
                     } else {
-                        self.profile.reserve(s, e.procs, e.dur);
-                        self.queue[pos].booked = e.dur;
-                        booked = true;
+                        self.reserve_at(pos, s, false);
                     }
                 }
                 if s == now && self.start_now(sys, pos, booked) {
