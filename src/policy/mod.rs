@@ -456,6 +456,49 @@ pub const POLICIES: &[PolicyInfo] = &[
     },
 ];
 
+/// Whether a policy that ran with `options` (every option value, as a run's result keeps them)
+/// plans with the jobs' true runtimes: a bound to measure against, not a scheduler a site can run.
+pub fn is_clairvoyant(options: &BTreeMap<String, String>) -> bool {
+    options.get("predict").is_some_and(|v| v == "perfect") || options.get("runtime").is_some_and(|v| v == "act")
+}
+
+/// How a sentence names a policy: the papers' spelling, and what an acronym stands for where it
+/// would otherwise read as a word ("IS (immediate service) cuts ...", not "is cuts ...").
+pub fn sentence_name(policy: &str) -> String {
+    let named = match normalize(policy).as_str() {
+        "fcfs" => "FCFS",
+        "fffs" => "first fit (fffs)",
+        "bffs" => "best fit (bffs)",
+        "wffs" => "worst fit (wffs)",
+        "easy" => "EASY",
+        "perfect" => "PERFECT (EASY with true runtimes)",
+        "x2" => "X2",
+        "easy_pcor" => "EASY with prediction correction (easy-pcor)",
+        "easy+" => "EASY+",
+        "easy_sjbf" => "EASY-SJBF",
+        "easy++" => "EASY++",
+        "perfect++" => "PERFECT++",
+        "easy++_guarded" => "guarded EASY++ (easy++-guarded)",
+        "x2+" => "X2+",
+        "x2++" => "X2++",
+        "x2_perf" => "X2 with true runtimes (x2-perf)",
+        "x2++_perf" => "X2++ with true runtimes (x2++-perf)",
+        "sjf" => "SJF",
+        "sjf+" => "SJF+",
+        "sjf_perf" => "SJF by true runtimes (sjf-perf)",
+        "conservative" => "conservative backfilling",
+        "relaxed" => "relaxed backfill",
+        "mq_backfill" => "multiple-queue backfilling (mq-backfill)",
+        "sq_backfill" => "single-queue backfilling (sq-backfill)",
+        "ns" => "NS (no suspension)",
+        "ss" => "SS (selective suspension)",
+        "tss" => "TSS (tunable selective suspension)",
+        "is" => "IS (immediate service)",
+        _ => policy,
+    };
+    named.to_string()
+}
+
 /// Looks a policy up by name (case-insensitive, `-` = `_`).
 pub fn find(name: &str) -> Option<&'static PolicyInfo> {
     let n = normalize(name);

@@ -1,19 +1,35 @@
 //! The answer on the first screen, in words: which policy does best on this trace, against
 //! which baseline, and by how much. The page shows it above the charts; the CLI prints it.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::axis::fmt_duration as duration;
 use super::compare::RunView;
+use crate::policy::sentence_name;
 
-/// What a comparison says: one lead sentence and a few lines that qualify it.
+/// What a comparison says: one lead sentence, what must be read with it, and a few lines that
+/// qualify it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Answer {
-    /// The headline, e.g. "On this trace, easy++ cuts mean bounded slowdown by 44% against easy".
+    /// The headline, e.g. "On this trace, EASY++ cuts mean bounded slowdown by 44% against EASY".
     pub lead: String,
-    /// Mean wait, the worst policy, utilization and unranked runs, one sentence each.
+    /// What the headline's figures hide: jobs the trace lost, policies that starve jobs. Shown
+    /// before the lead, as warnings.
+    pub warnings: Vec<String>,
+    /// Mean wait, the worst policy, utilization, bounds and unranked runs, one sentence each.
     pub more: Vec<String>,
+    /// Per policy, what its row in a leaderboard must say beside its numbers: `bound` (it knows
+    /// the true runtimes), `starves` (its worst case is far beyond the others').
+    pub flags: BTreeMap<String, Vec<&'static str>>,
 }
+
+/// A longest wait this many times the typical one (and a day more) is starvation.
+const STARVING_FACTOR: f64 = 3.0;
+
+/// A utilization below this share of the best one means the machine was left idle.
+const IDLE_SHARE: f64 = 0.9;
 
 /// A number with about three significant digits.
 fn num(v: f64) -> String {
@@ -53,24 +69,95 @@ fn extreme<'a>(runs: &[&'a RunView], key: &str, max: bool) -> Option<(&'a RunVie
     best
 }
 
+/// The name a sentence gives a run.
+fn name(r: &RunView) -> String {
+    sentence_name(&r.policy)
+}
+
+/// The lower median of `key` over `runs`.
+fn median(runs: &[&RunView], key: &str) -> Option<f64> {
+    let mut v: Vec<f64> = runs.iter().filter_map(|r| metric(r, key)).collect();
+    v.sort_by(f64::total_cmp);
+    v.get(v.len().saturating_sub(1) / 2).copied()
+}
+
+/// Why a run starves jobs, if it does: its longest wait far above the typical longest wait of
+/// the runs compared, or its utilization well below the best (the machine left idle while
+/// jobs wait). `None` for a run within the others' range.
+fn starvation(r: &RunView, typical_max_wait: Option<f64>, best_util: Option<f64>) -> Option<String> {
+    let mut why = Vec::new();
+    if let (Some(w), Some(t)) = (metric(r, "max_wait_s"), typical_max_wait) {
+        if w > STARVING_FACTOR * t && w > t + 86_400.0 {
+            why.push(format!(
+                "its longest wait is {}, where the policies compared typically keep it to {}",
+                duration(w),
+                duration(t)
+            ));
+        }
+    }
+    if let (Some(u), Some(b)) = (metric(r, "utilization"), best_util) {
+        if u < IDLE_SHARE * b {
+            why.push(format!("it keeps {:.0}% of the machine busy against up to {:.0}%", 100.0 * u, 100.0 * b));
+        }
+    }
+    (!why.is_empty()).then(|| why.join(", and "))
+}
+
 /// Says what the runs show, ranking by mean bounded slowdown against EASY (the production
-/// default every paper compares with), else FCFS, else the first run. Runs stopped at their
-/// time budget cover part of the trace only, so they are named but not ranked.
-pub fn answer(runs: &[RunView]) -> Answer {
+/// default every paper compares with), else FCFS, else the first run. `trace_loss` are the
+/// trace report's sentences on jobs dropped or altered ([`crate::trace::TraceReport::loss`]),
+/// said first. The headline names neither a clairvoyant run (a bound, unless only bounds ran) nor
+/// one that starves jobs (unless all do); both are said beside it. Runs stopped at their time
+/// budget cover part of the trace only, so they are named but not ranked.
+pub fn answer(runs: &[RunView], trace_loss: &[String]) -> Answer {
     let ranked: Vec<&RunView> =
         runs.iter().filter(|r| r.stopped.is_none() && metric(r, "avg_bsld").is_some()).collect();
-    let stopped: Vec<&str> = runs.iter().filter(|r| r.stopped.is_some()).map(|r| r.policy.as_str()).collect();
+    let stopped: Vec<String> = runs.iter().filter(|r| r.stopped.is_some()).map(name).collect();
+    let mut warnings: Vec<String> = trace_loss.iter().map(|w| capitalised(w) + ".").collect();
     let mut more = Vec::new();
-    let Some((best, best_v)) = extreme(&ranked, "avg_bsld", false) else {
+    let mut flags: BTreeMap<String, Vec<&'static str>> = BTreeMap::new();
+    for r in runs.iter().filter(|r| r.clairvoyant) {
+        flags.entry(r.policy.clone()).or_default().push("bound");
+    }
+    let typical_max_wait = median(&ranked, "max_wait_s");
+    let best_util = extreme(&ranked, "utilization", true).map(|(_, u)| u);
+    let starving: Vec<(&RunView, String)> = if ranked.len() > 1 {
+        ranked.iter().filter_map(|r| starvation(r, typical_max_wait, best_util).map(|why| (*r, why))).collect()
+    } else {
+        Vec::new()
+    };
+    for (r, _) in &starving {
+        flags.entry(r.policy.clone()).or_default().push("starves");
+    }
+    // The runs a headline may name: real schedulers that do not starve jobs, where there are any.
+    let real: Vec<&RunView> = ranked.iter().copied().filter(|r| !r.clairvoyant).collect();
+    let real = if real.is_empty() { ranked.clone() } else { real };
+    let fair: Vec<&RunView> =
+        real.iter().copied().filter(|r| !starving.iter().any(|(s, _)| std::ptr::eq(*s, *r))).collect();
+    let candidates = if fair.is_empty() { real } else { fair };
+    let Some((best, best_v)) = extreme(&candidates, "avg_bsld", false) else {
         let lead = if runs.is_empty() {
             "No policy has run yet.".to_string()
         } else {
             "No run finished: every policy stopped at its time budget, so none is ranked.".to_string()
         };
-        return Answer { lead, more };
+        return Answer { lead, warnings, more, flags };
     };
-    let lead = if ranked.len() == 1 {
-        let mut s = format!("On this trace, {} gives a mean bounded slowdown of {}", best.policy, num(best_v));
+    for (r, why) in &starving {
+        let hides = metric(r, "avg_bsld").is_some_and(|v| v < best_v);
+        warnings.push(if hides {
+            format!(
+                "{} has a lower mean bounded slowdown ({}) but starves jobs: {}.",
+                name(r),
+                num(metric(r, "avg_bsld").unwrap_or(0.0)),
+                why
+            )
+        } else {
+            format!("{} starves jobs: {}.", capitalised(&name(r)), why)
+        });
+    }
+    let lead = if candidates.len() == 1 {
+        let mut s = format!("On this trace, {} gives a mean bounded slowdown of {}", name(best), num(best_v));
         if let Some(w) = metric(best, "avg_wait_s") {
             s += &format!(" and a mean wait of {}", duration(w));
         }
@@ -78,22 +165,22 @@ pub fn answer(runs: &[RunView]) -> Answer {
     } else {
         let baseline = ["easy", "fcfs"]
             .iter()
-            .find_map(|name| ranked.iter().find(|r| r.policy == *name))
+            .find_map(|n| candidates.iter().find(|r| r.policy == *n))
             .copied()
-            .unwrap_or(ranked[0]);
+            .unwrap_or(candidates[0]);
         let base_v = metric(baseline, "avg_bsld").unwrap_or(best_v);
         if std::ptr::eq(best, baseline) || base_v <= best_v {
-            let others: Vec<&RunView> = ranked.iter().copied().filter(|r| !std::ptr::eq(*r, best)).collect();
+            let others: Vec<&RunView> = candidates.iter().copied().filter(|r| !std::ptr::eq(*r, best)).collect();
             let mut s = format!(
                 "On this trace, {} gives the lowest mean bounded slowdown of the {} policies compared: {}",
-                best.policy,
-                ranked.len(),
+                name(best),
+                candidates.len(),
                 num(best_v)
             );
             if let Some((second, v)) = extreme(&others, "avg_bsld", false) {
                 s += &format!(
                     "; the next best, {}, is {} higher",
-                    second.policy,
+                    name(second),
                     pct(100.0 * (v - best_v) / best_v.max(1e-9))
                 );
             }
@@ -101,23 +188,36 @@ pub fn answer(runs: &[RunView]) -> Answer {
         } else {
             format!(
                 "On this trace, {} cuts mean bounded slowdown by {} against {}: {} instead of {}.",
-                best.policy,
+                name(best),
                 pct(100.0 * (base_v - best_v) / base_v),
-                baseline.policy,
+                name(baseline),
                 num(best_v),
                 num(base_v)
             )
         }
     };
+    let bounds: Vec<&RunView> = ranked.iter().copied().filter(|r| r.clairvoyant).collect();
+    if !bounds.is_empty() && !best.clairvoyant {
+        let names: Vec<String> = bounds.iter().map(|r| name(r)).collect();
+        let (verb, them) = if bounds.len() == 1 { ("knows", "it is a bound") } else { ("know", "they are bounds") };
+        let mut s = format!(
+            "{} {verb} every job's true runtime, which no real scheduler does: {them} to measure against, not a choice",
+            names.join(", ")
+        );
+        if let Some((b, v)) = extreme(&bounds, "avg_bsld", false) {
+            s += &format!(" ({} reaches a mean bounded slowdown of {})", name(b), num(v));
+        }
+        more.push(capitalised(&s) + ".");
+    }
     if ranked.len() > 1 {
         if let (Some((lo, lo_v)), Some((hi, hi_v))) =
             (extreme(&ranked, "avg_wait_s", false), extreme(&ranked, "avg_wait_s", true))
         {
             more.push(format!(
                 "Mean wait is shortest under {} ({}) and longest under {} ({}).",
-                lo.policy,
+                name(lo),
                 duration(lo_v),
-                hi.policy,
+                name(hi),
                 duration(hi_v)
             ));
         }
@@ -125,10 +225,10 @@ pub fn answer(runs: &[RunView]) -> Answer {
             if v > best_v {
                 more.push(format!(
                     "The worst is {}, with a mean bounded slowdown of {} ({} times {}'s).",
-                    worst.policy,
+                    name(worst),
                     num(v),
                     num(v / best_v.max(1e-9)),
-                    best.policy
+                    name(best)
                 ));
             }
         }
@@ -145,9 +245,9 @@ pub fn answer(runs: &[RunView]) -> Answer {
                 more.push(format!(
                     "Utilization ranges from {:.1}% ({}) to {:.1}% ({}).",
                     100.0 * lo_v,
-                    lo.policy,
+                    name(lo),
                     100.0 * hi_v,
-                    hi.policy
+                    name(hi)
                 ));
             }
         }
@@ -156,7 +256,13 @@ pub fn answer(runs: &[RunView]) -> Answer {
         more.push(format!("Not ranked, stopped at their time budget: {}.", stopped.join(", ")));
     }
     more.push("Bounded slowdown is (wait + run) / max(10 s, run): 1 means no wait; lower is better.".to_string());
-    Answer { lead, more }
+    Answer { lead, warnings, more, flags }
+}
+
+/// `s` with its first letter in capitals, for a name that opens a sentence.
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
 }
 
 #[cfg(test)]
@@ -179,25 +285,25 @@ mod tests {
         // easy++ 3.1 against easy 5.5: (5.5 - 3.1) / 5.5 = 43.6%, shown whole above 10%.
         let runs =
             [run("fcfs", 40.0, 36_000.0, 0.61), run("easy", 5.5, 3_600.0, 0.66), run("easy++", 3.1, 1_800.0, 0.662)];
-        let a = answer(&runs);
+        let a = answer(&runs, &[]);
         assert_eq!(
             a.lead,
-            "On this trace, easy++ cuts mean bounded slowdown by 44% against easy: 3.10 instead of 5.50."
+            "On this trace, EASY++ cuts mean bounded slowdown by 44% against EASY: 3.10 instead of 5.50."
         );
-        assert_eq!(a.more[0], "Mean wait is shortest under easy++ (30 min) and longest under fcfs (10 h).");
+        assert_eq!(a.more[0], "Mean wait is shortest under EASY++ (30 min) and longest under FCFS (10 h).");
         // 40 / 3.1 = 12.9.
-        assert_eq!(a.more[1], "The worst is fcfs, with a mean bounded slowdown of 40.0 (12.9 times easy++'s).");
-        assert_eq!(a.more[2], "Utilization ranges from 61.0% (fcfs) to 66.2% (easy++).");
+        assert_eq!(a.more[1], "The worst is FCFS, with a mean bounded slowdown of 40.0 (12.9 times EASY++'s).");
+        assert_eq!(a.more[2], "Utilization ranges from 61.0% (FCFS) to 66.2% (EASY++).");
     }
 
     #[test]
     fn when_the_baseline_wins_the_runner_up_is_named() {
         // conservative 6.6 is (6.6 - 5.5) / 5.5 = 20% above easy.
         let runs = [run("easy", 5.5, 3_600.0, 0.66), run("conservative", 6.6, 4_000.0, 0.6601)];
-        let a = answer(&runs);
+        let a = answer(&runs, &[]);
         assert_eq!(
             a.lead,
-            "On this trace, easy gives the lowest mean bounded slowdown of the 2 policies compared: 5.50; the next best, conservative, is 20% higher."
+            "On this trace, EASY gives the lowest mean bounded slowdown of the 2 policies compared: 5.50; the next best, conservative backfilling, is 20% higher."
         );
         assert_eq!(a.more[2], "Utilization hardly moves (66.0% to 66.0%): the policies reorder the same work.");
     }
@@ -206,13 +312,92 @@ mod tests {
     fn stopped_runs_are_named_not_ranked() {
         let mut slow = run("conservative", 1.0, 10.0, 0.7);
         slow.stopped = Some("stopped at the time budget".into());
-        let a = answer(&[run("easy", 5.5, 3_600.0, 0.66), slow.clone()]);
-        assert!(a.lead.starts_with("On this trace, easy gives a mean bounded slowdown of 5.50"), "{}", a.lead);
-        assert!(a.more.contains(&"Not ranked, stopped at their time budget: conservative.".to_string()));
+        let a = answer(&[run("easy", 5.5, 3_600.0, 0.66), slow.clone()], &[]);
+        assert!(a.lead.starts_with("On this trace, EASY gives a mean bounded slowdown of 5.50"), "{}", a.lead);
+        assert!(a.more.contains(&"Not ranked, stopped at their time budget: conservative backfilling.".to_string()));
         assert_eq!(
-            answer(&[slow]).lead,
+            answer(&[slow], &[]).lead,
             "No run finished: every policy stopped at its time budget, so none is ranked."
         );
-        assert_eq!(answer(&[]).lead, "No policy has run yet.");
+        assert_eq!(answer(&[], &[]).lead, "No policy has run yet.");
+    }
+
+    fn with(mut r: RunView, key: &str, v: f64) -> RunView {
+        r.metrics.insert(key.to_string(), Some(v));
+        r
+    }
+
+    #[test]
+    fn a_policy_that_starves_jobs_does_not_headline_and_is_named() {
+        // Longest waits 2 d, 3 d and 182 d: the lower median is 3 d, and 182 d is more than three
+        // times that; SS also keeps 57% of the machine busy where EASY keeps 84% (57 < 0.9 x 84).
+        let day = 86_400.0;
+        let runs = [
+            with(run("easy", 40.0, 3_600.0, 0.84), "max_wait_s", 2.0 * day),
+            with(run("conservative", 45.0, 4_000.0, 0.83), "max_wait_s", 3.0 * day),
+            with(run("ss", 20.0, 2_000.0, 0.57), "max_wait_s", 182.0 * day),
+        ];
+        let a = answer(&runs, &[]);
+        assert_eq!(
+            a.lead,
+            "On this trace, EASY gives the lowest mean bounded slowdown of the 2 policies compared: 40.0; the next best, conservative backfilling, is 12% higher."
+        );
+        assert_eq!(
+            a.warnings,
+            ["SS (selective suspension) has a lower mean bounded slowdown (20.0) but starves jobs: its longest wait is 182 d, where the policies compared typically keep it to 3 d, and it keeps 57% of the machine busy against up to 84%."]
+        );
+        assert_eq!(a.flags.get("ss"), Some(&vec!["starves"]));
+        assert_eq!(a.flags.get("easy"), None);
+    }
+
+    #[test]
+    fn a_long_worst_case_within_the_others_range_is_not_starvation() {
+        let day = 86_400.0;
+        let runs = [
+            with(run("easy", 40.0, 3_600.0, 0.84), "max_wait_s", 2.0 * day),
+            with(run("fcfs", 90.0, 9_000.0, 0.80), "max_wait_s", 5.0 * day),
+        ];
+        // 5 d is not three times 2 d, and 80% is within 90% of 84%.
+        let a = answer(&runs, &[]);
+        assert!(a.warnings.is_empty(), "{:?}", a.warnings);
+        assert!(a.flags.is_empty());
+    }
+
+    #[test]
+    fn a_clairvoyant_policy_is_a_bound_not_a_headline() {
+        let mut perf = run("sjf-perf", 2.0, 600.0, 0.66);
+        perf.clairvoyant = true;
+        let runs = [run("easy", 5.5, 3_600.0, 0.66), run("easy++", 3.1, 1_800.0, 0.66), perf.clone()];
+        let a = answer(&runs, &[]);
+        assert_eq!(
+            a.lead,
+            "On this trace, EASY++ cuts mean bounded slowdown by 44% against EASY: 3.10 instead of 5.50."
+        );
+        assert_eq!(
+            a.more[0],
+            "SJF by true runtimes (sjf-perf) knows every job's true runtime, which no real scheduler does: it is a bound to measure against, not a choice (SJF by true runtimes (sjf-perf) reaches a mean bounded slowdown of 2.00)."
+        );
+        assert_eq!(a.flags.get("sjf-perf"), Some(&vec!["bound"]));
+        // Only bounds chosen: the best of them headlines.
+        let mut perfect = run("perfect", 2.5, 700.0, 0.66);
+        perfect.clairvoyant = true;
+        let a = answer(&[perf, perfect], &[]);
+        assert!(a.lead.starts_with("On this trace, SJF by true runtimes (sjf-perf) gives the lowest"), "{}", a.lead);
+    }
+
+    #[test]
+    fn the_trace_loss_comes_first() {
+        let loss = ["this trace lost 66% of its job lines (80,197 of 121,039): 80,197 with no runtime (0 s or missing) (first at line 12); every figure describes the rest".to_string()];
+        let a = answer(&[run("easy", 5.5, 3_600.0, 0.66)], &loss);
+        assert_eq!(a.warnings, ["This trace lost 66% of its job lines (80,197 of 121,039): 80,197 with no runtime (0 s or missing) (first at line 12); every figure describes the rest."]);
+    }
+
+    #[test]
+    fn policies_are_named_as_names() {
+        let runs = [run("easy", 5.5, 3_600.0, 0.66), run("is", 3.0, 1_000.0, 0.66)];
+        assert_eq!(
+            answer(&runs, &[]).lead,
+            "On this trace, IS (immediate service) cuts mean bounded slowdown by 45% against EASY: 3.00 instead of 5.50."
+        );
     }
 }

@@ -30,8 +30,9 @@ use crate::engine::Outcome;
 use crate::metrics::categories::{bsld_by_category, Grid};
 use crate::metrics::SeriesPoint;
 use crate::metrics::{compress, records, AccuracyHistogram};
+use crate::policy::is_clairvoyant;
 use crate::run::PolicyResult;
-use crate::trace::Trace;
+use crate::trace::{RuntimeSource, Trace, TraceReport};
 
 /// What the charts need of one policy's run (built natively by the CLI, in wasm by the page's
 /// worker; crosses the wasm boundary through serde).
@@ -43,6 +44,9 @@ pub struct RunView {
     pub metrics: BTreeMap<String, Option<f64>>,
     /// Why the run stopped early, if it did.
     pub stopped: Option<String>,
+    /// The policy planned with true runtimes (or the trace made every estimate exact): a bound.
+    #[serde(default)]
+    pub clairvoyant: bool,
     /// Busy processors and queue length, compressed ([`crate::metrics::compress`]).
     pub series: Vec<SeriesPoint>,
     /// 201 quantiles of the wait (every half percent, nearest rank) over started jobs; empty
@@ -58,6 +62,22 @@ impl RunView {
     /// The view of one run: `points` series buckets (e.g. 400), `tau` the bounded slowdown's
     /// threshold (`settings.metrics.tau`).
     pub fn new(trace: &Trace, outcome: &Outcome, result: &PolicyResult, tau: i64, points: usize) -> RunView {
+        let summary = RunView::summary(&trace.report, result);
+        let recs = records(trace, outcome);
+        let mut waits: Vec<i64> = recs.iter().filter(|r| r.start >= 0).map(|r| r.wait()).collect();
+        waits.sort_unstable();
+        RunView {
+            series: compress(&outcome.series, points),
+            wait_quantiles: quantiles(&waits, 200),
+            categories: bsld_by_category(&recs, tau),
+            accuracy: result.accuracy_histogram.clone(),
+            ..summary
+        }
+    }
+
+    /// What the answer in words needs of a run (its name, metrics and whether it is a bound),
+    /// without the charts' series.
+    pub fn summary(trace: &TraceReport, result: &PolicyResult) -> RunView {
         let metrics = match serde_json::to_value(&result.metrics) {
             Ok(serde_json::Value::Object(m)) => m
                 .into_iter()
@@ -69,17 +89,12 @@ impl RunView {
                 .collect(),
             _ => BTreeMap::new(),
         };
-        let recs = records(trace, outcome);
-        let mut waits: Vec<i64> = recs.iter().filter(|r| r.start >= 0).map(|r| r.wait()).collect();
-        waits.sort_unstable();
         RunView {
             policy: result.policy.clone(),
             metrics,
             stopped: result.stopped.clone(),
-            series: compress(&outcome.series, points),
-            wait_quantiles: quantiles(&waits, 200),
-            categories: bsld_by_category(&recs, tau),
-            accuracy: result.accuracy_histogram.clone(),
+            clairvoyant: is_clairvoyant(&result.options) || trace.options.runtime == RuntimeSource::Exact,
+            ..RunView::default()
         }
     }
 

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 pub use loader::{is_gzip, is_packed, Loader, MAX_HEADER_LINES, MAX_LINE, PAGE_JOB_LIMIT};
-pub use options::{Overrun, ProcsField, RuntimeSource, TraceOptions, Wide, TRACE_KEYS};
+pub use options::{MissingEstimate, Overrun, ProcsField, RuntimeSource, TraceOptions, Wide, TRACE_KEYS};
 pub use swf::{leading_int, parse_job_line, Header, LineError, FIELD_NAMES};
 pub use write::to_swf;
 
@@ -33,6 +33,110 @@ pub const MAX_MACHINE: u32 = 1 << 24;
 
 /// How many line errors the report keeps verbatim (the rest are only counted).
 pub const MAX_REPORTED_ERRORS: usize = 100;
+
+/// The share of a trace's jobs dropped, or altered for one reason, above which every result says so.
+pub const LOSS_WARNED: f64 = 0.01;
+
+/// Reasons a line is not kept that lose no job that ran in the period asked for: job steps folded
+/// into their job, jobs that never ran or had not ended, records that are not a job's end,
+/// checkpoint fragments, and the user's own partition and date filters.
+const NOT_LOST: &[&str] = &[
+    "job_step_folded",
+    "cancelled_before_start",
+    "never_started",
+    "not_finished",
+    "not_an_end_record",
+    "partial_record",
+    "other_partition",
+    "before_from",
+    "after_to",
+];
+
+/// A dropped or altered job line's reason, for people.
+fn reason_text(reason: &str) -> &str {
+    match reason {
+        "malformed_line" => "malformed",
+        "procs_not_positive" => "without a processor count",
+        "runtime_not_positive" => "with no runtime (0 s or missing)",
+        "estimate_missing" => "without an estimate",
+        "submit_missing" => "without a submit time",
+        "time_out_of_range" => "with times out of range",
+        "wider_than_machine" => "wider than the machine",
+        "estimate_from_runtime" => "without an estimate (the runtime stands in)",
+        "estimate_from_partition" => "without an estimate (the partition's longest stands in)",
+        "procs_from_allocated" => "without requested processors (the allocated stand in)",
+        "procs_from_requested" => "without allocated processors (the requested stand in)",
+        "killed_at_estimate" => "killed at their estimate (they ran past it)",
+        "clamped_to_machine" => "narrowed to the machine",
+        other => other,
+    }
+}
+
+/// Says, for the jobs dropped and for each way jobs were altered, when more than
+/// [`LOSS_WARNED`] of the job lines are concerned, e.g. "this trace lost 66% of its job lines
+/// (80,197 of 121,039): 80,197 without a runtime (first at line 12)".
+fn loss_sentences(r: &TraceReport) -> Vec<String> {
+    let out_of_scope: u64 = NOT_LOST.iter().filter_map(|k| r.dropped.get(k)).sum();
+    let lines = r.job_lines.saturating_sub(out_of_scope).max(r.jobs_kept);
+    if lines == 0 {
+        return Vec::new();
+    }
+    let share = |n: u64| n as f64 / lines as f64;
+    let pct = |n: u64| {
+        let p = 100.0 * share(n);
+        if p >= 10.0 {
+            format!("{p:.0}%")
+        } else {
+            format!("{p:.1}%")
+        }
+    };
+    let first = |lines: &BTreeMap<&'static str, u64>, k: &str| {
+        lines.get(k).map_or(String::new(), |l| format!(" (first at line {l})"))
+    };
+    let mut out = Vec::new();
+    let lost: Vec<(&&str, &u64)> = r.dropped.iter().filter(|(k, _)| !NOT_LOST.contains(k)).collect();
+    let n_lost: u64 = lost.iter().map(|(_, n)| **n).sum();
+    if share(n_lost) > LOSS_WARNED {
+        let why: Vec<String> = lost
+            .iter()
+            .map(|(k, n)| format!("{} {}{}", group(**n), reason_text(k), first(&r.dropped_lines, k)))
+            .collect();
+        out.push(format!(
+            "this trace lost {} of its job lines ({} of {}): {}; every figure describes the rest",
+            pct(n_lost),
+            group(n_lost),
+            group(lines),
+            why.join(", ")
+        ));
+    }
+    // Sorting and load scaling change no job's own fields; overruns let run are the user's choice.
+    for (k, &n) in r.altered.iter().filter(|(k, _)| !matches!(**k, "sorted" | "load_scaled" | "ran_past_estimate")) {
+        if share(n) > LOSS_WARNED {
+            out.push(format!(
+                "{} of this trace's job lines ({}) were altered: {} {}{}",
+                pct(n),
+                group(n),
+                group(n),
+                reason_text(k),
+                first(&r.altered_lines, k)
+            ));
+        }
+    }
+    out
+}
+
+/// A count with thousands separators: 121,039.
+fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 /// One job as the simulation sees it, after the trace options were applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -95,6 +199,9 @@ pub struct TraceReport {
     pub errors_total: u64,
     /// Whole-file remarks (truncated gzip, exact estimates, ...).
     pub warnings: Vec<String>,
+    /// The sentences, also among `warnings`, that say more than [`LOSS_WARNED`] of the jobs were
+    /// dropped or altered: every result of the trace repeats them.
+    pub loss: Vec<String>,
     /// The line where reading stopped early (a job limit or the user), if it did.
     pub stopped_at_line: Option<u64>,
     /// Machine size in processors.
@@ -169,6 +276,10 @@ struct Raw {
     runtime: i64,
     estimate: i64,
     procs: i64,
+    /// The count came from the other processor field (the first one was missing).
+    procs_standin: bool,
+    /// SWF status 5 (cancelled) with no runtime: a job that never ran.
+    cancelled: bool,
     user: i32,
     group: i32,
     queue: i32,
@@ -196,6 +307,8 @@ impl Raw {
             runtime: f[3],
             estimate: f[8],
             procs: if first > 0 { first } else { second },
+            procs_standin: first <= 0 && second > 0,
+            cancelled: f[10] == 5 && f[3] <= 0,
             user: to_i32(f[11]),
             group: to_i32(f[12]),
             queue: to_i32(f[14]),
@@ -307,22 +420,26 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
     let damaged = |message: String, report: &TraceReport| TraceError { message, report: Box::new(report.clone()) };
     let mut any_estimate = false;
     let mut any_raw = false;
-    // The widest job that can run, over all records and over those with an estimate: (procs, line).
-    let mut widest_all = (0i64, 0u64);
-    let mut widest_est = (0i64, 0u64);
+    // Whether any record gives the processor field the options read first: only then is a job
+    // that lacks it (and takes the other field's count) an alteration worth counting.
+    let mut any_first_procs = false;
+    // The widest job that can run: (procs, line).
+    let mut widest = (0i64, 0u64);
+    // Per queue (partition): the longest estimate, for `missing_estimate=partition_max`.
+    let mut longest: BTreeMap<i32, i64> = BTreeMap::new();
     for rec in scanned.records() {
         let mut rec = rec.map_err(|m| damaged(m, &report))?;
         localize(&mut rec);
         let Some(r) = Raw::from_record(&rec, &opts) else { continue };
         any_raw = true;
         any_estimate |= r.estimate > 0;
-        if r.procs > 0 && r.runtime > 0 {
-            if r.procs > widest_all.0 {
-                widest_all = (r.procs, r.line);
-            }
-            if r.estimate > 0 && r.procs > widest_est.0 {
-                widest_est = (r.procs, r.line);
-            }
+        any_first_procs |= r.procs > 0 && !r.procs_standin;
+        if r.procs > 0 && r.runtime > 0 && r.procs > widest.0 {
+            widest = (r.procs, r.line);
+        }
+        if r.estimate > 0 && opts.missing_estimate == MissingEstimate::PartitionMax {
+            let e = longest.entry(r.queue).or_default();
+            *e = (*e).max(r.estimate);
         }
     }
     report.estimates_exact = !any_estimate;
@@ -334,7 +451,6 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
 
     // Machine size: option, header MaxProcs, else the widest job.
     // Only records that can become jobs size the machine: one bad line must not make it huge.
-    let widest = if any_estimate { widest_est } else { widest_all };
     let at = |line: Option<u64>| line.map_or(String::new(), |l| format!(" (line {l})"));
     let (machine, source): (i64, &'static str) = match (opts.machine, header.max_procs) {
         (Some(m), _) => (m as i64, "option"),
@@ -394,12 +510,14 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
             Some("before_from")
         } else if r.submit >= to {
             Some("after_to")
+        } else if r.cancelled {
+            Some("cancelled_before_start")
         } else if r.procs <= 0 {
             Some("procs_not_positive")
         } else if r.runtime <= 0 {
             Some("runtime_not_positive")
-        } else if any_estimate && r.estimate <= 0 {
-            Some("estimate_not_positive")
+        } else if any_estimate && r.estimate <= 0 && opts.missing_estimate == MissingEstimate::Drop {
+            Some("estimate_missing")
         } else if r.submit < 0 {
             Some("submit_missing")
         } else if r.submit > MAX_TIME || r.runtime > MAX_TIME || r.estimate > MAX_TIME {
@@ -422,7 +540,33 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
             procs = machine as i64;
             altered.add("clamped_to_machine", r.line);
         }
-        let estimate = if any_estimate { r.estimate } else { r.runtime };
+        if r.procs_standin && any_first_procs {
+            altered.add(
+                match opts.procs {
+                    ProcsField::Requested => "procs_from_allocated",
+                    ProcsField::Allocated => "procs_from_requested",
+                },
+                r.line,
+            );
+        }
+        // A job without an estimate is still a job: its runtime, or its partition's longest
+        // estimate when asked, stands in (never below its runtime, so it is not killed for it).
+        let estimate = if !any_estimate {
+            r.runtime
+        } else if r.estimate > 0 {
+            r.estimate
+        } else {
+            match (opts.missing_estimate, longest.get(&r.queue)) {
+                (MissingEstimate::PartitionMax, Some(&e)) => {
+                    altered.add("estimate_from_partition", r.line);
+                    e.max(r.runtime)
+                }
+                _ => {
+                    altered.add("estimate_from_runtime", r.line);
+                    r.runtime
+                }
+            }
+        };
         let mut runtime = r.runtime;
         if runtime > estimate {
             match opts.overrun {
@@ -479,6 +623,8 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
         report.last_submit = b.submit;
         report.span_s = b.submit - a.submit;
     }
+    report.loss = loss_sentences(&report);
+    report.warnings.extend(report.loss.iter().cloned());
     report.users = jobs.iter().map(|j| j.user).collect::<BTreeSet<_>>().len() as u64;
     report.queues = jobs.iter().map(|j| j.queue).collect::<BTreeSet<_>>().len() as u64;
 

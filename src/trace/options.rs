@@ -46,6 +46,18 @@ pub enum ProcsField {
     Allocated,
 }
 
+/// What stands in for the estimate of a job that has none, in a trace where others have one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissingEstimate {
+    /// The job's own runtime (exact for that job).
+    Runtime,
+    /// The longest estimate of the job's queue (partition), else its runtime.
+    PartitionMax,
+    /// No stand-in: the job is dropped (the filtered traces of the pyss/predictsim line of work).
+    Drop,
+}
+
 /// Every switch that turns raw SWF records into simulated jobs; `Default` is DESIGN.md's defaults.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TraceOptions {
@@ -61,6 +73,8 @@ pub struct TraceOptions {
     pub wide: Wide,
     /// Field that gives the processor count.
     pub procs: ProcsField,
+    /// What stands in for a missing estimate.
+    pub missing_estimate: MissingEstimate,
     /// Keep status 2-4 records (partial records of checkpointed jobs) instead of skipping them.
     pub keep_partial: bool,
     /// Keep only jobs submitted from this date on (year, month, day; the trace's local midnight).
@@ -102,6 +116,7 @@ impl Default for TraceOptions {
             overrun: Overrun::Kill,
             wide: Wide::Drop,
             procs: ProcsField::Requested,
+            missing_estimate: MissingEstimate::Runtime,
             keep_partial: false,
             from: None,
             to: None,
@@ -120,6 +135,7 @@ pub const TRACE_KEYS: &[(&str, &str, &str)] = &[
     ("overrun", "kill", "jobs running past their estimate: kill (at the estimate) | run"),
     ("wide", "drop", "jobs wider than the machine: drop | clamp"),
     ("procs", "requested", "processor field: requested (field 8, else 5) | allocated (field 5, else 8)"),
+    ("missing_estimate", "runtime", "jobs without an estimate in a trace that has them: runtime (theirs stands in) | partition_max (the longest estimate of their queue or partition) | drop"),
     ("partial", "skip", "status 2-4 records (checkpoint fragments): skip | keep"),
     ("from", "none", "keep jobs submitted from this date on, YYYY-MM-DD in the trace's time zone"),
     ("to", "none", "keep jobs submitted up to the end of this date, YYYY-MM-DD in the trace's time zone"),
@@ -169,6 +185,17 @@ impl TraceOptions {
                     key,
                     value,
                     &[("requested", ProcsField::Requested), ("allocated", ProcsField::Allocated)],
+                )?
+            }
+            "missing_estimate" => {
+                self.missing_estimate = parse_choice(
+                    key,
+                    value,
+                    &[
+                        ("runtime", MissingEstimate::Runtime),
+                        ("partition_max", MissingEstimate::PartitionMax),
+                        ("drop", MissingEstimate::Drop),
+                    ],
                 )?
             }
             "partial" => self.keep_partial = parse_choice(key, value, &[("skip", false), ("keep", true)])?,

@@ -540,11 +540,13 @@ pub fn gantt_figure(machine: u32, t0: f64, t1: f64, title: &str, options: JsValu
     Ok(Figure(crate::render::gantt::frame(machine, title, &options)))
 }
 
-/// The answer on the first screen for `runs` (simulate's `view`s): `{lead, more}`.
+/// The answer on the first screen for `runs` (simulate's `view`s) on a trace whose report says
+/// `loss` (its sentences on jobs dropped or altered): `{lead, warnings, more, flags}`.
 #[wasm_bindgen]
-pub fn answer(runs: JsValue) -> Result<JsValue, JsError> {
+pub fn answer(runs: JsValue, loss: JsValue) -> Result<JsValue, JsError> {
     let runs: Vec<RunView> = from_js(runs, "runs")?;
-    Ok(js(&crate::render::answer::answer(&runs)))
+    let loss: Vec<String> = if loss.is_undefined() || loss.is_null() { Vec::new() } else { from_js(loss, "loss")? };
+    Ok(js(&crate::render::answer::answer(&runs, &loss)))
 }
 
 /// A generic chart ([`crate::render::generic::Spec`]: grouped bars, lines, ...) of numbers the
