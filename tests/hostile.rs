@@ -186,18 +186,20 @@ fn negative_times() {
         good(5, 12)
     );
     let t = read(text.as_bytes()).expect("reads");
-    assert_eq!(ids(&t), [1, 5]);
+    // Job 4's estimate of -20 is missing: its runtime of 10 stands in.
+    assert_eq!(ids(&t), [1, 4, 5]);
+    assert_eq!(t.jobs[1].estimate, 10);
     let r = &t.report;
     assert_eq!((r.dropped["submit_missing"], r.dropped_lines["submit_missing"]), (1, 4));
     assert_eq!((r.dropped["runtime_not_positive"], r.dropped_lines["runtime_not_positive"]), (1, 5));
-    assert_eq!((r.dropped["estimate_not_positive"], r.dropped_lines["estimate_not_positive"]), (1, 6));
+    assert_eq!((r.altered["estimate_from_runtime"], r.altered_lines["estimate_from_runtime"]), (1, 6));
     cli_reads(
         "negative.swf",
         text.as_bytes(),
         &[
             "submit_missing (first at line 4)",
             "runtime_not_positive (first at line 5)",
-            "estimate_not_positive (first at line 6)",
+            "estimate_from_runtime (first at line 6)",
         ],
     );
 }

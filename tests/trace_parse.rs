@@ -2,6 +2,8 @@
 
 use std::io::Write;
 
+mod common;
+
 use schedlab::run::Settings;
 use schedlab::trace::{parse, Overrun, RuntimeSource, TraceOptions, Wide};
 
@@ -89,38 +91,101 @@ fn malformed_lines_are_reported_and_skipped() {
     assert_eq!(t.report.dropped.get("malformed_line"), Some(&5));
 }
 
-/// DESIGN.md's defaults: processors from field 8 else 5; non-positive runtime, estimate or
-/// processors dropped; partial records skipped; overruns killed at the estimate; sorting counted.
+/// DESIGN.md's defaults: processors from field 8 else 5; non-positive runtime or processors
+/// dropped; a missing estimate replaced by the runtime; partial records skipped; overruns killed
+/// at the estimate; sorting counted.
 #[test]
 fn default_filters_and_alterations_are_counted() {
     let mut text = String::from("; MaxProcs: 16\n");
     text += &line(1, 100, 10, 4, -1, 20, 1, 1); // procs from allocated
     text += &line(2, 50, 0, 4, 4, 20, 1, 1); // runtime 0: dropped
-    text += &line(3, 60, 10, 4, 4, -1, 1, 1); // no estimate: dropped
+    text += &line(3, 60, 10, 4, 4, -1, 1, 1); // no estimate: the runtime stands in
     text += &line(4, 70, 10, -1, -1, 20, 1, 1); // no procs: dropped
     text += &line(5, 80, 10, 4, 4, 20, 3, 1); // status 3: partial record
     text += &line(6, 90, 50, 4, 4, 20, 1, 2); // runs past estimate: killed
     text += &line(7, 95, 10, 32, 32, 20, 1, 2); // wider than the machine
+    text += &line(8, 96, -1, 4, 4, 20, 5, 2); // cancelled before it ran
     let t = parse(text.as_bytes(), &defaults()).unwrap();
     let ids: Vec<u64> = t.jobs.iter().map(|j| j.id).collect();
-    assert_eq!(ids, vec![6, 1], "sorted by submit time");
-    assert_eq!(t.jobs[1].procs, 4);
-    assert_eq!(t.jobs[0].runtime, 20);
+    assert_eq!(ids, vec![3, 6, 1], "sorted by submit time");
+    assert_eq!(t.jobs[2].procs, 4);
+    assert_eq!((t.jobs[0].estimate, t.jobs[0].runtime), (10, 10));
+    assert_eq!(t.jobs[1].runtime, 20);
     let r = &t.report;
     for (k, v) in [
         ("runtime_not_positive", 1),
-        ("estimate_not_positive", 1),
         ("procs_not_positive", 1),
         ("partial_record", 1),
         ("wider_than_machine", 1),
+        ("cancelled_before_start", 1),
     ] {
         assert_eq!(r.dropped.get(k), Some(&v), "{k}");
     }
-    assert_eq!(r.altered.get("killed_at_estimate"), Some(&1));
-    assert_eq!(r.altered.get("sorted"), Some(&1));
-    assert_eq!(r.jobs_kept, 2);
+    assert_eq!(r.dropped.len(), 5, "{:?}", r.dropped);
+    for (k, v, line) in [
+        ("killed_at_estimate", 1, 7),
+        ("estimate_from_runtime", 1, 4),
+        ("procs_from_allocated", 1, 2),
+        ("sorted", 1, 4),
+    ] {
+        assert_eq!((r.altered.get(k), r.altered_lines.get(k)), (Some(&v), Some(&line)), "{k}");
+    }
+    assert_eq!(r.jobs_kept, 3);
     assert_eq!(r.users, 2);
-    assert_eq!((r.first_submit, r.last_submit, r.span_s), (90, 100, 10));
+    assert_eq!((r.first_submit, r.last_submit, r.span_s), (60, 100, 40));
+}
+
+/// A job that lacks its estimate, and one that lacks the processor field read first, are both
+/// kept: the other field stands in, each is counted as altered, and since each is more than 1%
+/// of the job lines, each is a warning with its first line; so is the loss of the jobs dropped.
+#[test]
+fn jobs_missing_a_field_are_kept_altered_and_warned() {
+    let mut text = String::from("; MaxProcs: 16\n");
+    text += &line(1, 0, 100, 4, 4, 200, 1, 1);
+    text += &line(2, 10, 300, 2, 2, -1, 1, 1); // no estimate: 300 stands in
+    text += &line(3, 20, 50, -1, 8, 60, 1, 1); // no allocated processors
+    text += &line(4, 30, 50, 4, -1, 60, 1, 1); // no requested processors
+    text += &line(5, 40, 0, 4, 4, 60, 1, 1); // ran 0 s: dropped
+    let t = parse(text.as_bytes(), &defaults()).unwrap();
+    assert_eq!(t.jobs.len(), 4);
+    let got: Vec<(u64, u32, i64)> = t.jobs.iter().map(|j| (j.id, j.procs, j.estimate)).collect();
+    assert_eq!(got, vec![(1, 4, 200), (2, 2, 300), (3, 8, 60), (4, 4, 60)]);
+    let r = &t.report;
+    assert_eq!(r.altered.get("estimate_from_runtime"), Some(&1));
+    assert_eq!(r.altered.get("procs_from_allocated"), Some(&1));
+    assert_eq!(
+        r.loss,
+        [
+            "this trace lost 20% of its job lines (1 of 5): 1 with no runtime (0 s or missing) (first at line 6); every figure describes the rest",
+            "20% of this trace's job lines (1) were altered: 1 without an estimate (the runtime stands in) (first at line 3)",
+            "20% of this trace's job lines (1) were altered: 1 without requested processors (the allocated stand in) (first at line 5)",
+        ]
+    );
+    assert!(r.loss.iter().all(|l| r.warnings.contains(l)), "every loss sentence is a warning");
+    // Allocated processors first: job 3 lacks them, and its requested 8 stand in.
+    let mut o = defaults();
+    o.set("procs", "allocated").unwrap();
+    let t = parse(text.as_bytes(), &o).unwrap();
+    let got: Vec<(u64, u32)> = t.jobs.iter().map(|j| (j.id, j.procs)).collect();
+    assert_eq!(got, vec![(1, 4), (2, 2), (3, 8), (4, 4)]);
+    assert_eq!(t.report.altered.get("procs_from_requested"), Some(&1));
+    assert_eq!(t.report.altered_lines.get("procs_from_requested"), Some(&4));
+    // A trace where no job gives requested processors alters none: allocated is simply the field.
+    let text =
+        String::from("; MaxProcs: 16\n") + &line(1, 0, 100, 4, -1, 200, 1, 1) + &line(2, 5, 100, 2, -1, 200, 1, 1);
+    let t = parse(text.as_bytes(), &defaults()).unwrap();
+    assert_eq!(t.report.altered.get("procs_from_allocated"), None);
+    assert!(t.report.loss.is_empty());
+    // missing_estimate=drop gives the old filtered trace; partition_max the queue's longest.
+    let text = String::from("; MaxProcs: 16\n") + &line(1, 0, 100, 4, 4, 200, 1, 1) + &line(2, 10, 30, 2, 2, -1, 1, 1);
+    let mut o = defaults();
+    o.set("missing_estimate", "drop").unwrap();
+    let t = parse(text.as_bytes(), &o).unwrap();
+    assert_eq!((t.jobs.len(), t.report.dropped.get("estimate_missing")), (1, Some(&1)));
+    o.set("missing_estimate", "partition_max").unwrap();
+    let t = parse(text.as_bytes(), &o).unwrap();
+    assert_eq!(t.jobs[1].estimate, 200);
+    assert_eq!(t.report.altered.get("estimate_from_partition"), Some(&1));
 }
 
 /// Each default can be switched off: allocated processors, clamping, running past the estimate, partial records.
@@ -281,4 +346,70 @@ fn extreme_values_are_refused_or_dropped() {
     let body = line(1, 0, 10, 2, 2, 20, 1, 1);
     assert!(parse(body.as_bytes(), &TraceOptions { load: 0.0, ..defaults() }).is_err());
     assert!(parse(body.as_bytes(), &TraceOptions { load: -1.0, ..defaults() }).is_err());
+}
+
+/// A cluster whose users gave time limits in one partition only: SDSC-SP2 with every estimate
+/// removed outside queue 2 ("high"). No job is lost: each keeps its runtime as its estimate,
+/// counted as altered, and the report's warning says what share of the trace that is.
+#[test]
+fn a_trace_with_estimates_in_one_partition_only_keeps_every_job() {
+    let text = String::from_utf8(common::gunzip(&common::read_shared("traces/SDSC-SP2-1998-4.2-cln.swf.gz"))).unwrap();
+    let mut removed = String::with_capacity(text.len());
+    // Job numbers without an estimate, and queue 2's longest estimate.
+    let mut missing = std::collections::HashSet::new();
+    let mut longest = 0i64;
+    for l in text.lines() {
+        let mut f: Vec<&str> = l.split_whitespace().collect();
+        if !l.starts_with(';') && f.len() == 18 {
+            if f[14] != "2" {
+                f[8] = "-1";
+            }
+            let est: i64 = f[8].parse().unwrap();
+            if est <= 0 {
+                missing.insert(f[0].parse::<u64>().unwrap());
+            } else if !["2", "3", "4"].contains(&f[10]) {
+                longest = longest.max(est);
+            }
+        }
+        removed.push_str(&f.join(" "));
+        removed.push('\n');
+    }
+    let whole = parse(text.as_bytes(), &defaults()).unwrap();
+    let t = parse(removed.as_bytes(), &defaults()).unwrap();
+    assert_eq!(t.report.jobs_kept, whole.report.jobs_kept, "no job is lost for lack of an estimate");
+    assert_eq!(t.report.dropped, whole.report.dropped);
+    let lacking = t.jobs.iter().filter(|j| missing.contains(&j.id)).count() as u64;
+    assert!(lacking > 40_000, "{lacking}");
+    assert_eq!(t.report.altered["estimate_from_runtime"], lacking);
+    assert!(t.jobs.iter().filter(|j| missing.contains(&j.id)).all(|j| j.estimate == j.runtime));
+    // The share is of the job lines that describe jobs that ran: cancelled ones are not lost.
+    let ran = whole.report.job_lines - whole.report.dropped["cancelled_before_start"];
+    let warning = format!(
+        "{:.0}% of this trace's job lines ({}) were altered: ",
+        100.0 * lacking as f64 / ran as f64,
+        group(lacking)
+    );
+    assert!(t.report.warnings.iter().any(|w| w.starts_with(&warning)), "{warning} in {:?}", t.report.warnings);
+    // The one partition with estimates lends its longest to its own jobs that have none only.
+    let mut o = defaults();
+    o.set("missing_estimate", "partition_max").unwrap();
+    let p = parse(removed.as_bytes(), &o).unwrap();
+    assert_eq!(p.report.jobs_kept, t.report.jobs_kept);
+    let lent = p.jobs.iter().filter(|j| j.queue == 2 && missing.contains(&j.id));
+    assert!(lent.clone().count() > 0);
+    assert!(lent.clone().all(|j| j.estimate == longest.max(j.runtime)));
+    assert_eq!(p.report.altered["estimate_from_partition"], lent.count() as u64);
+    assert!(p.jobs.iter().filter(|j| j.queue != 2).all(|j| j.estimate == j.runtime));
+}
+
+fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -489,6 +489,7 @@ function renderReport(value) {
     const table = document.createElement('table');
     for (const [k, v] of rows) {
       const tr = table.insertRow();
+      if (k === 'warning') tr.className = (r.loss || []).includes(v) ? 'warn loss' : 'warn';
       tr.insertCell().textContent = k;
       tr.insertCell().textContent = String(v);
     }
@@ -865,8 +866,8 @@ function colourOf(policy) {
 const BOARD = [
   ['avg_bsld', 'mean bounded slowdown', (v) => fmt(v)],
   ['avg_wait_s', 'mean wait', (v) => duration(v)],
-  ['p95_wait_s', '95th percentile wait', (v) => duration(v)],
   ['max_wait_s', 'longest wait', (v) => duration(v)],
+  ['p95_wait_s', '95th percentile wait', (v) => duration(v)],
   ['utilization', 'utilization', (v) => `${(100 * v).toFixed(1)}%`],
 ];
 
@@ -887,11 +888,20 @@ function renderCompare() {
   const lead = document.createElement('p');
   lead.className = 'lead';
   answer.append(lead);
+  state.flags = {};
   if (!list.length) {
     lead.textContent = state.bytes ? 'Simulating the policies on the trace…' : 'Open a trace, or try the demo, to compare scheduling policies on it.';
   } else {
-    const said = pageEngine().answer(views());
+    const said = pageEngine().answer(views(), state.report?.loss ?? []);
     lead.textContent = said.lead;
+    state.flags = said.flags;
+    // What the lead's figures hide comes before it.
+    for (const line of said.warnings) {
+      const p = document.createElement('p');
+      p.className = 'warning';
+      p.textContent = line;
+      lead.before(p);
+    }
     for (const line of said.more) {
       const p = document.createElement('p');
       p.className = 'more';
@@ -966,10 +976,20 @@ function renderBoard(list) {
     dot.style.background = colourOf(r.result.policy);
     name.append(dot, ' ', r.result.policy);
     if (r.result.stopped) name.append(' (stopped)');
+    // The engine's answer says which rows are bounds and which starve jobs.
+    const flags = state.flags?.[r.result.policy] ?? [];
+    for (const flag of flags) {
+      const tag = document.createElement('span');
+      tag.className = `tag ${flag}`;
+      tag.textContent = flag === 'bound' ? 'bound' : 'starves jobs';
+      tag.title = flag === 'bound' ? 'knows every job\'s true runtime: a bound to measure against, not a choice' : 'its worst case is far beyond the other policies\': see the warning above';
+      name.append(' ', tag);
+    }
     for (const [k, , f] of BOARD) {
       const td = tr.insertCell();
       const v = r.result.metrics[k];
       td.textContent = v === null || v === undefined ? '–' : f(v);
+      if (k === 'max_wait_s' && flags.includes('starves')) td.className = 'flagged';
     }
   });
 }

@@ -290,6 +290,7 @@ fn cmd_info(a: &Args) -> Result<(), Fail> {
 
 const TABLE_COLUMNS: &[(&str, &str)] = &[
     ("avg_wait_s", "avg wait s"),
+    ("max_wait_s", "max wait s"),
     ("avg_response_s", "avg resp s"),
     ("avg_bsld", "avg bsld"),
     ("max_bsld", "max bsld"),
@@ -452,6 +453,17 @@ fn print_table(path: &str, tr: &TraceReport, report: &RunReport, cut: Cut) {
         if let Some(why) = &r.stopped {
             out!("{}: {why}", r.policy);
         }
+    }
+    // The page's answer in words: what the trace lost, which policy starves jobs, which is a bound.
+    let views: Vec<RunView> = report.results.iter().map(|r| RunView::summary(tr, r)).collect();
+    let said = schedlab::render::answer::answer(&views, &tr.loss);
+    out!();
+    for w in &said.warnings {
+        out!("warning: {w}");
+    }
+    out!("{}", said.lead);
+    for line in &said.more {
+        out!("{line}");
     }
 }
 
