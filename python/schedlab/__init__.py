@@ -138,9 +138,9 @@ def load(source: Union[str, os.PathLike, bytes], **trace_options: Any) -> Trace:
     command line's (``machine=128``, ``tz="Europe/Paris"``, ``load=1.2``, ``partition="gpu"``...).
     Raises :class:`Error` with the command line's message when it cannot be used.
 
-    Each of the loader's remarks (what the command line prints as ``warning:``) is issued as a
-    :class:`TraceWarning` naming the trace, at the line that called ``load``, and kept in the
-    trace's :attr:`Trace.warnings`."""
+    Each of the loader's remarks (what the command line warns of on reading the trace) is issued
+    as a :class:`TraceWarning` naming the trace, at the line that called ``load``, and kept in
+    the trace's :attr:`Trace.warnings`."""
     trace = _read(source, trace_options)
     _warn(trace, stacklevel=2)
     return trace

@@ -51,7 +51,9 @@ def _labels(traces: Sequence["Trace"]) -> List[str]:
             continue
         paths = [traces[i].name for i in idx]
         files = [p for p in paths if p != "<bytes>"]
-        folder = dict(zip(files, _folders(files))) if len(set(files)) > 1 else {}
+        # One file under two spellings (relative and absolute) is not two folders.
+        distinct_files = len({os.path.abspath(p) for p in files}) > 1
+        folder = dict(zip(files, _folders(files))) if distinct_files else {}
         options_differ = len({tuple(traces[i].options) for i in idx}) > 1
         for i, path in zip(idx, paths):
             label = name
