@@ -9,6 +9,10 @@ the same error messages.
 >>> r = schedlab.simulate(t, "easy")
 >>> r.metrics["avg_wait_s"], r.schedule_hash
 >>> schedlab.sweep([t], "easy++", {"window": [1, 2, 3], "metric": ["avg", "med"]})
+
+What the loader remarks on a trace (no user estimates, a machine sized by its widest job,
+malformed lines skipped...) is issued as a :class:`TraceWarning` when it is read, and kept on
+the trace (``t.warnings``), on each result of it and on a sweep's table.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import warnings
 from typing import Any, Dict, List, Mapping, Optional, Union
 
 import numpy as np
@@ -23,11 +28,17 @@ import pandas as pd
 
 from . import _schedlab
 
-__all__ = ["Error", "Trace", "Result", "load", "simulate", "policies", "sweep"]
+__all__ = ["Error", "TraceWarning", "Trace", "Result", "load", "simulate", "policies", "sweep"]
 
 
 class Error(Exception):
     """A trace, an option or a policy SchedLab cannot use; the message is the command line's."""
+
+
+class TraceWarning(UserWarning):
+    """A remark of the loader on a trace it could use (no user estimates, a machine sized by its
+    widest job, jobs dropped or changed, malformed lines skipped...): the results stand, but may
+    not mean what one expects. The message is the trace's name, then the command line's remark."""
 
 
 def _translated(f):
@@ -79,6 +90,12 @@ class Trace:
         return _frame(self._native.jobs_columns())
 
     @property
+    def warnings(self) -> List[str]:
+        """The loader's remarks, each issued as a :class:`TraceWarning` when it was read: the
+        report's ``warnings``, then how many malformed lines were skipped and the first."""
+        return self._native.warnings
+
+    @property
     def machine(self) -> int:
         """The machine's size in processors."""
         return self._native.machine
@@ -101,20 +118,38 @@ class Trace:
 
 
 @_translated
-def load(source: Union[str, os.PathLike, bytes], **trace_options: Any) -> Trace:
-    """Reads a trace: SWF (plain or gzip) or an accounting log (Slurm sacct or job-completion,
-    PBS/Torque, Grid Engine, LSF), from a path or the file's bytes. Trace options are the
-    command line's (``machine=128``, ``tz="Europe/Paris"``, ``load=1.2``, ``partition="gpu"``...).
-    Raises :class:`Error` with the command line's message when it cannot be used."""
+def _read(source: Union[str, os.PathLike, bytes], trace_options: Mapping[str, Any]) -> Trace:
+    """Reads a trace without issuing its warnings."""
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
     return Trace(_schedlab.load(source, _sets(trace_options)))
 
 
+def _warn(trace: Trace, stacklevel: int) -> None:
+    """Issues each of the trace's warnings as a :class:`TraceWarning`, attributed to the line
+    ``stacklevel`` frames above the caller (1: the caller's own line)."""
+    for w in trace.warnings:
+        warnings.warn(f"{trace.name}: {w}", TraceWarning, stacklevel=stacklevel + 1)
+
+
+def load(source: Union[str, os.PathLike, bytes], **trace_options: Any) -> Trace:
+    """Reads a trace: SWF (plain or gzip) or an accounting log (Slurm sacct or job-completion,
+    PBS/Torque, Grid Engine, LSF), from a path or the file's bytes. Trace options are the
+    command line's (``machine=128``, ``tz="Europe/Paris"``, ``load=1.2``, ``partition="gpu"``...).
+    Raises :class:`Error` with the command line's message when it cannot be used.
+
+    Each of the loader's remarks (what the command line warns of on reading the trace) is issued
+    as a :class:`TraceWarning` naming the trace, at the line that called ``load``, and kept in
+    the trace's :attr:`Trace.warnings`."""
+    trace = _read(source, trace_options)
+    _warn(trace, stacklevel=2)
+    return trace
+
+
 class Result:
     """One policy's simulation of a trace."""
 
-    def __init__(self, result_json: str, schedule, series):
+    def __init__(self, result_json: str, schedule, series, trace_warnings: List[str]):
         r = json.loads(result_json)
         #: The policy's name.
         self.policy: str = r["policy"]
@@ -126,6 +161,9 @@ class Result:
         self.schedule_hash: str = r["schedule_hash"]
         #: Why the run stopped early (its time budget), or None.
         self.stopped: Optional[str] = r.get("stopped")
+        #: The remarks of the loader on the trace it ran on (its :attr:`Trace.warnings`, issued
+        #: when it was read, not again here), so the result keeps them.
+        self.warnings: List[str] = list(trace_warnings)
         self._raw = r
         self._schedule = schedule
         self._series = series
@@ -155,8 +193,9 @@ class Result:
 def simulate(trace: Trace, policy: str, **options: Any) -> Result:
     """Simulates one policy on a trace. Options are the policy's, the engine's and the metrics'
     (``window=2``, ``observe="all"``, ``tau=10``); trace options belong to :func:`load`. The GIL
-    is released while it runs, so threads simulate in parallel."""
-    return Result(*_schedlab.simulate(trace._native, policy, _sets(options)))
+    is released while it runs, so threads simulate in parallel. The result keeps the trace's
+    warnings (:attr:`Result.warnings`); they were issued when it was loaded, not again here."""
+    return Result(*_schedlab.simulate(trace._native, policy, _sets(options)), trace.warnings)
 
 
 def policies() -> Dict[str, Any]:

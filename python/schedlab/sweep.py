@@ -19,6 +19,61 @@ def _axis(key: str, values: Any) -> str:
     return f"{key}={values}"
 
 
+def _short(name: str) -> str:
+    """A trace's file name without ``.swf`` or ``.swf.gz``, as the command line's tables show it."""
+    return os.path.basename(name).removesuffix(".gz").removesuffix(".swf")
+
+
+def _folders(paths: List[str]) -> List[str]:
+    """The fewest trailing folders of each path's directory that tell the distinct directories
+    apart (``a`` for /x/a/log.swf beside /x/b/log.swf; ``x/a`` beside /y/a/log.swf)."""
+    dirs = [os.path.dirname(os.path.abspath(p)).split(os.sep) for p in paths]
+    distinct = len({tuple(d) for d in dirs})
+    depth = max(len(d) for d in dirs)
+    for k in range(1, depth + 1):
+        tails = ["/".join(d[-k:]) for d in dirs]
+        if len(set(tails)) == distinct:
+            return tails
+    return ["/".join(d) for d in dirs]
+
+
+def _labels(traces: Sequence["Trace"]) -> List[str]:
+    """A unique, readable label per trace, in order: its file name without ``.swf``/``.swf.gz``;
+    where names are shared, then the folder when the files differ (``log (a)``, ``log (b)``) and
+    the trace options when they differ (``log load=1.3``); ``#1``, ``#2``... for the same file
+    read alike (or bytes) more than once."""
+    out = [_short(t.name) for t in traces]
+    groups: Dict[str, List[int]] = {}
+    for i, name in enumerate(out):
+        groups.setdefault(name, []).append(i)
+    for name, idx in groups.items():
+        if len(idx) < 2:
+            continue
+        paths = [traces[i].name for i in idx]
+        files = [p for p in paths if p != "<bytes>"]
+        # One file under two spellings (relative and absolute) is not two folders.
+        distinct_files = len({os.path.abspath(p) for p in files}) > 1
+        folder = dict(zip(files, _folders(files))) if distinct_files else {}
+        options_differ = len({tuple(traces[i].options) for i in idx}) > 1
+        for i, path in zip(idx, paths):
+            label = name
+            if path in folder:
+                label += f" ({folder[path]})"
+            if options_differ and traces[i].options:
+                label += " " + " ".join(traces[i].options)
+            out[i] = label
+    while len(set(out)) < len(out):
+        seen: Dict[str, int] = {}
+        for label in out:
+            seen[label] = seen.get(label, 0) + 1
+        count: Dict[str, int] = {}
+        for i, label in enumerate(out):
+            if seen[label] > 1:
+                count[label] = count.get(label, 0) + 1
+                out[i] = f"{label} #{count[label]}"
+    return out
+
+
 def _run(trace, policy: str, sets: List[str]) -> tuple:
     """On a worker: one configuration on one trace, its average wait and bounded slowdown."""
     from . import simulate  # the worker's own import of the package
@@ -44,10 +99,24 @@ def sweep(
 
     Returns one row per configuration, best first: ``rank``, ``degradation`` (average
     performance degradation in percent over the test cases, each trace's average wait and
-    average bounded slowdown), the configuration's values, and each trace's two metrics."""
-    from . import Trace, load, _sets
+    average bounded slowdown), the configuration's values, and each trace's two metrics as
+    ``LABEL:avg_wait_s`` and ``LABEL:avg_bsld``. A trace's label is its file name without
+    ``.swf``/``.swf.gz``; traces that share one are told apart by folder or trace options
+    (``log (a)``, ``log load=1.3``; ``#1``, ``#2`` for one read twice alike), so each
+    keeps its own columns.
 
-    loaded = [t if isinstance(t, Trace) else load(t) for t in traces]
+    The loader's remarks on a trace given as a path are issued as :class:`TraceWarning` here
+    (those of a :class:`Trace` were when it was loaded), and every trace's stay on the table:
+    ``df.attrs["traces"]`` maps each label to the trace's ``name``, ``options`` and
+    ``warnings``."""
+    from . import Trace, _read, _sets, _warn
+
+    loaded = []
+    for t in traces:
+        if not isinstance(t, Trace):
+            t = _read(t, {})
+            _warn(t, stacklevel=2)
+        loaded.append(t)
     if not loaded:
         raise ValueError("sweep needs one or more traces")
     axes = [_axis(k, v) for k, v in grid.items()]
@@ -80,7 +149,7 @@ def sweep(
     perf = [[x for pair in row for x in pair] for row in results]
     degradation, order = _schedlab.sweep_rank(perf)
     keys = list(dict.fromkeys(k for c in configs for k, _ in c))
-    names = [os.path.basename(t.name).removesuffix(".gz").removesuffix(".swf") for t in loaded]
+    names = _labels(loaded)
     rows = []
     for rank, i in enumerate(order, 1):
         row: Dict[str, Any] = {"rank": rank, "degradation": degradation[i]}
@@ -89,4 +158,6 @@ def sweep(
             row[f"{name}:avg_wait_s"] = wait
             row[f"{name}:avg_bsld"] = bsld
         rows.append(row)
-    return pd.DataFrame(rows, columns=["rank", "degradation", *keys, *[c for n in names for c in (f"{n}:avg_wait_s", f"{n}:avg_bsld")]])
+    df = pd.DataFrame(rows, columns=["rank", "degradation", *keys, *[c for n in names for c in (f"{n}:avg_wait_s", f"{n}:avg_bsld")]])
+    df.attrs["traces"] = {n: {"name": t.name, "options": t.options, "warnings": t.warnings} for n, t in zip(names, loaded)}
+    return df

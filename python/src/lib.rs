@@ -145,6 +145,21 @@ impl Trace {
         cols.into_iter().map(|(n, b)| (n, "<i8", PyBytes::new(py, &b))).collect()
     }
 
+    /// The loader's remarks on the trace, as the command line prints them on reading it: the
+    /// report's warnings, then how many malformed lines were skipped and the first of them.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        let r = &self.trace.report;
+        let mut out = r.warnings.clone();
+        if let Some(first) = r.errors.first() {
+            out.push(format!(
+                "{} malformed line(s) skipped (report[\"errors\"] lists the first ones), the first: {first}",
+                r.errors_total
+            ));
+        }
+        out
+    }
+
     /// Machine size in processors.
     #[getter]
     fn machine(&self) -> u32 {

@@ -11,6 +11,7 @@ import pickle
 import subprocess
 import threading
 import time
+import warnings
 
 import pandas as pd
 import pytest
@@ -202,3 +203,153 @@ def test_the_example_script_runs(tmp_path):
     assert out.returncode == 0, out.stderr
     assert png.stat().st_size > 10_000
     assert "easy++" in out.stdout and "rank" in out.stdout
+
+
+# Hand-made SWF lines: job, submit, wait, runtime, procs, cpu, memory, requested procs,
+# requested time (the user's estimate), requested memory, status, user, group, app, queue,
+# partition, preceding job, think time.
+JOBS = (
+    "1 0 -1 100 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+    "2 10 -1 50 4 -1 -1 4 60 -1 1 2 1 -1 1 -1 -1 -1\n"
+    "3 20 -1 30 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n"
+)
+NO_ESTIMATES = "\n".join(" ".join("-1" if i == 8 else f for i, f in enumerate(line.split())) for line in JOBS.splitlines()) + "\n"
+
+
+def write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_loader_warnings_are_issued_and_kept(tmp_path):
+    path = write(tmp_path / "noest.swf", "; MaxProcs: 4\n" + NO_ESTIMATES)
+    with pytest.warns(schedlab.TraceWarning, match="the trace has no user estimates") as caught:
+        t = schedlab.load(path)
+    remark = "the trace has no user estimates: runtimes stand in for them (estimates are exact)"
+    assert [str(w.message) for w in caught] == [f"{path}: {remark}"]
+    # At the line that called load(), not inside the package.
+    assert caught[0].filename == __file__
+    assert t.warnings == t.report["warnings"] == [remark]
+    assert issubclass(schedlab.TraceWarning, UserWarning) and "TraceWarning" in schedlab.__all__
+    # Results keep them, and simulate() does not issue them again.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = schedlab.simulate(t, "easy")
+    assert r.warnings == [remark]
+
+    # A header without MaxProcs: the widest job sizes the machine, and says so.
+    path = write(tmp_path / "nomax.swf", JOBS)
+    with pytest.warns(schedlab.TraceWarning, match=r"the header has no MaxProcs: the widest job \(4 processors, line 2\) sizes the machine") as caught:
+        t = schedlab.load(path)
+    assert len(caught) == 1 and t.machine == 4 and t.report["machine_source"] == "widest job"
+
+    # Malformed lines are skipped with a warning, as the command line tells on reading.
+    path = write(tmp_path / "bad.swf", "; MaxProcs: 4\n" + JOBS + "4 30 -1 x 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n")
+    with pytest.warns(schedlab.TraceWarning, match=r"1 malformed line\(s\) skipped .*the first: line 5: field") as caught:
+        t = schedlab.load(path)
+    assert len(caught) == 1 and len(t) == 3 and t.report["errors_total"] == 1
+
+
+def test_a_clean_trace_warns_of_nothing(tmp_path):
+    path = write(tmp_path / "clean.swf", "; MaxProcs: 4\n" + JOBS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t = schedlab.load(path)
+        # The option answers what the header does not: no warning either.
+        u = schedlab.load(write(tmp_path / "nomax.swf", JOBS), machine=4)
+    assert t.warnings == [] and u.warnings == [] and len(t) == len(u) == 3
+
+
+def test_sweep_labels_tell_traces_apart():
+    from types import SimpleNamespace as T
+
+    from schedlab.sweep import _labels
+
+    traces = [
+        T(name="/x/a/log.swf", options=[]),
+        T(name="/y/a/log.swf.gz", options=[]),
+        T(name="/x/b/log.swf", options=["load=1.3"]),
+        T(name="/x/b/log.swf", options=[]),
+        T(name="/x/KTH.swf", options=[]),
+        T(name="<bytes>", options=[]),
+        T(name="<bytes>", options=[]),
+        T(name="/x/c/same.swf", options=["machine=8"]),
+        T(name="/x/c/same.swf", options=["machine=8"]),
+    ]
+    assert _labels(traces) == [
+        "log (x/a)",
+        "log (y/a)",
+        "log (x/b) load=1.3",
+        "log (x/b)",
+        "KTH",
+        "<bytes> #1",
+        "<bytes> #2",
+        "same #1",
+        "same #2",
+    ]
+
+
+@pytest.fixture(scope="module")
+def one_worker():
+    from dask.distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster) as client:
+            yield client
+
+
+def test_sweep_of_two_traces_with_one_file_name(tmp_path, one_worker):
+    a = tmp_path / "a" / "log.swf.gz"
+    b = tmp_path / "b" / "log.swf.gz"
+    a.parent.mkdir()
+    b.parent.mkdir()
+    a.symlink_to(KTH)
+    b.symlink_to(SHARED / "traces" / "NASA-iPSC-1993-3.1-cln.swf.gz")
+    # NASA's log has no estimates: the sweep, reading it, says so, naming the file.
+    with pytest.warns(schedlab.TraceWarning, match=f"^{b}: the trace has no user estimates"):
+        df = schedlab.sweep([a, b], "easy++", {"window": [1, 2]}, client=one_worker)
+    assert list(df.columns) == ["rank", "degradation", "window", "log (a):avg_wait_s", "log (a):avg_bsld", "log (b):avg_wait_s", "log (b):avg_bsld"]
+    assert df.attrs["traces"]["log (a)"]["name"] == str(a) and df.attrs["traces"]["log (b)"]["name"] == str(b)
+    with pytest.warns(schedlab.TraceWarning):
+        traces = {"log (a)": schedlab.load(a), "log (b)": schedlab.load(b)}
+    assert (df["log (a):avg_wait_s"] != df["log (b):avg_wait_s"]).all()
+    for _, row in df.iterrows():
+        for label, t in traces.items():
+            r = schedlab.simulate(t, "easy++", window=row["window"])
+            assert row[f"{label}:avg_wait_s"] == r.metrics["avg_wait_s"], label
+            assert row[f"{label}:avg_bsld"] == r.metrics["avg_bsld"], label
+
+
+def test_sweep_of_one_file_read_with_two_options(kth, one_worker):
+    heavier = schedlab.load(KTH, load=1.3)
+    df = schedlab.sweep([kth, heavier], "easy++", {"window": [1, 2]}, client=one_worker)
+    plain, loaded = "KTH-SP2-1996-2.1-cln", "KTH-SP2-1996-2.1-cln load=1.3"
+    assert list(df.columns) == ["rank", "degradation", "window", f"{plain}:avg_wait_s", f"{plain}:avg_bsld", f"{loaded}:avg_wait_s", f"{loaded}:avg_bsld"]
+    assert df.attrs["traces"][loaded]["options"] == ["load=1.3"]
+    assert (df[f"{plain}:avg_wait_s"] != df[f"{loaded}:avg_wait_s"]).all()
+    for _, row in df.iterrows():
+        for label, t in [(plain, kth), (loaded, heavier)]:
+            r = schedlab.simulate(t, "easy++", window=row["window"])
+            assert row[f"{label}:avg_wait_s"] == r.metrics["avg_wait_s"], label
+            assert row[f"{label}:avg_bsld"] == r.metrics["avg_bsld"], label
+
+
+def test_sweep_issues_and_keeps_the_traces_warnings(tmp_path, one_worker):
+    noest = write(tmp_path / "noest.swf", "; MaxProcs: 4\n" + NO_ESTIMATES)
+    clean = write(tmp_path / "clean.swf", "; MaxProcs: 4\n" + JOBS)
+    with pytest.warns(schedlab.TraceWarning, match="no user estimates") as caught:
+        df = schedlab.sweep([noest, clean], "easy++", {"window": [1, 2]}, client=one_worker)
+    ours = [w for w in caught if issubclass(w.category, schedlab.TraceWarning)]
+    assert [str(w.message) for w in ours] == [f"{noest}: the trace has no user estimates: runtimes stand in for them (estimates are exact)"]
+    assert ours[0].filename == __file__
+    remark = "the trace has no user estimates: runtimes stand in for them (estimates are exact)"
+    assert df.attrs["traces"]["noest"]["warnings"] == [remark]
+    assert df.attrs["traces"]["clean"]["warnings"] == []
+    # A loaded trace's warnings were issued by load(): the sweep keeps them without issuing them again.
+    with pytest.warns(schedlab.TraceWarning):
+        t = schedlab.load(noest)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", schedlab.TraceWarning)
+        again = schedlab.sweep([t], "easy++", {"window": [1, 2]}, client=one_worker)
+    assert again.attrs["traces"]["noest"]["warnings"] == [remark]
