@@ -453,7 +453,13 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
     // Only records that can become jobs size the machine: one bad line must not make it huge.
     let at = |line: Option<u64>| line.map_or(String::new(), |l| format!(" (line {l})"));
     let (machine, source): (i64, &'static str) = match (opts.machine, header.max_procs) {
-        (Some(m), _) => (m as i64, "option"),
+        (Some(m), _) => {
+            // The reader's remark on a log that does not give the size is answered by the option.
+            if scanned.busiest.is_some() {
+                report.warnings.retain(|w| !w.contains("does not say the machine's size"));
+            }
+            (m as i64, "option")
+        }
         (None, Some(m)) if m > 0 => (m, "header MaxProcs"),
         (None, _) if scanned.busiest.is_some() => (scanned.busiest.unwrap_or(0), "most busy at once in the log"),
         (None, max_procs) => {
