@@ -205,7 +205,8 @@ pub fn answer(runs: &[RunView], trace_loss: &[String]) -> Answer {
             names.join(", ")
         );
         if let Some((b, v)) = extreme(&bounds, "avg_bsld", false) {
-            s += &format!(" ({} reaches a mean bounded slowdown of {})", name(b), num(v));
+            let who = if bounds.len() == 1 { "it".to_string() } else { name(b) };
+            s += &format!(" ({who} reaches a mean bounded slowdown of {})", num(v));
         }
         more.push(capitalised(&s) + ".");
     }
@@ -214,7 +215,7 @@ pub fn answer(runs: &[RunView], trace_loss: &[String]) -> Answer {
             (extreme(&ranked, "avg_wait_s", false), extreme(&ranked, "avg_wait_s", true))
         {
             more.push(format!(
-                "Mean wait is shortest under {} ({}) and longest under {} ({}).",
+                "Mean wait is shortest under {}, {}, and longest under {}, {}.",
                 name(lo),
                 duration(lo_v),
                 name(hi),
@@ -243,7 +244,7 @@ pub fn answer(runs: &[RunView], trace_loss: &[String]) -> Answer {
                 ));
             } else {
                 more.push(format!(
-                    "Utilization ranges from {:.1}% ({}) to {:.1}% ({}).",
+                    "Utilization ranges from {:.1}% under {} to {:.1}% under {}.",
                     100.0 * lo_v,
                     name(lo),
                     100.0 * hi_v,
@@ -290,10 +291,10 @@ mod tests {
             a.lead,
             "On this trace, EASY++ cuts mean bounded slowdown by 44% against EASY: 3.10 instead of 5.50."
         );
-        assert_eq!(a.more[0], "Mean wait is shortest under EASY++ (30 min) and longest under FCFS (10 h).");
+        assert_eq!(a.more[0], "Mean wait is shortest under EASY++, 30 min, and longest under FCFS, 10 h.");
         // 40 / 3.1 = 12.9.
         assert_eq!(a.more[1], "The worst is FCFS, with a mean bounded slowdown of 40.0 (12.9 times EASY++'s).");
-        assert_eq!(a.more[2], "Utilization ranges from 61.0% (FCFS) to 66.2% (EASY++).");
+        assert_eq!(a.more[2], "Utilization ranges from 61.0% under FCFS to 66.2% under EASY++.");
     }
 
     #[test]
@@ -375,7 +376,7 @@ mod tests {
         );
         assert_eq!(
             a.more[0],
-            "SJF by true runtimes (sjf-perf) knows every job's true runtime, which no real scheduler does: it is a bound to measure against, not a choice (SJF by true runtimes (sjf-perf) reaches a mean bounded slowdown of 2.00)."
+            "SJF by true runtimes (sjf-perf) knows every job's true runtime, which no real scheduler does: it is a bound to measure against, not a choice (it reaches a mean bounded slowdown of 2.00)."
         );
         assert_eq!(a.flags.get("sjf-perf"), Some(&vec!["bound"]));
         // Only bounds chosen: the best of them headlines.
