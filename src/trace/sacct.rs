@@ -564,4 +564,32 @@ mod tests {
         assert_eq!(duration("Partition_Limit"), Ok(None));
         assert!(duration("soon").is_err());
     }
+
+    #[test]
+    fn array_task_lists() {
+        assert_eq!(task_ranges("4"), Ok(None));
+        assert_eq!(task_ranges("[9-11,20]"), Ok(Some(vec![(9, 11, 1), (20, 20, 1)])));
+        assert_eq!(task_ranges("[1-100%5]"), Ok(Some(vec![(1, 100, 1)])));
+        assert_eq!(task_ranges("[1-7:2]"), Ok(Some(vec![(1, 7, 2)])));
+        for bad in ["[5-1]", "[1-+", "[1-3%x]", "[]", "[1-7:0]", "[-1]", "[0-4000001]"] {
+            assert!(task_ranges(bad).is_err(), "{bad}");
+        }
+        assert!(task_ranges("[0-4000000]").is_ok());
+    }
+
+    #[test]
+    fn delimiters_from_the_header() {
+        assert_eq!(delimiter("JobID|Submit"), Some("|"));
+        assert_eq!(delimiter("JobID;Submit;Start;"), Some(";"));
+        assert_eq!(delimiter("JobID\tSubmit"), Some("\t"));
+        assert_eq!(delimiter("JobID::Submit"), Some("::"));
+        assert_eq!(delimiter("JobID☃Submit☃End"), Some("☃"));
+        for not in
+            ["JobID Submit", "JobID;Submit#Start", "1 0 -1 10 1", ";JobID;Submit", "JobID", "JobID;;Submit;Start"]
+        {
+            assert_eq!(delimiter(not), None, "{not}");
+        }
+        assert!(Sacct::from_header("JobID^Submit^Start^End^AllocCPUS").is_some_and(|s| s.missing().is_none()));
+        assert!(Sacct::from_header("Name;Submit;Start").is_none(), "no JobID column");
+    }
 }
