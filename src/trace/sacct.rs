@@ -119,15 +119,18 @@ struct Tasks {
     array: i64,
     /// The tasks are numbered in file order instead (the file has no JobIDRaw).
     in_order: bool,
-    /// The indexes as (first, last, step), and where the giving out is.
-    ranges: Vec<(i64, i64, i64)>,
+    /// The indexes, and where the giving out is.
+    ranges: Vec<Span>,
     at: usize,
     next: i64,
 }
 
+/// Task indexes of an array record: (first, last, step).
+type Span = (i64, i64, i64);
+
 /// The task indexes of an array record's id after its `_`: `[9-11,20]`, `[1-100%5]` (at most 5
 /// at once), `[1-7:2]`; `None` for a single task (`4`). Errors say why the list cannot be read.
-fn task_ranges(after: &str) -> Result<Option<Vec<(i64, i64, i64)>>, String> {
+fn task_ranges(after: &str) -> Result<Option<Vec<Span>>, String> {
     let Some(inner) = after.strip_prefix('[') else { return Ok(None) };
     let bad = || format!("the array's task list {after:?} is not one like [1-3,7] (cut short?)");
     let inner = inner.strip_suffix(']').ok_or_else(bad)?;
