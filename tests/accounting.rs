@@ -364,6 +364,114 @@ fn hostile_grid_engine_lines() {
     }
 }
 
+/// A record of several array tasks that ran (`4103947_[9-11,20]`, `_[0-5%2]`) is one job per
+/// task, as Open XDMoD reads it; a pending one is one job never started; task lists that
+/// cannot be read are errors on their line.
+#[test]
+fn sacct_array_task_ranges() {
+    // With JobIDRaw: tasks of a range are numbered array id x 10^9 + index. Line 2: tasks 9,
+    // 10, 11 and 20 of 4103947, each 2 CPUs, submitted at 00:00, started 00:10, ended 01:10,
+    // limit 2 h. Line 3: its task 9's step, folded. Line 4: tasks 0-5 of 4103948 ("%2": two
+    // at a time, which does not change which ran), 1 CPU, 00:20 to 00:50. Line 5: 4103949's
+    // tasks 1-100 still pending (no start). Line 6: a single task, 4103950_3, its own raw id.
+    let text = "JobID|JobIDRaw|Submit|Start|End|AllocCPUS|Timelimit|State\n\
+                4103947_[9-11,20]|4103947|2024-01-01T00:00:00|2024-01-01T00:10:00|2024-01-01T01:10:00|2|02:00:00|COMPLETED\n\
+                4103947_9.batch|4103951.batch|2024-01-01T00:10:00|2024-01-01T00:10:00|2024-01-01T01:10:00|2||COMPLETED\n\
+                4103948_[0-5%2]|4103948|2024-01-01T00:00:00|2024-01-01T00:20:00|2024-01-01T00:50:00|1|01:00:00|FAILED\n\
+                4103949_[1-100%5]|4103949|2024-01-01T00:05:00|Unknown|Unknown|0|01:00:00|PENDING\n\
+                4103950_3|4103953|2024-01-01T00:06:00|2024-01-01T00:07:00|2024-01-01T00:08:00|4|00:30:00|COMPLETED\n";
+    let t = read(text.as_bytes());
+    assert!(t.report.errors.is_empty(), "{:?}", t.report.errors);
+    assert_eq!(t.jobs.len(), 11);
+    let range: Vec<(u64, i64, i64, i64, u32, i64)> = t
+        .jobs
+        .iter()
+        .filter(|j| j.id / 1_000_000_000 == 4103947)
+        .map(|j| (j.id, j.submit, j.logged_wait, j.runtime, j.procs, j.estimate))
+        .collect();
+    let day = at(2024, 1, 1, 0, 0, 0);
+    assert_eq!(range, [9, 10, 11, 20].map(|i| (4_103_947_000_000_000 + i, day, 600, 3600, 2, 7200)).to_vec());
+    let mut throttled: Vec<u64> = t.jobs.iter().filter(|j| j.runtime == 1800).map(|j| j.id).collect();
+    throttled.sort_unstable();
+    assert_eq!(throttled, (0..6).map(|i| 4_103_948_000_000_000 + i).collect::<Vec<_>>());
+    assert!(t.jobs.iter().any(|j| (j.id, j.runtime, j.procs) == (4103953, 60, 4)));
+    assert_eq!(t.report.dropped.get("never_started"), Some(&1));
+    assert_eq!(t.report.dropped_lines.get("never_started"), Some(&5));
+    assert_eq!(t.report.dropped.get("job_step_folded"), Some(&1));
+    // 00:20-00:50: 4 x 2 + 6 x 1 processors at once.
+    assert_eq!(t.machine, 14);
+    // Without JobIDRaw, tasks are numbered in file order, a range's in index order.
+    let text = "JobID|Submit|Start|End|AllocCPUS|Timelimit|State\n\
+                846_0|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T00:02:00|1|00:10:00|COMPLETED\n\
+                846_[1-3]|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T00:03:00|1|00:10:00|COMPLETED\n\
+                847|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T00:04:00|1|00:10:00|COMPLETED\n\
+                846_4|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T00:05:00|1|00:10:00|COMPLETED\n";
+    let t = read(text.as_bytes());
+    let mut got: Vec<(u64, i64)> = t.jobs.iter().map(|j| (j.id, j.runtime)).collect();
+    got.sort_unstable();
+    assert_eq!(got, vec![(1, 60), (2, 120), (3, 120), (4, 120), (5, 240), (847, 180)]);
+    // A list reversed, cut short (a fixed-width column's '+'), or of more tasks than Slurm
+    // allows: an error naming the line and JobID; the other lines are kept.
+    let bad = "JobID|JobIDRaw|Submit|Start|End|AllocCPUS|Timelimit|State\n\
+               9_[3-1]|9|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T00:02:00|1|00:10:00|COMPLETED\n\
+               9_[1-+|9|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T00:02:00|1|00:10:00|COMPLETED\n\
+               9_[0-9999999]|9|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T00:02:00|1|00:10:00|COMPLETED\n\
+               10|10|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T00:02:00|1|00:10:00|COMPLETED\n";
+    let t = read(bad.as_bytes());
+    assert_eq!(t.jobs.iter().map(|j| j.id).collect::<Vec<_>>(), vec![10]);
+    let errs: Vec<(u64, Option<&str>)> = t.report.errors.iter().map(|e| (e.line, e.field)).collect();
+    assert_eq!(errs, vec![(2, Some("JobID")), (3, Some("JobID")), (4, Some("JobID"))]);
+    assert!(t.report.errors[2].message.contains("more than 4000001 tasks"), "{:?}", t.report.errors);
+}
+
+/// `sacct -P --delimiter=X` (and `--parsable`, each line ending in X): the header's column
+/// names are joined by X, and the lines are read with it, as with `|`.
+#[test]
+fn sacct_other_delimiters() {
+    let good = String::from_utf8(sample("slurm2sql__test-data1.csv")).unwrap();
+    let base = read(good.as_bytes());
+    assert_eq!(base.jobs.len(), 2);
+    // None of these occurs in the sample's values; a tab ends the lines whose last field is
+    // empty (line 3's SubmitLine), so it must not be trimmed away.
+    for delim in [";", "#", "\t", "^", "~", "☃", "::", "!"] {
+        assert!(!good.contains(delim), "{delim:?} is in the sample");
+        for trailing in [false, true] {
+            let end = if trailing { delim } else { "" };
+            let text: String = good.lines().map(|l| format!("{}{end}\n", l.replace('|', delim))).collect();
+            let t = read(text.as_bytes());
+            assert!(t.report.errors.is_empty(), "{delim:?}: {:?}", t.report.errors);
+            assert_eq!(t.jobs, base.jobs, "{delim:?} trailing {trailing}");
+            assert_eq!(t.report.dropped.get("job_step_folded"), Some(&3), "{delim:?}");
+            assert_eq!(t.report.format, Some("Slurm sacct output"));
+        }
+    }
+    // A header whose names are not all joined the same way is no sacct header.
+    let e = parse(b"JobID;Submit#Start\n1;2#3\n", &TraceOptions::default()).unwrap_err();
+    assert!(!e.message.contains("sacct"), "{}", e.message);
+}
+
+/// A JSON dump (`sacct --json`, `squeue --json`) is refused saying what it is and what to run.
+#[test]
+fn slurm_json_is_refused_with_the_command_to_run() {
+    for text in [
+        "{\n  \"meta\": {\n    \"plugin\": {\n      \"type\": \"openapi/v0.0.40\"\n    }\n  },\n  \"jobs\": []\n}\n",
+        "\n   [ {\"job_id\": 1} ]\n",
+    ] {
+        let e = parse(text.as_bytes(), &TraceOptions::default()).unwrap_err();
+        for needle in [
+            "this is JSON",
+            "sacct --json",
+            "squeue --json",
+            "sacct -X -P --allusers",
+            "--format JobIDRaw,Submit,Start,End,AllocCPUS",
+            "pending and running now, never finished ones: it is no accounting log",
+        ] {
+            assert!(e.message.contains(needle), "{needle:?} in {}", e.message);
+        }
+        assert!(!e.message.contains("expected 18 fields"), "{}", e.message);
+    }
+}
+
 /// Slurm's job-completion text log (VLSCI "bruce"): 177 lines, one per finished job.
 #[test]
 fn slurm_job_completion_log() {
@@ -451,6 +559,32 @@ fn lsf_versions_and_broken_records() {
     let got: Vec<(u64, i64)> = t.jobs.iter().map(|j| (j.id, j.estimate)).collect();
     assert_eq!(got, vec![(521375, 2419200), (225017, 2419200), (793595, 86400), (793609, 86400), (793614, 86400)]);
     assert_eq!(t.report.dropped.get("estimate_not_positive"), Some(&4));
+}
+
+/// LSF 9.1 and 10.1 write -1 in a count they have nothing for (numHostRusage, num_network)
+/// and then no entries: read as an empty list, the fields after it fall in place.
+#[test]
+fn lsf_counts_of_minus_one() {
+    // Line 1 is lsb.acct.16's line 1 with: jobId 7001, numProcessors 4, submitTime
+    // 1643910000, startTime ...060, Event Time ...3660 (a 3,600 s run after 60 s), numHostRusage
+    // -1 (was 0), runLimit 7200 (was -1), num_network -1 (was 0), numAllocSlots 4 with four
+    // host names. Line 2 is the 9.13 record of issue gl-19 as a "9.11" one with: jobId 900001,
+    // startTime 1554995300, Event Time 1554998000, numHostRusage -1, runLimit 3600,
+    // num_network -1; numProcessors and numAllocSlots 4, submitTime 1554995282.
+    let lines = [
+        r#""JOB_FINISH" "10.108" 1643913660 7001 1501 33570818 4 1643910000 0 0 1643910060 "simuser" "sender" "" "" "" "ip-10-30-14-225.eu-west-1.compute.internal" "/root" "" "" "" "1643910037.101" 0 1 "ip-10-30-66-253.eu-west-1.compute.internal" 32 100.0 "" "s200p1 200" 0.000991 0.009703 3756 0 -1 0 0 407 4 0 936 8 -1 0 0 0 19 2 -1 "" "default" 32512 1 "" "" 0 0 0 "" "" "" "" 0 "" 0 "" -1 "" "" "" "" -1 "" "" 7184 "" 1643910038 "" "" 6 1058 "1" 1110 "default" 1041 "jfincache" 1086 "-1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 " 1032 "0" 1033 "0" -1 7200 4194304 0 "select[type == any] order[r15s:pg] " "" -1 "" -1 0 "" 0 0 "" 0 "/root" -1 "" 0.000000 0.00 0.00 0.00 0.00 4 "ip-10-30-66-253.eu-west-1.compute.internal" "ip-10-30-66-253.eu-west-1.compute.internal" "ip-10-30-66-253.eu-west-1.compute.internal" "ip-10-30-66-253.eu-west-1.compute.internal" -1 0 0 0 0 1 "schedulingOverhead" "0.00""#,
+        r#""JOB_FINISH" "9.11" 1554998000 900001 31875 33833011 4 1554995282 0 0 1554995300 "string2" "batch" "span[hosts=1]" "" "" "string3" "/string4/string2/string5" "" "/tmp/string6.stdout" "/tmp/string6.stderr" "1554995282.513431" 0 4 "string7" "string7" "string7" "string7" 64 10.1 "string7=1.31825673855641e-06" "./string8" 14.093857 1.747734 113252 0 -1 0 0 64357 5 0 1440 9736 -1 0 0 0 474235 202 -1 "" "default" 0 4 "" "" 0 61104 458608 "" "" "" "" 0 "" 0 "" -1 "/string2" "" "" "" -1 "" "" 80 "" 1554995282 "" "" 0 -1 3600 64 61104 "select[ (type == any)] order[r15s:pg] span[hosts=1] " "" -1 "" -1 0 "" 0 0 "" 8 "/data/tmp" -1 "" 0.000000 0.00 0.00 0.00 0.00 4 "string7" "string7" "string7" "string7""#,
+    ];
+    let t = read(lines.join("\n").as_bytes());
+    assert!(t.report.errors.is_empty(), "{:?}", t.report.errors);
+    let got: Vec<(u64, i64, i64, i64, u32, i64)> =
+        t.jobs.iter().map(|j| (j.id, j.submit, j.logged_wait, j.runtime, j.procs, j.estimate)).collect();
+    assert_eq!(got, vec![(900001, 1554995282, 18, 2700, 4, 3600), (7001, 1643910000, 60, 3600, 4, 7200)]);
+    // Only -1 means "none": another negative count is still an error naming its field.
+    let bad = lines[0].replace(r#""/root" -1 """#, r#""/root" -2 """#);
+    let t = read([&bad, lines[1]].join("\n").as_bytes());
+    assert_eq!(t.jobs.len(), 1);
+    assert!(t.report.errors[0].message.contains("num_network"), "{:?}", t.report.errors);
 }
 
 /// Records cut short at each of the last groups of the 10.108 layout are reported with their

@@ -45,6 +45,12 @@ impl Log {
         matches!(self, Log::Sacct(s) if s.is_fixed())
     }
 
+    /// Whether the line is read as it is, its white space at both ends kept (sacct output
+    /// whose delimiter is a tab).
+    pub(super) fn untrimmed(&self) -> bool {
+        matches!(self, Log::Sacct(s) if s.untrimmed())
+    }
+
     /// Reads one line: the job it completes with that job's first line, or nothing (a line
     /// left out, or a Grid Engine host's record of a job still being read), or why not.
     pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
@@ -55,6 +61,15 @@ impl Log {
             Log::Pbs(p) => p.line(text, line).map(at),
             Log::Lsf(l) => l.line(text, line).map(at),
             Log::Sge(g) => g.line(text, line),
+        }
+    }
+
+    /// The next job the line read last stands for, if it stands for several (a sacct record
+    /// of array tasks, `123_[1-4]`): called until `None` after each line that made a job.
+    pub(super) fn more(&mut self) -> Option<(u64, [i64; 18])> {
+        match self {
+            Log::Sacct(s) => s.more(),
+            _ => None,
         }
     }
 

@@ -27,6 +27,9 @@ pub const MAX_HEADER_LINES: usize = 10_000;
 /// runs several. The command line reads any size.
 pub const PAGE_JOB_LIMIT: u64 = 2_000_000;
 
+/// Why a JSON file is refused: what it is, and what to run instead.
+const JSON: &str = "this is JSON, as Slurm's sacct --json and squeue --json write it, not a log SchedLab reads. For finished jobs, run sacct -X -P --allusers --starttime 2026-10-01 --endtime 2026-11-01 --format JobIDRaw,Submit,Start,End,AllocCPUS,ReqCPUS,Timelimit,State,User,Group,Partition > jobs.txt and load jobs.txt. squeue --json lists the jobs pending and running now, never finished ones: it is no accounting log, and no trace can be made from it";
+
 /// First bytes of a packed trace: a NUL, so no SWF text can start this way.
 const MAGIC: &[u8; 16] = b"\0SCHEDLAB-PACK3\n";
 
@@ -702,17 +705,24 @@ impl Scan {
         }
         if !self.decided {
             self.decided = true;
+            if matches!(trimmed[0], b'{' | b'[') {
+                self.fatal = Some(JSON.to_string());
+                self.full = true;
+                return;
+            }
             let text = std::str::from_utf8(trimmed).ok();
+            // A header's white space at its ends may be a delimiter (a tab after its last column).
+            let raw = std::str::from_utf8(line).ok();
             let accounting = text.is_some_and(|t| {
                 Log::from_record(t).is_some()
-                    || super::sacct::Sacct::from_header(t).is_some()
+                    || raw.and_then(super::sacct::Sacct::from_header).is_some()
                     || super::sacct::Sacct::headless(t)
                     || super::sacct::Sacct::may_head_fixed(t)
             });
             self.settle_hashed(accounting);
             if let Some(log) = text.and_then(Log::from_record) {
                 self.log = Some(log);
-            } else if let Some(sacct) = text.and_then(super::sacct::Sacct::from_header) {
+            } else if let Some(sacct) = raw.and_then(super::sacct::Sacct::from_header) {
                 self.header_lines += 1;
                 self.begin_sacct(sacct);
                 return;
@@ -751,13 +761,26 @@ impl Scan {
             }
             self.job_lines += 1;
             // Fixed-width columns are found by position: the line as it is.
-            let text = if log.by_position() { line.trim_ascii_end() } else { trimmed };
+            let text = if log.by_position() {
+                line.trim_ascii_end()
+            } else if log.untrimmed() {
+                line
+            } else {
+                trimmed
+            };
             let read = match std::str::from_utf8(text) {
                 Ok(text) => log.line(text, line_no),
                 Err(_) => Err(LineError { line: line_no, field: None, message: "not text (binary data?)".into() }),
             };
             match read {
-                Ok(Some((first, f))) => self.record(first, &f),
+                Ok(Some((first, f))) => {
+                    self.record(first, &f);
+                    // The other tasks of an array record, each a job of its own.
+                    while !self.full {
+                        let Some((first, f)) = self.log.as_mut().and_then(Log::more) else { break };
+                        self.record(first, &f);
+                    }
+                }
                 Ok(None) => {}
                 Err(e) => self.error(e),
             }

@@ -8,7 +8,8 @@
 //! layout has lists whose lengths are fields of their own (the asked and execution hosts, the
 //! submission extensions, the host usages...), so it is walked group by group; a record of
 //! version 10.108 or later is checked to its last group, and one cut short is reported naming
-//! the group where it ends.
+//! the group where it ends. A count of -1 (what LSF writes where it has no entries) is an
+//! empty list.
 
 use std::collections::HashMap;
 
@@ -118,9 +119,14 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// A count, then that many groups of `each` fields.
+    /// A count, then that many groups of `each` fields. LSF writes -1 in a count it has
+    /// nothing for (`numHostRusage`, `num_network` on 9.1 and 10.1 clusters) and then no
+    /// entries, as a C loop up to -1 writes none: -1 is read as an empty list.
     fn list(&mut self, what: &str, each: usize) -> Result<i64, String> {
         let n = self.int(what)?;
+        if n == -1 {
+            return Ok(0);
+        }
         if !(0..=1_000_000).contains(&n) {
             return Err(format!("{what} (field {}) is not a count: {n}", self.at));
         }

@@ -1,23 +1,27 @@
 //! Slurm `sacct` output read as a trace: `--parsable2` (`-P`) or `--parsable` with its header
 //! line, recognised by that header, so `sacct -X -P --format ...` output loads like an SWF file.
+//! The header also says the `--delimiter` the output was written with: its column names are
+//! joined by it.
 //!
 //! Each allocation line becomes one SWF record as [`MAPPING`] says (the same
 //! table as docs/ACCOUNTING.md, shown in the trace report).
 //!
 //! Job steps (`123.batch`, `123.0`, `123.extern`) are folded into their job; a job cancelled
 //! before it started, one still pending or one still running has no run to simulate and is
-//! left out. Each such case is counted in the trace report with its first line. The log does
+//! left out. Each such case is counted in the trace report with its first line. A record of
+//! array tasks that did not run one by one (`123_[9-11,20]`, `123_[1-100%5]`) is one job per
+//! task, as Open XDMoD reads it; how they are numbered is [`Sacct::line`]'s. The log does
 //! not say the machine's size: the most processors its jobs held at once stands in for it, with
 //! a warning (set `machine=N` to choose).
 
 use std::collections::HashMap;
 
-use super::accounting::{duration, number, time, Left, Run, Tally};
+use super::accounting::{duration, leading_number, number, time, Left, Run, Tally};
 use super::swf::LineError;
 
 /// How the log's fields become a job's: (log field, SWF field), for the trace report.
 pub(super) const MAPPING: &[(&str, &str)] = &[
-    ("JobIDRaw, else JobID", "job number (array tasks and heterogeneous components are jobs of their own, numbered in file order when the file has no JobIDRaw)"),
+    ("JobIDRaw, else JobID", "job number (array tasks and heterogeneous components are jobs of their own, numbered in file order when the file has no JobIDRaw; a record of several tasks, 123_[9-11,20], is one job per task, numbered 123 x 10^9 + the task's index with JobIDRaw)"),
     ("Submit", "submit time (the cluster's wall-clock time, in tz= or else UTC)"),
     ("Start - Submit", "wait time"),
     ("End - Start (else Elapsed)", "run time"),
@@ -52,8 +56,16 @@ struct Columns {
 }
 
 /// The column names a sacct line error can name.
-pub(super) const COLUMNS: [&str; 8] =
-    ["Submit", "Start", "End", "Elapsed", "AllocCPUS", "NCPUS", "ReqCPUS", "Timelimit"];
+pub(super) const COLUMNS: [&str; 9] =
+    ["Submit", "Start", "End", "Elapsed", "AllocCPUS", "NCPUS", "ReqCPUS", "Timelimit", "JobID"];
+
+/// Most tasks one array record may stand for: Slurm's largest `MaxArraySize`.
+const MAX_ARRAY_TASKS: i64 = 4_000_001;
+
+/// A task number of a record of several array tasks, with JobIDRaw: the array's job id times
+/// this, plus the task's index (Slurm's indexes stay below it, and its job ids below 2^32, so
+/// no other job of such a log has the number once the array's id is 5 or more).
+const TASK_BASE: i64 = 1_000_000_000;
 
 /// Field orders of header-less `sacct -P` output that widely used tools document, as (whose,
 /// the `--format` list, whether its last column may be missing), with a test of a line.
@@ -83,35 +95,119 @@ pub(super) struct Sacct {
     /// The last column may be missing from a line (a tool's order that adds it on some
     /// clusters only).
     short_ok: bool,
-    /// `--parsable`: every line ends with a `|`.
+    /// `--parsable`: every line ends with the delimiter.
     trailing: bool,
+    /// What separates the fields (`--delimiter`, `|` unless set).
+    delim: Box<str>,
     /// The default fixed-width output: each column's byte span, from the dashes under the
     /// header.
     spans: Option<Vec<(usize, usize)>>,
     names: [HashMap<String, i64>; 3],
     /// Jobs numbered in file order when the file has no JobIDRaw.
     seq: i64,
+    /// The tasks of an array record still to be given out after its first.
+    tasks: Option<Tasks>,
     tally: Tally,
 }
 
-/// Fields split on `|`, without the trailing empty field of `--parsable` output.
-fn fields(line: &str, trailing: bool) -> Vec<&str> {
-    let mut v: Vec<&str> = line.split('|').collect();
+/// The tasks of one record of several array tasks (`123_[9-11,20]`), given out one by one.
+#[derive(Debug, Clone)]
+struct Tasks {
+    line: u64,
+    run: Run,
+    /// The array's job id: with JobIDRaw, a task is numbered from it ([`TASK_BASE`]).
+    array: i64,
+    /// The tasks are numbered in file order instead (the file has no JobIDRaw).
+    in_order: bool,
+    /// The indexes, and where the giving out is.
+    ranges: Vec<Span>,
+    at: usize,
+    next: i64,
+}
+
+/// Task indexes of an array record: (first, last, step).
+type Span = (i64, i64, i64);
+
+/// The task indexes of an array record's id after its `_`: `[9-11,20]`, `[1-100%5]` (at most 5
+/// at once), `[1-7:2]`; `None` for a single task (`4`). Errors say why the list cannot be read.
+fn task_ranges(after: &str) -> Result<Option<Vec<Span>>, String> {
+    let Some(inner) = after.strip_prefix('[') else { return Ok(None) };
+    let bad = || format!("the array's task list {after:?} is not one like [1-3,7] (cut short?)");
+    let inner = inner.strip_suffix(']').ok_or_else(bad)?;
+    // "%N": how many of the tasks may run at once, which does not change which ran.
+    let inner = match inner.rsplit_once('%') {
+        Some((list, n)) if n.parse::<u32>().is_ok() => list,
+        Some(_) => return Err(bad()),
+        None => inner,
+    };
+    let num = |t: &str| t.trim().parse::<i64>().ok().filter(|&n| n >= 0).ok_or_else(bad);
+    let mut ranges = Vec::new();
+    let mut total = 0i64;
+    for item in inner.split(',') {
+        let (span, step) = match item.split_once(':') {
+            Some((span, step)) => (span, num(step)?),
+            None => (item, 1),
+        };
+        let (first, last) = match span.split_once('-') {
+            Some((a, b)) => (num(a)?, num(b)?),
+            None => (num(span)?, num(span)?),
+        };
+        if last < first || step < 1 {
+            return Err(bad());
+        }
+        total += (last - first) / step + 1;
+        if total > MAX_ARRAY_TASKS {
+            return Err(format!("the array's task list {after:?} names more than {MAX_ARRAY_TASKS} tasks"));
+        }
+        ranges.push((first, last, step));
+    }
+    Ok(Some(ranges))
+}
+
+/// Fields split on `delim`, without the trailing empty field of `--parsable` output.
+fn fields<'a>(line: &'a str, delim: &str, trailing: bool) -> Vec<&'a str> {
+    let mut v: Vec<&str> = line.split(delim).collect();
     if trailing && v.last() == Some(&"") {
         v.pop();
     }
     v
 }
 
+/// The delimiter of a sacct header line: `|`, or what joins its column names (`;`, `#`, a tab,
+/// `::`, `☃`...: any characters but letters, digits and spaces, the same between every two
+/// names), or `None` when the line is not column names so joined.
+fn delimiter(line: &str) -> Option<&str> {
+    if line.contains('|') {
+        return Some("|");
+    }
+    let name = |c: char| c.is_ascii_alphanumeric();
+    let first = line.find(|c: char| !name(c))?;
+    let rest = &line[first..];
+    let len = rest.find(name).unwrap_or(rest.len());
+    let delim = &rest[..len];
+    if first == 0 || delim.contains(' ') {
+        return None;
+    }
+    let names = fields(line, delim, line.ends_with(delim));
+    (names.len() >= 2 && names.iter().all(|n| !n.is_empty() && n.chars().all(name))).then_some(delim)
+}
+
 impl Sacct {
     /// The scan of an output whose header line is `line`, or `None` when it is not a sacct
-    /// header (no `|`-separated `JobID` column).
+    /// header (no `JobID` column among names joined by a delimiter, [`delimiter`]).
     pub(super) fn from_header(line: &str) -> Option<Sacct> {
-        if !line.contains('|') {
-            return None;
-        }
-        let trailing = line.ends_with('|');
-        Sacct::with_names(&fields(line, trailing), trailing, None)
+        let line = line.trim_matches(' ');
+        let delim = delimiter(line)?;
+        let trailing = line.ends_with(delim);
+        let mut s = Sacct::with_names(&fields(line, delim, trailing), trailing, None)?;
+        s.delim = delim.into();
+        Some(s)
+    }
+
+    /// Whether its lines must be read as they are, untrimmed: fixed-width columns, or a
+    /// delimiter that is white space (a tab), where a line's first or last fields may be empty.
+    pub(super) fn untrimmed(&self) -> bool {
+        self.spans.is_some() || self.delim.contains(|c: char| c.is_whitespace())
     }
 
     /// The scan of header-less `-P` output whose columns are the `--format` list `fields`
@@ -217,9 +313,11 @@ impl Sacct {
             width: names.len(),
             short_ok: false,
             trailing,
+            delim: "|".into(),
             spans,
             names: Default::default(),
             seq: 0,
+            tasks: None,
             tally: Tally::default(),
         })
     }
@@ -256,6 +354,7 @@ impl Sacct {
     /// Reads one data line: its SWF fields, `None` when it is left out (a step, a job that
     /// never ran), or why it cannot be read.
     pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<[i64; 18]>, LineError> {
+        self.tasks = None;
         let f: Vec<&str> = match &self.spans {
             Some(spans) => {
                 if text.trim_end().len() > spans.last().map_or(0, |s| s.1) {
@@ -267,7 +366,7 @@ impl Sacct {
                 }
                 spans.iter().map(|&(a, e)| text.get(a.min(text.len())..e.min(text.len())).unwrap_or("")).collect()
             }
-            None => fields(text, self.trailing),
+            None => fields(text, &self.delim, self.trailing),
         };
         if self.spans.is_some() {
             // A value sacct cut to its column's width ends in '+': what it was is lost.
@@ -340,7 +439,14 @@ impl Sacct {
         let req = number(c.req_cpus, "ReqCPUS")?;
         let limit = duration(get(c.timelimit)).map_err(|m| err("Timelimit", m))?.unwrap_or(-1);
         let raw = get(c.job_id_raw);
-        let job = if let Ok(n) = raw.parse::<i64>() {
+        let ranges = match id.split_once('_') {
+            Some((_, after)) => task_ranges(after).map_err(|m| err("JobID", m))?,
+            None => None,
+        };
+        let job = if ranges.is_some() {
+            // A record of several tasks: each is numbered as it is given out ([`Sacct::more`]).
+            -1
+        } else if let Ok(n) = raw.parse::<i64>() {
             n
         } else if let Ok(n) = id.parse::<i64>() {
             n
@@ -359,9 +465,45 @@ impl Sacct {
         let group = self.named(1, get(c.gid), get(c.group));
         let queue = self.named(2, "", get(c.partition));
         let procs = if alloc > 0 { alloc } else { req };
-        self.tally.ran(start, end, procs);
         let run = Run { job, submit, start, end, alloc, req, limit, status, user, group, queue };
-        Ok(Some(run.record()))
+        let Some(ranges) = ranges else {
+            self.tally.ran(start, end, procs);
+            return Ok(Some(run.record()));
+        };
+        // One job per task, each with the record's fields; all ran at once.
+        let count: i64 = ranges.iter().map(|&(a, b, s)| (b - a) / s + 1).sum();
+        self.tally.ran(start, end, procs.saturating_mul(count));
+        let array = leading_number(id);
+        let in_order = raw.parse::<i64>().is_err();
+        let next = ranges[0].0;
+        self.tasks = Some(Tasks { line, run, array, in_order, ranges, at: 0, next });
+        Ok(self.more().map(|(_, f)| f))
+    }
+
+    /// The next task of the array record read last, if it has more: numbered in file order
+    /// when the file has no JobIDRaw (as single tasks, `123_4`, are), else the array's job id
+    /// times 10^9 plus the task's index (`4103947_20` is 4103947000000020).
+    pub(super) fn more(&mut self) -> Option<(u64, [i64; 18])> {
+        let t = self.tasks.as_mut()?;
+        let Some(&(_, last, step)) = t.ranges.get(t.at) else {
+            self.tasks = None;
+            return None;
+        };
+        let index = t.next;
+        match index.checked_add(step) {
+            Some(n) if n <= last => t.next = n,
+            _ => {
+                t.at += 1;
+                t.next = t.ranges.get(t.at).map_or(0, |r| r.0);
+            }
+        }
+        let job = if t.in_order {
+            self.seq += 1;
+            self.seq
+        } else {
+            t.array.saturating_mul(TASK_BASE).saturating_add(index)
+        };
+        Some((t.line, Run { job, ..t.run }.record()))
     }
 
     /// Whether column `k` is one a job's record is made from (a cut name does not matter).
@@ -424,5 +566,33 @@ mod tests {
         assert_eq!(duration("UNLIMITED"), Ok(None));
         assert_eq!(duration("Partition_Limit"), Ok(None));
         assert!(duration("soon").is_err());
+    }
+
+    #[test]
+    fn array_task_lists() {
+        assert_eq!(task_ranges("4"), Ok(None));
+        assert_eq!(task_ranges("[9-11,20]"), Ok(Some(vec![(9, 11, 1), (20, 20, 1)])));
+        assert_eq!(task_ranges("[1-100%5]"), Ok(Some(vec![(1, 100, 1)])));
+        assert_eq!(task_ranges("[1-7:2]"), Ok(Some(vec![(1, 7, 2)])));
+        for bad in ["[5-1]", "[1-+", "[1-3%x]", "[]", "[1-7:0]", "[-1]", "[0-4000001]"] {
+            assert!(task_ranges(bad).is_err(), "{bad}");
+        }
+        assert!(task_ranges("[0-4000000]").is_ok());
+    }
+
+    #[test]
+    fn delimiters_from_the_header() {
+        assert_eq!(delimiter("JobID|Submit"), Some("|"));
+        assert_eq!(delimiter("JobID;Submit;Start;"), Some(";"));
+        assert_eq!(delimiter("JobID\tSubmit"), Some("\t"));
+        assert_eq!(delimiter("JobID::Submit"), Some("::"));
+        assert_eq!(delimiter("JobID☃Submit☃End"), Some("☃"));
+        for not in
+            ["JobID Submit", "JobID;Submit#Start", "1 0 -1 10 1", ";JobID;Submit", "JobID", "JobID;;Submit;Start"]
+        {
+            assert_eq!(delimiter(not), None, "{not}");
+        }
+        assert!(Sacct::from_header("JobID^Submit^Start^End^AllocCPUS").is_some_and(|s| s.missing().is_none()));
+        assert!(Sacct::from_header("Name;Submit;Start").is_none(), "no JobID column");
     }
 }
