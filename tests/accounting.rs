@@ -50,6 +50,12 @@ fn parsable2_with_header() {
     assert!(w.contains("3 processors, the most its jobs held at once"), "{w}");
     assert!(w.contains("read as UTC"), "{w}");
     assert_eq!(t.header.unix_start_time, Some(0));
+    // A size given answers the remark: it is no longer made.
+    let mut o = TraceOptions::default();
+    o.set("machine", "8").unwrap();
+    let t = parse(&sample("slurm2sql__test-data1.csv"), &o).unwrap();
+    assert_eq!(t.machine, 8);
+    assert!(!t.report.warnings.iter().any(|w| w.contains("machine's size")), "{:?}", t.report.warnings);
 }
 
 /// Output without the columns a simulation needs is refused, saying which and what to run.
@@ -83,7 +89,9 @@ fn header_less_sacct_output() {
     let t = read(&sample("hpccs__sacct-output-v2.txt"));
     assert_eq!((t.report.job_lines, t.jobs.len()), (878, 374));
     assert_eq!(t.report.dropped.get("job_step_folded"), Some(&395));
-    assert_eq!(t.report.dropped.get("runtime_not_positive"), Some(&109));
+    // Of the 109 allocations of 0 s, 86 were cancelled (SWF status 5): jobs that never ran.
+    assert_eq!(t.report.dropped.get("runtime_not_positive"), Some(&23));
+    assert_eq!(t.report.dropped.get("cancelled_before_start"), Some(&86));
     assert!(t.report.errors.is_empty(), "{:?}", t.report.errors.first());
     // issue-61: job 141 CANCELLED with Start=None (line 2), then INVALID with Start=None.
     let e = parse(&sample("hpccs__issues-61__sacct-output.txt"), &TraceOptions::default()).unwrap_err();
@@ -218,13 +226,16 @@ fn pbs_pro_end_records() {
 fn torque_day() {
     // grep -c ';E;' gives 692, and the other 2,084 lines are Q, S and D records. Of the E
     // records, 8 have start=0 (deleted before they ran; the first on line 516) and 2 have no
-    // Resource_List.walltime (the trace's estimate_not_positive, first on line 428): 682 jobs.
+    // Resource_List.walltime (kept, their runtime standing in: estimate_from_runtime, first on
+    // line 428): 684 jobs.
     let t = read(&sample("vsctools__20160601"));
     assert_eq!(t.report.job_lines, 2776);
     assert_eq!(t.report.dropped.get("not_an_end_record"), Some(&2084));
     assert_eq!(t.report.dropped.get("cancelled_before_start"), Some(&8));
     assert_eq!(t.report.dropped_lines.get("cancelled_before_start"), Some(&516));
-    assert_eq!(t.jobs.len(), 682);
+    assert_eq!(t.jobs.len(), 684);
+    assert_eq!(t.report.altered.get("estimate_from_runtime"), Some(&2));
+    assert_eq!(t.report.altered_lines.get("estimate_from_runtime"), Some(&428));
     // Line 1's E record, 20316339: nodes=4:ppn=20 (80 processors), walltime 72:00:00, ran
     // from 1464732494 to 1464732555 (61 s), submitted (ctime) at 1464732444.
     let j = t.jobs.iter().find(|j| j.id == 20316339).unwrap();
@@ -237,11 +248,12 @@ fn torque_day() {
 /// Three PBS dialects in one file (Torque 2.x, Torque 4/5, PBS Pro): 22 `E` records.
 #[test]
 fn mixed_pbs_dialects() {
-    // 19 kept; 3 E records have no Resource_List.walltime (estimate_not_positive, from line 53).
+    // 22 kept; 3 E records have no Resource_List.walltime (their runtime stands in, from line 53).
     // Line 1's E record, 942312: exec_host tango029/1 (1 processor), walltime 72:00:00.
     let t = read(&sample("alogger__torque.log"));
-    assert_eq!(t.jobs.len(), 19);
-    assert_eq!(t.report.dropped.get("estimate_not_positive"), Some(&3));
+    assert_eq!(t.jobs.len(), 22);
+    assert_eq!(t.report.altered.get("estimate_from_runtime"), Some(&3));
+    assert_eq!(t.report.altered_lines.get("estimate_from_runtime"), Some(&53));
     assert_eq!(t.report.dropped.get("not_an_end_record"), Some(&35));
     let j = t.jobs.iter().find(|j| j.id == 942312).unwrap();
     assert_eq!((j.submit, j.runtime, j.procs, j.estimate), (1270125237, 1270126313 - 1270125489, 1, 72 * 3600));
@@ -304,13 +316,14 @@ fn round_trip_through_swf() {
 fn grid_engine_records_folded() {
     // Lines 1-10 are job 34474 (9 hosts' records, then the master's, line 10), lines 11 and
     // 12 single-slot jobs with "-l h_rt=600" in their category. Of the 22 jobs, 8 (34474 among
-    // them) ask for no h_rt: no estimate, dropped as an SWF job would be. 50 - 22 = 28 folded.
+    // them) ask for no h_rt: no estimate, so their runtime stands in, as for an SWF job. 50 - 22
+    // = 28 folded.
     let t = read(&sample("alogger__sge.log"));
     assert_eq!(t.report.job_lines, 50);
-    assert_eq!(t.jobs.len(), 14);
+    assert_eq!(t.jobs.len(), 22);
     assert_eq!(t.report.dropped.get("job_step_folded"), Some(&28));
     assert_eq!(t.report.dropped_lines.get("job_step_folded"), Some(&2));
-    assert_eq!(t.report.dropped.get("estimate_not_positive"), Some(&8));
+    assert_eq!(t.report.altered.get("estimate_from_runtime"), Some(&8));
     // Line 11: 34477 submitted 1245307671, started 1245307678, ended 1245307683, 1 slot.
     let j = t.jobs.iter().find(|j| j.id == 34477).unwrap();
     assert_eq!((j.submit, j.logged_wait, j.runtime, j.procs, j.estimate), (1245307671, 7, 5, 1, 600));
@@ -553,12 +566,27 @@ fn lsf_versions_and_broken_records() {
     assert_eq!(errs, vec![(28, Some("version"))]);
     // A real site's records mixing "10.1" and "10.108", doubled quotes inside strings.
     // runLimit: -1 on lines 1-3 and 11, 2419200 (28 days) on 5 and 7, 86400 on 13-17; the
-    // jobs with none are dropped as SWF jobs without an estimate are, line 9 ran 0 s.
+    // jobs with none keep their runtime as their estimate, as SWF jobs without one do; line 9
+    // ran 0 s.
     let t = read(&sample("hpccs__issues-gl-9__lsb.acct.hostFactor-not-a-float"));
     assert!(t.report.errors.is_empty(), "{:?}", t.report.errors);
     let got: Vec<(u64, i64)> = t.jobs.iter().map(|j| (j.id, j.estimate)).collect();
-    assert_eq!(got, vec![(521375, 2419200), (225017, 2419200), (793595, 86400), (793609, 86400), (793614, 86400)]);
-    assert_eq!(t.report.dropped.get("estimate_not_positive"), Some(&4));
+    assert_eq!(
+        got,
+        vec![
+            (981892, 1016),
+            (982457, 455),
+            (982865, 15),
+            (521375, 2419200),
+            (789681, 155635),
+            (225017, 2419200),
+            (793595, 86400),
+            (793609, 86400),
+            (793614, 86400)
+        ]
+    );
+    assert_eq!(t.report.altered.get("estimate_from_runtime"), Some(&4));
+    assert_eq!(t.report.altered_lines.get("estimate_from_runtime"), Some(&1));
 }
 
 /// LSF 9.1 and 10.1 write -1 in a count they have nothing for (numHostRusage, num_network)
