@@ -225,7 +225,7 @@ pub fn answer(runs: &[RunView], trace_loss: &[String]) -> Answer {
         if let Some((worst, v)) = extreme(&ranked, "avg_bsld", true) {
             if v > best_v {
                 more.push(format!(
-                    "The worst is {}, with a mean bounded slowdown of {} ({} times {}'s).",
+                    "The worst is {}, with a mean bounded slowdown of {}, {} times that of {}.",
                     name(worst),
                     num(v),
                     num(v / best_v.max(1e-9)),
@@ -293,7 +293,7 @@ mod tests {
         );
         assert_eq!(a.more[0], "Mean wait is shortest under EASY++, 30 min, and longest under FCFS, 10 h.");
         // 40 / 3.1 = 12.9.
-        assert_eq!(a.more[1], "The worst is FCFS, with a mean bounded slowdown of 40.0 (12.9 times EASY++'s).");
+        assert_eq!(a.more[1], "The worst is FCFS, with a mean bounded slowdown of 40.0, 12.9 times that of EASY++.");
         assert_eq!(a.more[2], "Utilization ranges from 61.0% under FCFS to 66.2% under EASY++.");
     }
 
