@@ -500,6 +500,19 @@ mod tests {
     }
 
     #[test]
+    fn predicting_at_a_pass_uses_every_terminated_job() {
+        // Job 5 waits; jobs 6 and 7 (submitted after it) end: predicted at a pass (pyss), it is
+        // their mean; propagation would use jobs 0 and 1 (150, see above).
+        let mut p = planner(HistoryOptions::default());
+        for (i, rt) in [(0, 100), (1, 200), (6, 1000), (7, 3000)] {
+            p.ended(&job(i, 1, 5000), rt);
+        }
+        assert_eq!(p.repredict(&job(5, 1, 5000)), 2000);
+        assert_eq!(p.planned(&job(5, 1, 5000)), 2000, "the new prediction is kept");
+        assert_eq!(p.repredict(&job(4, 1, 1500)), 1500, "capped at the estimate");
+    }
+
+    #[test]
     fn relative_fallback_scales_the_estimate_by_past_accuracy() {
         let h = HistoryOptions { fullness: Fullness::Full, fallback: Fallback::Relative, ..Default::default() };
         let mut p = planner(h);

@@ -309,6 +309,7 @@ fn void_alarms_cost_no_pass() {
 /// - Without the pass nothing starts until the arrival at 300, where job 5 is backfilled
 ///   (300-400) and job 6 finds no free processor. At 400 job 6 still would end after 1100.
 /// - Job 3 ends at 600: job 4 runs 600-700, and job 6, the only job left, starts at 700.
+///
 /// The per-event engine (`passes=event`) gives the same, as the alarm comes first at 150 in
 /// both.
 #[test]
@@ -346,6 +347,7 @@ fn correction_without_a_pass_waits_for_the_next_event() {
 ///   70 job 5 still cannot end by 100; job 3 starts at 100 and ends 150; job 5 follows at 150.
 /// - Predicted at each pass, job 5 becomes 10 at 10 and comes first: it runs 10-20. Job 4
 ///   then finds no processor; at 20 it runs 20-80. Job 3 starts at 100.
+///
 /// Here propagation (`propagation=on`) does the same, since job 2 was submitted before job 5.
 #[test]
 fn predicting_at_each_pass_reorders_the_candidates() {

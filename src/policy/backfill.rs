@@ -123,6 +123,8 @@ pub struct Backfill {
     dirty: bool,
     /// A job ended since the last pass: with `predict_at=pass`, waiting jobs are predicted again.
     history_grew: bool,
+    /// A correction has run no pass (`correction_pass=off`), and no pass has run since.
+    corrected_unseen: bool,
     /// Waiting jobs by (candidate key, index) for the orders other than queue order, kept
     /// sorted as jobs arrive, start and change prediction, so a pass need not sort.
     ranked: Vec<(i64, JobIdx)>,
@@ -199,6 +201,7 @@ impl Backfill {
             replan: false,
             dirty: false,
             history_grew: false,
+            corrected_unseen: false,
             ranked: Vec::new(),
             pos_of: if matches!(opts.order, Order::Sjbf | Order::BestFit | Order::WorstFit) {
                 vec![0; jobs]
@@ -455,13 +458,16 @@ impl Policy for Backfill {
         self.replan = true;
         sys.note_prediction(job.idx, end - started, true);
         sys.watch(job.idx, end);
+        self.corrected_unseen |= !self.opts.correction_pass;
         self.opts.correction_pass
     }
 
     fn on_wake(&mut self, _sys: &mut System) -> bool {
-        // A reservation's start is a running job's planned end, where that job ends or is
-        // corrected: without a pass at corrections, nothing there calls for one.
-        self.opts.correction_pass
+        // After a correction without a pass, the next pass is at the next arrival or
+        // termination, as in predictsim: a reservation's start (the corrected job's old planned
+        // end, or any other) does not bring it forward. The corrected job is still running, so
+        // its termination comes. Otherwise a reserved start gets its pass.
+        !self.corrected_unseen
     }
 
     fn schedule(&mut self, sys: &mut System) {
@@ -469,6 +475,7 @@ impl Policy for Backfill {
             self.predict_waiting(sys);
         }
         self.history_grew = false;
+        self.corrected_unseen = false;
         // Three copies of the pass: with the decision log; EASY's without it, which tests its
         // candidates against the shadow; and every other without it.
         if sys.explaining() {
