@@ -92,6 +92,16 @@ pub enum Correction {
     Double,
 }
 
+/// When waiting jobs are predicted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PredictAt {
+    /// Once, at submission (the paper's section 3.1).
+    Submit,
+    /// Again at every scheduling pass after a job has ended, from the user's newest terminated
+    /// jobs whenever they were submitted: pyss's EasyPlusPlusScheduler.
+    Pass,
+}
+
 /// The predictor's configuration space (section 7, Fig. 9 and Table 11); defaults are Table 12.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HistoryOptions {
@@ -133,6 +143,8 @@ pub struct PredictOptions {
     pub correction: Correction,
     /// The history predictor's configuration.
     pub history: HistoryOptions,
+    /// When waiting jobs are predicted.
+    pub at: PredictAt,
 }
 
 impl Default for PredictOptions {
@@ -142,6 +154,7 @@ impl Default for PredictOptions {
             factor: 1.0,
             correction: Correction::Double,
             history: HistoryOptions::default(),
+            at: PredictAt::Submit,
         }
     }
 }
@@ -238,7 +251,7 @@ impl Planner {
         let p = match self.opts.source {
             Source::Estimate => job.sched_runtime,
             Source::Perfect => true_runtime,
-            Source::History => self.history_prediction(job),
+            Source::History => self.history_prediction(job, true),
         };
         if let Some(slot) = self.predicted.get_mut(job.idx as usize) {
             *slot = p.max(1);
@@ -246,10 +259,26 @@ impl Planner {
         self.scale(p.max(1))
     }
 
+    /// Whether waiting jobs are predicted again at every pass after a job ended.
+    pub fn predicts_at_pass(&self) -> bool {
+        self.opts.source == Source::History && self.opts.at == PredictAt::Pass
+    }
+
     /// Predicts again for a waiting job (propagation); returns the new planned runtime.
     pub fn refresh(&mut self, job: &JobView) -> i64 {
-        let p = self.history_prediction(job).max(1);
+        let p = self.history_prediction(job, true).max(1);
         self.changed.insert(job.idx, JobPlan { prediction: p, ..self.plan(job) });
+        self.scale(p)
+    }
+
+    /// Predicts again for a waiting job at a pass (`predict_at=pass`) from its user's newest
+    /// terminated jobs, including any submitted after it (pyss keeps only the user's last two
+    /// runtimes, in termination order); returns the new planned runtime.
+    pub fn repredict(&mut self, job: &JobView) -> i64 {
+        let p = self.history_prediction(job, false).max(1);
+        if p != self.plan(job).prediction {
+            self.changed.insert(job.idx, JobPlan { prediction: p, ..self.plan(job) });
+        }
         self.scale(p)
     }
 
@@ -275,23 +304,25 @@ impl Planner {
         }
     }
 
-    /// The history prediction for `job`, capped at its estimate.
-    fn history_prediction(&self, job: &JobView) -> i64 {
+    /// The history prediction for `job`, capped at its estimate; from jobs submitted before it
+    /// when `before`, else from any the user has terminated.
+    fn history_prediction(&self, job: &JobView, before: bool) -> i64 {
         let o = &self.opts.history;
         let est = job.estimate;
+        let limit = if before { job.idx } else { JobIdx::MAX };
         let mut window: Vec<i64> = Vec::with_capacity(o.window);
         if let Some(h) = self.users.get(&job.user) {
             match o.window_type {
-                WindowType::All => window.extend(h.before(job.idx).take(o.window).map(|d| d.runtime)),
+                WindowType::All => window.extend(h.before(limit).take(o.window).map(|d| d.runtime)),
                 WindowType::Immediate => {
-                    window.extend(h.before(job.idx).take(o.window).map(|d| d.runtime));
-                    if h.before(job.idx).take(o.window).any(|d| d.estimate != est) {
+                    window.extend(h.before(limit).take(o.window).map(|d| d.runtime));
+                    if h.before(limit).take(o.window).any(|d| d.estimate != est) {
                         window.clear();
                     }
                 }
                 WindowType::Extended => {
                     if let Some(d) = h.by_estimate.get(&est) {
-                        window.extend(d.iter().rev().filter(|d| d.idx < job.idx).take(o.window).map(|d| d.runtime));
+                        window.extend(d.iter().rev().filter(|d| d.idx < limit).take(o.window).map(|d| d.runtime));
                     }
                 }
             }
@@ -300,18 +331,18 @@ impl Planner {
             Fullness::Partial => !window.is_empty(),
             Fullness::Full => window.len() == o.window,
         };
-        let p = if enough { combine(&mut window, o.metric) } else { self.fallback(job) };
+        let p = if enough { combine(&mut window, o.metric) } else { self.fallback(job, limit) };
         p.min(est).max(1)
     }
 
-    fn fallback(&self, job: &JobView) -> i64 {
+    fn fallback(&self, job: &JobView, limit: JobIdx) -> i64 {
         let est = job.estimate;
         match self.opts.history.fallback {
             Fallback::Estimate => est,
             Fallback::Relative => {
                 let Some(h) = self.users.get(&job.user) else { return est };
                 let w: Vec<f64> = h
-                    .before(job.idx)
+                    .before(limit)
                     .take(self.opts.history.window)
                     .map(|d| d.runtime as f64 / d.estimate.max(1) as f64)
                     .collect();
@@ -466,6 +497,19 @@ mod tests {
         }
         assert_eq!(p.refresh(&job(5, 1, 5000)), 150);
         assert_eq!(p.arrive(&job(8, 1, 5000), 0), 1000);
+    }
+
+    #[test]
+    fn predicting_at_a_pass_uses_every_terminated_job() {
+        // Job 5 waits; jobs 6 and 7 (submitted after it) end: predicted at a pass (pyss), it is
+        // their mean; propagation would use jobs 0 and 1 (150, see above).
+        let mut p = planner(HistoryOptions::default());
+        for (i, rt) in [(0, 100), (1, 200), (6, 1000), (7, 3000)] {
+            p.ended(&job(i, 1, 5000), rt);
+        }
+        assert_eq!(p.repredict(&job(5, 1, 5000)), 2000);
+        assert_eq!(p.planned(&job(5, 1, 5000)), 2000, "the new prediction is kept");
+        assert_eq!(p.repredict(&job(4, 1, 1500)), 1500, "capped at the estimate");
     }
 
     #[test]

@@ -298,3 +298,86 @@ fn void_alarms_cost_no_pass() {
     let easy = run(&t, "easy", &[]);
     assert_eq!((easy.passes, prediction(&easy, 0).corrections), (3, 1));
 }
+
+/// `correction_pass=off` (predictsim): a correction changes the plan but runs no pass; the next
+/// pass is at the next arrival or termination. Fig. 5's trace (see above) with a sixth job
+/// (user 4, 2 procs, estimate 1000, runs 10) arriving at 300. EASY+, queue-order backfilling:
+/// - At 150 job 3 outlives its 50 s prediction and is corrected to 1000 (planned end 1100);
+///   job 4's reservation moves to 1100. With a pass there, job 5 (2 procs, planned end 350 <=
+///   1100) is backfilled at 150 and runs to 250; at 300 job 6 would end (1300) after the
+///   reservation, with no processor to spare then: it waits.
+/// - Without the pass nothing starts until the arrival at 300, where job 5 is backfilled
+///   (300-400) and job 6 finds no free processor. At 400 job 6 still would end after 1100.
+/// - Job 3 ends at 600: job 4 runs 600-700, and job 6, the only job left, starts at 700.
+///
+/// The per-event engine (`passes=event`) gives the same, as the alarm comes first at 150 in
+/// both.
+#[test]
+fn correction_without_a_pass_waits_for_the_next_event() {
+    let t = common::trace(&swf(
+        4,
+        &[
+            (0, 50, 4, 1000, 1),
+            (50, 50, 4, 1000, 1),
+            (100, 500, 2, 1000, 1),
+            (101, 100, 4, 100, 2),
+            (102, 100, 2, 200, 3),
+            (300, 10, 2, 1000, 4),
+        ],
+    ));
+    assert_eq!(starts(&run(&t, "easy+", &[])), vec![0, 50, 100, 600, 150, 700]);
+    for passes in ["passes=timestamp", "passes=event"] {
+        let off = run(&t, "easy+", &["correction_pass=off", passes]);
+        assert_eq!(starts(&off), vec![0, 50, 100, 600, 300, 700], "{passes}");
+        assert_eq!(prediction(&off, 2).corrections, 1, "the correction itself is made: {passes}");
+    }
+}
+
+/// `predict_at=pass` (pyss's EasyPlusPlusScheduler) against the paper's prediction at
+/// submission. Machine of 4, EASY++ (SJBF by prediction, mean of the user's last two runtimes,
+/// or the only one):
+/// - Job 1 (user 1, 2 procs, estimate 100) runs 0-100; job 2 (user 2, 2 procs, estimate 10)
+///   runs 0-10.
+/// - Job 3 (user 1, 4 procs, estimate 1000, runs 50) arrives at 1 and waits: predicted 100
+///   (job 1 is still running: no history), reserved at 100 with no processor to spare.
+/// - Job 4 (user 3, 2 procs, estimate 60) arrives at 2 and job 5 (user 2, 2 procs, estimate
+///   500, runs 10) at 3: no history yet, so predicted 60 and 500; no processor is free.
+/// - At 10 job 2 ends (user 2's history: 10). Predicted at submission, job 5 is still 500 and
+///   would end after the reservation: SJBF backfills job 4 (60 s, ends 70 <= 100) at 10. At
+///   70 job 5 still cannot end by 100; job 3 starts at 100 and ends 150; job 5 follows at 150.
+/// - Predicted at each pass, job 5 becomes 10 at 10 and comes first: it runs 10-20. Job 4
+///   then finds no processor; at 20 it runs 20-80. Job 3 starts at 100.
+///
+/// Here propagation (`propagation=on`) does the same, since job 2 was submitted before job 5.
+#[test]
+fn predicting_at_each_pass_reorders_the_candidates() {
+    let t = common::trace(&swf(
+        4,
+        &[(0, 100, 2, 100, 1), (0, 10, 2, 10, 2), (1, 50, 4, 1000, 1), (2, 60, 2, 60, 3), (3, 10, 2, 500, 2)],
+    ));
+    assert_eq!(starts(&run(&t, "easy++", &[])), vec![0, 0, 100, 10, 150]);
+    let pass = run(&t, "easy++", &["predict_at=pass"]);
+    assert_eq!(starts(&pass), vec![0, 0, 100, 20, 10]);
+    assert_eq!(prediction(&pass, 4).corrections, 0, "a new prediction is not a correction");
+    assert_eq!(starts(&run(&t, "easy++", &["propagation=on"])), vec![0, 0, 100, 20, 10]);
+    assert_eq!(starts(&run(&t, "easy++", &["predict_at=pass", "passes=event"])), vec![0, 0, 100, 20, 10]);
+}
+
+/// `predict_at=pass` uses every runtime the user has, even of jobs submitted after the one
+/// predicted (pyss keeps the user's last two runtimes); propagation does not. Machine of 4:
+/// - Job 1 (user 1, 2 procs, estimate 100) runs 0-100. Job 2 (user 3, 4 procs, estimate 100)
+///   arrives at 1 and is reserved at 100.
+/// - Job 3 (user 2, 2 procs, estimate 200, runs 20) arrives at 2: no history, predicted 200,
+///   ends after 100: it waits.
+/// - Job 4 (user 2, 2 procs, estimate 50, runs 30) arrives at 3, predicted 50, ends 53 <= 100:
+///   backfilled at 3, ends 33.
+/// - At 33, predicted again at the pass from user 2's history (30), job 3 ends at 63 <= 100:
+///   it runs 33-53. Predicted at submission, or again by propagation from jobs submitted before
+///   it (none), it stays 200 and waits: job 2 runs 100-200, job 3 200-220.
+#[test]
+fn predicting_at_each_pass_uses_later_jobs_history() {
+    let t = common::trace(&swf(4, &[(0, 100, 2, 100, 1), (1, 100, 4, 100, 3), (2, 20, 2, 200, 2), (3, 30, 2, 50, 2)]));
+    assert_eq!(starts(&run(&t, "easy++", &[])), vec![0, 100, 200, 3]);
+    assert_eq!(starts(&run(&t, "easy++", &["propagation=on"])), vec![0, 100, 200, 3]);
+    assert_eq!(starts(&run(&t, "easy++", &["predict_at=pass"])), vec![0, 100, 33, 3]);
+}

@@ -129,6 +129,8 @@ const OPTIONS: &[&[&str]] = &[
     &["fullness=partial", "fullness=full"],
     &["metric=avg", "metric=med", "metric=min", "metric=max"],
     &["propagation=off", "propagation=on"],
+    &["predict_at=submit", "predict_at=pass"],
+    &["correction_pass=on", "correction_pass=off"],
     &["passes=timestamp", "passes=event"],
 ];
 

@@ -92,6 +92,36 @@ fn kth_sp2_reproduces_published_figures_exactly_with_their_file() {
         println!("KTH-SP2 + jobs 1-14 {policy} (passes=event): {:.13} vs published {published}", r.metrics.avg_bsld);
         assert!((r.metrics.avg_bsld - published).abs() < 1e-9, "{policy}: {} vs {published}", r.metrics.avg_bsld);
     }
+    // predictsim's EASY++ (easy_plus_plus_scheduler, predictor_tsafrir, corrector reqtime): a
+    // full window, and no pass at a correction. Its metrics file gives the digits.
+    let s = Settings::parse(&PREDICTSIM).expect("settings");
+    for (policy, published) in [("easy++", 62.8568827272923), ("perfect++", 49.8477189313406)] {
+        let cfg = configure(policy, &s).expect("policy");
+        let (_, r) = run_one(&trace, &cfg[0], &s);
+        println!("KTH-SP2 + jobs 1-14 {policy} (predictsim): {:.13} vs published {published}", r.metrics.avg_bsld);
+        assert!((r.metrics.avg_bsld - published).abs() < 1e-9, "{policy}: {} vs {published}", r.metrics.avg_bsld);
+    }
+}
+
+/// predictsim's EASY++ as published in SC'15: a pass per event, a prediction only from a full
+/// window of two jobs (`fullness=full`), and no pass when a prediction is corrected
+/// (`correction_pass=off`): passes run only at arrivals and terminations.
+const PREDICTSIM: [&str; 3] = ["passes=event", "fullness=full", "correction_pass=off"];
+
+/// The SC'15 table's EASY++ on the shared traces it covers, with predictsim's options: within
+/// 1% (SDSC-SP2 64.99 vs 65.06: the publication's file has 7 more jobs, see VALIDATION.md).
+/// Running a pass at each correction instead moves SDSC-SP2 to 71.39 (+9.7%).
+#[test]
+fn easy_plus_plus_matches_sc15_with_predictsim_options() {
+    for (trace, jobs, published) in
+        [("SDSC-SP2-1998-4.2-cln.swf.gz", 53_999, 65.06), ("KTH-SP2-1996-2.1-cln.swf.gz", 28_467, 62.86)]
+    {
+        let (n, b) = avg_bsld(trace, "easy++", &PREDICTSIM);
+        assert_eq!(n, jobs);
+        assert_close(&format!("{trace} EASY++ (predictsim)"), b, published, 0.01);
+    }
+    let (_, b) = avg_bsld("SDSC-SP2-1998-4.2-cln.swf.gz", "easy++", &["passes=event", "fullness=full"]);
+    assert!((b - 65.06).abs() / 65.06 > 0.05, "with a pass at each correction: {b}");
 }
 
 /// Runtime predictions (Tsafrir et al.), average bounded slowdown over all jobs as published

@@ -83,6 +83,9 @@ pub struct BackfillOptions {
     pub backfill_end: BackfillEnd,
     /// How runtimes are predicted and corrected.
     pub predict: PredictOptions,
+    /// Whether a correction runs a scheduling pass at once (Fig. 5, right); without, passes
+    /// run only at arrivals and terminations, as in pyss and predictsim.
+    pub correction_pass: bool,
 }
 
 /// One waiting job as the policy plans it.
@@ -118,6 +121,10 @@ pub struct Backfill {
     replan: bool,
     /// A job ended before its planned end, or overran it: reservations must be recomputed.
     dirty: bool,
+    /// A job ended since the last pass: with `predict_at=pass`, waiting jobs are predicted again.
+    history_grew: bool,
+    /// A correction has run no pass (`correction_pass=off`), and no pass has run since.
+    corrected_unseen: bool,
     /// Waiting jobs by (candidate key, index) for the orders other than queue order, kept
     /// sorted as jobs arrive, start and change prediction, so a pass need not sort.
     ranked: Vec<(i64, JobIdx)>,
@@ -193,6 +200,8 @@ impl Backfill {
             unsorted: false,
             replan: false,
             dirty: false,
+            history_grew: false,
+            corrected_unseen: false,
             ranked: Vec::new(),
             pos_of: if matches!(opts.order, Order::Sjbf | Order::BestFit | Order::WorstFit) {
                 vec![0; jobs]
@@ -398,6 +407,7 @@ impl Policy for Backfill {
             self.give_now(sys, job.procs as i64, end - now);
         }
         self.planner.ended(&job, sys.now() - sys.start_of(job.idx));
+        self.history_grew = true;
         if self.planner.propagates() {
             // Propagation: the user's waiting jobs are predicted again with the new history.
             for pos in self.head..self.queue.len() {
@@ -448,10 +458,24 @@ impl Policy for Backfill {
         self.replan = true;
         sys.note_prediction(job.idx, end - started, true);
         sys.watch(job.idx, end);
-        true
+        self.corrected_unseen |= !self.opts.correction_pass;
+        self.opts.correction_pass
+    }
+
+    fn on_wake(&mut self, _sys: &mut System) -> bool {
+        // After a correction without a pass, the next pass is at the next arrival or
+        // termination, as in predictsim: a reservation's start (the corrected job's old planned
+        // end, or any other) does not bring it forward. The corrected job is still running, so
+        // its termination comes. Otherwise a reserved start gets its pass.
+        !self.corrected_unseen
     }
 
     fn schedule(&mut self, sys: &mut System) {
+        if self.history_grew && self.planner.predicts_at_pass() {
+            self.predict_waiting(sys);
+        }
+        self.history_grew = false;
+        self.corrected_unseen = false;
         // Three copies of the pass: with the decision log; EASY's without it, which tests its
         // candidates against the shadow; and every other without it.
         if sys.explaining() {
@@ -465,6 +489,27 @@ impl Policy for Backfill {
 }
 
 impl Backfill {
+    /// Predicts every waiting job again from its user's newest history (`predict_at=pass`, as
+    /// pyss's EasyPlusPlusScheduler does before each pass); called only after a job has ended,
+    /// since nothing else changes a prediction.
+    fn predict_waiting(&mut self, sys: &mut System) {
+        for pos in self.head..self.queue.len() {
+            let e = self.queue[pos];
+            if e.started {
+                continue;
+            }
+            let dur = self.planner.repredict(&sys.view(e.idx));
+            if dur != e.dur {
+                self.rank_remove(&e);
+                self.queue[pos].dur = dur;
+                self.rank_insert(&self.queue[pos].clone());
+                sys.note_prediction(e.idx, dur, false);
+                self.replan = true;
+                self.unsorted = true;
+            }
+        }
+    }
+
     /// One scheduling pass; `EXPLAIN` says whether it hands its decisions to the log, so a run
     /// without one carries none of the code that explains, and `EASY` whether it is EASY's
     /// single reservation without the log, whose candidates are tested against its shadow time

@@ -18,7 +18,7 @@ use serde::Serialize;
 pub use crate::engine::Policy;
 use crate::keys::{normalize, parse_choice, parse_num, KeyError};
 use crate::predict::{
-    Correction, Fallback, Fullness, HistoryOptions, Metric, PredictOptions, Source, WindowType, MAX_WINDOW,
+    Correction, Fallback, Fullness, HistoryOptions, Metric, PredictAt, PredictOptions, Source, WindowType, MAX_WINDOW,
 };
 use crate::trace::Trace;
 use backfill::{Backfill, BackfillEnd, BackfillOptions, Order, Reserve};
@@ -108,6 +108,16 @@ pub const BACKFILL_OPTIONS: &[OptionDoc] = &[
         values: "off | on",
         doc: "history predictor: predict waiting jobs again when one of their user's jobs ends",
     },
+    OptionDoc {
+        key: "predict_at",
+        values: "submit | pass",
+        doc: "history predictor: predict once at submission, or every waiting job again at each pass after a job ended, from the user's newest runtimes whenever submitted (pyss's EASY++)",
+    },
+    OptionDoc {
+        key: "correction_pass",
+        values: "on | off",
+        doc: "a correction runs a scheduling pass at once (Fig. 5), or passes run only at arrivals and terminations (pyss, predictsim)",
+    },
 ];
 
 /// Every option of the backfilling family with its default: EASY's values, and Table 12's
@@ -126,6 +136,8 @@ const BACKFILL_DEFAULTS: &[(&str, &str)] = &[
     ("metric", "avg"),
     ("fallback", "estimate"),
     ("propagation", "off"),
+    ("predict_at", "submit"),
+    ("correction_pass", "on"),
 ];
 
 /// Options of the relaxed-backfill family (Ward et al.).
@@ -804,12 +816,20 @@ fn backfill_options(options: &BTreeMap<String, String>) -> Result<BackfillOption
             &[("off", false), ("no", false), ("false", false), ("on", true), ("yes", true), ("true", true)],
         )?,
     };
+    let at =
+        parse_choice("predict_at", get("predict_at"), &[("submit", PredictAt::Submit), ("pass", PredictAt::Pass)])?;
+    let correction_pass = parse_choice(
+        "correction_pass",
+        get("correction_pass"),
+        &[("off", false), ("no", false), ("false", false), ("on", true), ("yes", true), ("true", true)],
+    )?;
     Ok(BackfillOptions {
         k,
         order,
         reserve,
         backfill_end,
-        predict: PredictOptions { source, factor, correction, history },
+        predict: PredictOptions { source, factor, correction, history, at },
+        correction_pass,
     })
 }
 
