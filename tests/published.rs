@@ -7,8 +7,12 @@ mod common;
 use schedlab::run::{configure, run_one, Settings};
 use schedlab::trace::parse;
 
+/// predictsim's filter keeps only jobs with an estimate; SchedLab keeps the others with their
+/// runtime standing in unless told to drop them.
+const FILTER: &str = "missing_estimate=drop";
+
 fn avg_bsld(trace_file: &str, policy: &str, settings: &[&str]) -> (u64, f64) {
-    let s = Settings::parse(settings).expect("settings parse");
+    let s = Settings::parse(&[&[FILTER], settings].concat()).expect("settings parse");
     let trace = parse(&common::read_shared(&format!("traces/{trace_file}")), &s.trace).expect("trace parses");
     let cfg = configure(policy, &s).expect("policy configures");
     let (_, r) = run_one(&trace, &cfg[0], &s);
