@@ -62,23 +62,44 @@ fn two_identical_full_machine_jobs_follow_section_3_1() {
 /// The candidate rule. A (8 processors) runs from 0 with threshold 1. B (3 processors) may not
 /// suspend it however long it waits: A is more than twice as wide. C (4 processors, estimate
 /// 100, submitted at 10) may, once (t - 10 + 100) / 100 > 2 x 1: at the 120 s tick. C suspends
-/// A and starts; the sweep then finds B fits in the 4 processors left and starts it too. A's
-/// threshold (1.01 at 220) is far below B's and C's (2.1), so it waits for its own processors
-/// and resumes at 220 for its remaining 9880 s. With SF = 5, C waits until (t + 90) / 100 > 5:
-/// the 420 s tick; A is suspended 420-520.
+/// A and starts on 4 of its processors. The other 4 stay A's (a suspended job's processors are
+/// its own), so B does not start there. At 220 C ends and A's processors are all free: B comes
+/// first in the sweep (threshold 3.1 against A's 1.01) but has no processor it may use and
+/// nothing it may suspend; A resumes at 220 for its remaining 9880 s and ends at 10,100, when
+/// B starts. With SF = 5, C waits until (t + 90) / 100 > 5: the 420 s tick; A is suspended
+/// 420-520 and ends at 520 + 9580 = 10,100 again.
 #[test]
 fn candidates_need_sf_times_lower_thresholds_and_at_most_twice_the_width() {
     let rows = [(0, 10_000, 8, 10_000, -1), (10, 100, 3, 100, -1), (10, 100, 4, 100, -1)];
     let t = swf(8, &rows);
     let out = run(&t, "ss", &[]);
-    assert_eq!(summary(&t, &out), vec![(0, 10_100, 1), (120, 220, 0), (120, 220, 0)]);
+    assert_eq!(summary(&t, &out), vec![(0, 10_100, 1), (10_100, 10_200, 0), (120, 220, 0)]);
     schedlab::check::schedule(&t, &out).unwrap();
     let out = run(&t, "ss", &["sf=5"]);
-    assert_eq!(summary(&t, &out), vec![(0, 10_100, 1), (420, 520, 0), (420, 520, 0)]);
+    assert_eq!(summary(&t, &out), vec![(0, 10_100, 1), (10_100, 10_200, 0), (420, 520, 0)]);
     // B alone never suspends A: width.
     let t = swf(8, &rows[..2]);
     let out = run(&t, "ss", &["sf=1"]);
     assert_eq!(summary(&t, &out), vec![(0, 10_000, 0), (10_000, 10_100, 0)]);
+}
+
+/// A suspended job's processors stay its own: a new job starts on them only when it has just
+/// suspended that job. A (4 processors, 10,000 s) runs from 0. C (4, estimate 100, at 10) suspends it
+/// at the 120 s tick and runs to 220. D (2 processors, 1000 s, at 150) would fit in A's free
+/// processors at 220 with the higher threshold ((220 - 150 + 1000) / 1000 = 1.07 against A's
+/// (100 + 10,000) / 10,000 = 1.01), but they are A's: A resumes at 220. D, as wide as half of
+/// A, may suspend A once (t - 150 + 1000) / 1000 > 2 x 1.01, after t = 1170: at the 1200 s
+/// tick. It runs 1200-2200 on two of A's processors; A, with 1100 s done, resumes at 2200 and
+/// ends at 2200 + 8900 = 11,100. (Were A's processors free for anyone, D would start at 220 on
+/// them and hold A out until 1220, whatever A's threshold.)
+#[test]
+fn a_suspended_jobs_processors_stay_its_own() {
+    let t = swf(4, &[(0, 10_000, 4, 10_000, -1), (10, 100, 4, 100, -1), (150, 1000, 2, 1000, -1)]);
+    let out = run(&t, "ss", &[]);
+    assert_eq!(summary(&t, &out), vec![(0, 11_100, 2), (120, 220, 0), (1200, 2200, 0)]);
+    schedlab::check::schedule(&t, &out).unwrap();
+    let p: Vec<(u32, i64, i64)> = out.pieces.iter().map(|p| (p.job, p.start, p.end)).collect();
+    assert_eq!(p, vec![(0, 0, 120), (1, 120, 220), (0, 220, 1200), (2, 1200, 2200), (0, 2200, 11_100)]);
 }
 
 /// The suspended set is minimal. J0 fills the machine until 100; then J2 (3 processors,

@@ -28,6 +28,8 @@ pub struct Machine {
     kept: Vec<(u32, u32)>,
     /// Processors free now.
     free: u32,
+    /// Processors free now that no suspended job resumes on.
+    open: u32,
     /// Void entries left in the two stacks.
     void: usize,
     /// For each processor, how many times it has been freed: the stamp of its live entry.
@@ -67,6 +69,7 @@ impl Machine {
             identities: true,
             plain: (0..size).rev().map(|id| (id, 0)).collect(),
             free: size,
+            open: size,
             stamp: vec![0; size as usize],
             held: vec![Vec::new(); jobs],
             owner: vec![NOBODY; size as usize],
@@ -95,6 +98,16 @@ impl Machine {
     /// Processors free now.
     pub fn free(&self) -> u32 {
         self.free
+    }
+
+    /// Processors free now that no suspended job resumes on (all the free ones on a machine
+    /// where no job is suspended).
+    pub fn open(&self) -> u32 {
+        if self.identities {
+            self.open
+        } else {
+            self.free
+        }
     }
 
     /// Processors busy now.
@@ -144,6 +157,42 @@ impl Machine {
         self.pop_into(false, n, &mut ids);
         self.pop_into(true, n, &mut ids);
         self.hand(&ids, NOBODY, job);
+        self.free -= procs;
+        self.held[job as usize] = ids;
+        true
+    }
+
+    /// Gives `procs` processors to job `job` from the free ones among `first` (in that order),
+    /// then from those no suspended job resumes on; false (and no change) if these are too
+    /// few. The processors of a suspended job stay out of other jobs' reach except through
+    /// `first`: the processors of the jobs suspended to make room for this one.
+    pub fn allocate_from(&mut self, job: u32, procs: u32, first: &[u32]) -> bool {
+        let n = procs as usize;
+        if !self.identities || !self.held[job as usize].is_empty() {
+            return false;
+        }
+        let mut ids: Vec<u32> = Vec::with_capacity(n);
+        let mut taken = 0u32;
+        for &id in first {
+            if ids.len() == n {
+                break;
+            }
+            // `first` may name a processor twice (two suspended jobs resume on it).
+            if self.owner[id as usize] == NOBODY && !ids.contains(&id) {
+                ids.push(id);
+                taken += (self.claims[id as usize] == 0) as u32;
+            }
+        }
+        if ids.len() + ((self.open - taken) as usize) < n {
+            return false;
+        }
+        let named = ids.len();
+        // The named ones are marked taken first, so the open stack skips them: their entries
+        // in the stacks are void from now on.
+        self.hand(&ids[..named], NOBODY, job);
+        self.void += named;
+        self.pop_into(false, n, &mut ids);
+        self.hand(&ids[named..], NOBODY, job);
         self.free -= procs;
         self.held[job as usize] = ids;
         true
@@ -230,6 +279,8 @@ impl Machine {
         if ok {
             for &id in &ids {
                 self.claims[id as usize] -= 1;
+                // Free and claimed by none now: open until `take` below hands it over.
+                self.open += (self.claims[id as usize] == 0) as u32;
             }
             self.take(job, &ids);
         }
@@ -243,6 +294,13 @@ impl Machine {
     fn hand(&mut self, ids: &[u32], from: u32, to: u32) {
         for &id in ids {
             self.owner[id as usize] = to;
+            if self.claims[id as usize] == 0 {
+                if to == NOBODY {
+                    self.open += 1;
+                } else {
+                    self.open -= 1;
+                }
+            }
         }
         self.epoch += 1;
         if from != NOBODY {

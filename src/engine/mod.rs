@@ -318,6 +318,12 @@ impl<'a> System<'a> {
         self.machine.free()
     }
 
+    /// Processors free now that no suspended job resumes on: all a job that suspends none can
+    /// use under [`System::start_taking`].
+    pub fn open(&self) -> u32 {
+        self.machine.open()
+    }
+
     /// Machine size.
     pub fn machine_size(&self) -> u32 {
         self.machine.size()
@@ -361,13 +367,29 @@ impl<'a> System<'a> {
         self.begin(idx, limit, true)
     }
 
+    /// Starts job `idx` now on processors no suspended job resumes on, except the free ones
+    /// among `first` (those of the jobs just suspended to make room for it), which it takes
+    /// first: a suspended job's processors stay its own (Kettimuthu et al.). False as for
+    /// [`System::start`], or if these processors are too few.
+    pub fn start_taking(&mut self, idx: JobIdx, first: &[u32]) -> bool {
+        self.begin_on(idx, i64::MAX, false, Some(first))
+    }
+
     fn begin(&mut self, idx: JobIdx, limit: i64, segment: bool) -> bool {
+        self.begin_on(idx, limit, segment, None)
+    }
+
+    fn begin_on(&mut self, idx: JobIdx, limit: i64, segment: bool, first: Option<&[u32]>) -> bool {
         let i = idx as usize;
         if i >= self.arrived || self.running[i] || self.suspended.get(i) || self.records[i].end >= 0 {
             return false;
         }
         let procs = self.jobs[i].procs;
-        if self.machine.allocate(idx, procs) {
+        let got = match first {
+            Some(first) => self.machine.allocate_from(idx, procs, first),
+            None => self.machine.allocate(idx, procs),
+        };
+        if got {
             self.started.push(idx);
             self.running[i] = true;
             self.piece_no[i] += 1;

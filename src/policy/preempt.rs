@@ -2,15 +2,22 @@
 //! suspension (TSS), immediate service (IS), and NS, EASY without suspension, as the baseline.
 //!
 //! A suspended job keeps its processors as its own: it resumes on exactly those
-//! ([`System::resume`]), so a job that wants back in must suspend whoever holds them.
+//! ([`System::resume`]), so a job that wants back in must suspend whoever holds them. Under SS
+//! and TSS nobody else starts on them: a new job takes open processors (free, and no suspended
+//! job's, [`System::open`]) and the processors of the jobs it has just suspended
+//! ([`System::start_taking`]). Were a suspended job's free processors open to any job that
+//! fits, a stream of fresh jobs (threshold 1) would hold it out until its threshold passed SF
+//! times theirs, a wait of its whole estimate at SF = 2; under load the suspended jobs pile
+//! up, free processors no suspended job can use go idle, and the backlog never clears
+//! (docs/VALIDATION.md, Kettimuthu).
 //!
 //! - **Threshold** (section 3.1): a job's xfactor, (wait + estimate) / estimate, where wait is
 //!   the time it has spent not running since submission: it grows while the job waits or is
 //!   suspended and is frozen while it runs. The estimate is the scheduler's planned runtime
 //!   (the user estimate, or the runtime itself with `runtime=exact`, the thesis's chapter 3).
 //! - **SS** (sections 3.2-3.3): idle jobs (waiting or suspended) are taken in decreasing
-//!   threshold order. One that fits starts (a suspended one: if its own processors are free),
-//!   which is backfilling without reservations. One that does not fit may suspend running jobs
+//!   threshold order. One that fits starts (a suspended one: if its own processors are free;
+//!   a new one: in open processors), which is backfilling without reservations. One that does not fit may suspend running jobs
 //!   T_j whose threshold is lower by the suspension factor (tau_i > SF x tau_j) and which are at
 //!   most twice as wide as it is (n_j <= 2 n_i: the suspender needs at least half the
 //!   processors of each job it suspends). A new job takes the candidates lowest threshold
@@ -308,6 +315,8 @@ pub struct Preempt {
     found: Vec<Vec<JobIdx>>,
     /// SS and TSS: when the last pass ran (the next tick is the first after it).
     last_pass: i64,
+    /// Scratch: the processors of the jobs suspended for the job starting.
+    room: Vec<u32>,
 }
 
 /// What the holders of a suspended job's processors allow it, as last found.
@@ -381,6 +390,7 @@ impl Preempt {
             held: Vec::new(),
             found: Vec::new(),
             last_pass: i64::MIN,
+            room: Vec::new(),
             sleep: vec![Sleep::Out; jobs],
             stamp: vec![0; jobs],
             awake: Vec::new(),
@@ -433,7 +443,20 @@ impl Preempt {
     fn start(&mut self, sys: &mut System, idx: JobIdx, tau: f64, preempted: bool) -> bool {
         let v = sys.view(idx);
         let resuming = sys.is_suspended(idx);
-        let ok = if resuming { sys.resume(idx, self.cost(&v)) } else { sys.start(idx) };
+        let ok = if resuming {
+            sys.resume(idx, self.cost(&v))
+        } else if self.opts.mode == Mode::Is {
+            sys.start(idx)
+        } else {
+            // The processors of the jobs it has just suspended, if any, then open ones only.
+            self.room.clear();
+            if preempted {
+                for &j in &self.picked {
+                    self.room.extend_from_slice(sys.machine().held(j));
+                }
+            }
+            sys.start_taking(idx, &self.room)
+        };
         if ok && sys.explaining() {
             let xfactor = if self.opts.mode == Mode::Is { Self::instantaneous(sys, &v) } else { tau };
             sys.explain(|| match (resuming, preempted) {
@@ -737,13 +760,14 @@ impl Preempt {
                     self.suspend_picked(sys, fresh, i, tau_i);
                     preempted = true;
                 }
-            } else if v.procs > sys.free() {
+            } else if v.procs > sys.open() {
                 if !self.pick_fewest(sys, tau_i, &v) {
                     if sys.explaining() {
                         let text = format!(
-                            "it needs {} processors and {} are free, and too few are held by running jobs it may suspend: those with an xfactor below {:.2} (its own, {:.2}, divided by the suspension factor {})",
+                            "it needs {} processors and {} are free{}, and too few are held by running jobs it may suspend: those with an xfactor below {:.2} (its own, {:.2}, divided by the suspension factor {})",
                             v.procs,
-                            sys.free(),
+                            sys.open(),
+                            if sys.open() < sys.free() { " (others are kept for suspended jobs)" } else { "" },
                             tau_i / self.opts.sf,
                             tau_i,
                             self.opts.sf
@@ -780,7 +804,7 @@ impl Preempt {
     /// the new job `v`: lowest thresholds first, then any the job can do without given back,
     /// highest threshold first. False if the candidates are not enough.
     fn pick_fewest(&mut self, sys: &System, tau_i: f64, v: &JobView) -> bool {
-        let need = v.procs - sys.free();
+        let need = v.procs - sys.open();
         let mut sum = 0u32;
         self.picked.clear();
         for &(tau_j, j) in &self.running {
@@ -843,7 +867,7 @@ impl Preempt {
         for &i in &self.idle {
             let v = sys.view(i);
             // The threshold the job must pass: SF x that of the last candidate it needs.
-            let need = v.procs.saturating_sub(sys.free());
+            let need = v.procs.saturating_sub(sys.open());
             let mut sum = 0u32;
             let mut needed = None;
             for &(tau_j, j) in &self.running {
