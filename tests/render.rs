@@ -34,6 +34,7 @@ fn view(policy: &str, metrics: &[(&str, f64)], series: Vec<SeriesPoint>) -> RunV
         policy: policy.to_string(),
         metrics: metrics.iter().map(|(k, v)| (k.to_string(), Some(*v))).collect::<BTreeMap<_, _>>(),
         stopped: None,
+        clairvoyant: false,
         series,
         wait_quantiles: Vec::new(),
         categories: Grid { title: String::new(), rows: vec![], cols: vec![], count: vec![], value: vec![] },

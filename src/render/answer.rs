@@ -171,18 +171,29 @@ pub fn answer(runs: &[RunView], trace_loss: &[String]) -> Answer {
         let base_v = metric(baseline, "avg_bsld").unwrap_or(best_v);
         if std::ptr::eq(best, baseline) || base_v <= best_v {
             let others: Vec<&RunView> = candidates.iter().copied().filter(|r| !std::ptr::eq(*r, best)).collect();
+            // What the runs left out of the headline were left out for: a real scheduler is left
+            // out only for starving jobs.
+            let left_out: Vec<&RunView> =
+                ranked.iter().copied().filter(|r| !candidates.iter().any(|c| std::ptr::eq(*c, *r))).collect();
+            let which = match (left_out.iter().any(|r| !r.clairvoyant), left_out.iter().any(|r| r.clairvoyant)) {
+                (true, true) => " that neither starve jobs nor know the true runtimes",
+                (true, false) => " that do not starve jobs",
+                (false, true) => " that do not know the true runtimes",
+                (false, false) => " compared",
+            };
             let mut s = format!(
-                "On this trace, {} gives the lowest mean bounded slowdown of the {} policies compared: {}",
+                "On this trace, {} gives the lowest mean bounded slowdown of the {} policies{which}: {}",
                 name(best),
                 candidates.len(),
                 num(best_v)
             );
             if let Some((second, v)) = extreme(&others, "avg_bsld", false) {
-                s += &format!(
-                    "; the next best, {}, is {} higher",
-                    name(second),
-                    pct(100.0 * (v - best_v) / best_v.max(1e-9))
-                );
+                let up = 100.0 * (v - best_v) / best_v.max(1e-9);
+                if up < 0.05 {
+                    s += &format!("; {} ties with it", name(second));
+                } else {
+                    s += &format!("; the next best, {}, is {} higher", name(second), pct(up));
+                }
             }
             s + "."
         } else {
@@ -341,7 +352,7 @@ mod tests {
         let a = answer(&runs, &[]);
         assert_eq!(
             a.lead,
-            "On this trace, EASY gives the lowest mean bounded slowdown of the 2 policies compared: 40.0; the next best, conservative backfilling, is 12% higher."
+            "On this trace, EASY gives the lowest mean bounded slowdown of the 2 policies that do not starve jobs: 40.0; the next best, conservative backfilling, is 12% higher."
         );
         assert_eq!(
             a.warnings,
