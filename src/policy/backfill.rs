@@ -410,21 +410,7 @@ impl Policy for Backfill {
         self.history_grew = true;
         if self.planner.propagates() {
             // Propagation: the user's waiting jobs are predicted again with the new history.
-            for pos in self.head..self.queue.len() {
-                let e = self.queue[pos];
-                if e.started || e.user != job.user {
-                    continue;
-                }
-                let dur = self.planner.refresh(&sys.view(e.idx));
-                if dur != e.dur {
-                    self.rank_remove(&e);
-                    self.queue[pos].dur = dur;
-                    self.rank_insert(&self.queue[pos].clone());
-                    sys.note_prediction(e.idx, dur, false);
-                    self.replan = true;
-                    self.unsorted = true;
-                }
-            }
+            self.predict_again(sys, Some(job.user), Planner::refresh);
         }
     }
 
@@ -493,12 +479,18 @@ impl Backfill {
     /// pyss's EasyPlusPlusScheduler does before each pass); called only after a job has ended,
     /// since nothing else changes a prediction.
     fn predict_waiting(&mut self, sys: &mut System) {
+        self.predict_again(sys, None, Planner::repredict);
+    }
+
+    /// Predicts the waiting jobs (of `user`, or all) again by `predict`, and moves each whose
+    /// prediction changed to its new place in the candidate order.
+    fn predict_again(&mut self, sys: &mut System, user: Option<i32>, predict: fn(&mut Planner, &JobView) -> i64) {
         for pos in self.head..self.queue.len() {
             let e = self.queue[pos];
-            if e.started {
+            if e.started || user.is_some_and(|u| e.user != u) {
                 continue;
             }
-            let dur = self.planner.repredict(&sys.view(e.idx));
+            let dur = predict(&mut self.planner, &sys.view(e.idx));
             if dur != e.dur {
                 self.rank_remove(&e);
                 self.queue[pos].dur = dur;
