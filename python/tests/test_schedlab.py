@@ -248,7 +248,12 @@ def test_loader_warnings_are_issued_and_kept(tmp_path):
     path = write(tmp_path / "bad.swf", "; MaxProcs: 4\n" + JOBS + "4 30 -1 x 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n")
     with pytest.warns(schedlab.TraceWarning, match=r"1 malformed line\(s\) skipped .*the first: line 5: field") as caught:
         t = schedlab.load(path)
-    assert len(caught) == 1 and len(t) == 3 and t.report["errors_total"] == 1
+    assert len(t) == 3 and t.report["errors_total"] == 1
+    # A quarter of the job lines lost is also said as a share of the trace.
+    said = [str(w.message).split(": ", 1)[1] for w in caught]
+    assert len(said) == 2 and said.count(
+        "this trace lost 25% of its job lines (1 of 4): 1 malformed (first at line 5); every figure describes the rest"
+    ) == 1
 
 
 def test_a_clean_trace_warns_of_nothing(tmp_path):
