@@ -147,6 +147,30 @@ fn tss_stops_suspending_a_job_past_its_category_limit() {
     assert_eq!(summary(&t, &out), vec![(0, 1000, 0), (1000, 11_100, 1), (1140, 1240, 0)]);
 }
 
+/// The study's Fig. 3.5 check compares TSS's worst cases with SS's. Limits that never bind give
+/// SS's schedule, so there is nothing to compare: the finding is n/a, not contradicted. A limit
+/// that binds (the test above) makes it a verdict again: C's worst case rises from (1240 - 1010)
+/// / 100 = 2.3 to (11_100 - 1010) / 100 = 100.9 (VS N), and A's falls from 11.1 to 11 (below
+/// the 5 % slack).
+#[test]
+fn tss_check_is_not_applicable_when_no_limit_binds() {
+    use schedlab::studies::kettimuthu::compare;
+    let t = swf(8, &[(0, 1000, 8, 1000, -1), (0, 10_000, 8, 10_000, -1), (1010, 100, 4, 100, -1)]);
+    let fig35 = |settings: &[&str]| {
+        let s = Settings::parse(settings).expect("settings parse");
+        let c = compare(&t, &s).expect("the schemes run");
+        c.findings.into_iter().find(|f| f.claim.contains("Fig. 3.5")).expect("Fig. 3.5 is checked")
+    };
+    let generous = fig35(&["limits=100,100,100,100,100,100,100,100,100,100,100,100,100,100,100,100"]);
+    assert_eq!(generous.holds, None, "{}", generous.detail);
+    let mut limits = vec!["100"; 16];
+    limits[2 * 4 + 1] = "1.05";
+    let limits = format!("limits={}", limits.join(","));
+    let binding = fig35(&[&limits, "limit_factor=1"]);
+    assert_eq!(binding.holds, Some(false), "{}", binding.detail);
+    assert!(binding.detail.starts_with("lower in 0 (), higher in 1 (VS N)"), "{}", binding.detail);
+}
+
 /// TSS's automatic limits are NS's mean bounded slowdown per category of planned runtime.
 #[test]
 fn tss_limits_come_from_an_ns_run() {

@@ -174,8 +174,9 @@ def test_sweep_on_a_local_cluster_equals_the_command_line():
             # Again on the same client: the traces are sent anew, under keys of their own.
             again = schedlab.sweep(traces, "easy++", {"window": "1-3", "metric": ["avg", "max"]}, client=client)
             assert again.equals(df)
-    # Each trace was shipped once to each of the two workers, not once per task (12 tasks).
-    assert sorted(received.values()) == [2, 2]
+    # Each trace reached each of the two workers, and far fewer times than once per task (12
+    # tasks): broadcast once to each, plus any copy Dask's balancing makes between workers.
+    assert len(received) == 2 and min(received.values()) >= 2 and sum(received.values()) < 12, received
     want = sweep_cli(SDSC, KTH, axes=["window=1-3", "metric=avg,max"])
     got = [(r.rank, round(r.degradation, 2), f"window={r.window} metric={r.metric}") for r in df.itertuples()]
     assert got == want

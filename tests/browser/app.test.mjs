@@ -1136,7 +1136,7 @@ test('selective preemption (Kettimuthu et al.): category heatmaps, findings, dis
   assert.equal(await checkKmHeat(page, cli, 'all', 'avg_bsld', 'max_bsld', 1), 0, 'every category has jobs');
   checkKmFindings(await kmFindings(page, '#km-findings'), cli.comparison.findings);
   checkKmFindings(await kmFindings(page, '#km-load-findings'), cli.load_findings);
-  assert.equal(cli.comparison.findings.length, 4);
+  assert.equal(cli.comparison.findings.length, 7);
   // Per scheme: the overall figures, suspensions and overhead.
   const summary = await tableData(page, '#km-summary');
   assert.equal(summary.length, 6);
