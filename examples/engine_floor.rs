@@ -320,6 +320,7 @@ fn bare_outcome(records: Vec<JobRecord>, series: Vec<Sample>, passes: u64) -> Ou
         segments: Vec::new(),
         observed: Observed::default(),
         stopped: None,
+        failed: None,
     }
 }
 

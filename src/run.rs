@@ -57,7 +57,7 @@ pub fn configure(names: &str, settings: &Settings) -> Result<Vec<Configured>, Po
     let list: Vec<&str> = if names.trim().eq_ignore_ascii_case("all") {
         POLICIES.iter().map(|p| p.name).collect()
     } else {
-        names.split(',').map(str::trim).filter(|s| !s.is_empty()).collect()
+        crate::policy::split_policies(names)
     };
     if list.is_empty() {
         return Err(PolicyError::Unknown(names.to_string()));
@@ -65,7 +65,8 @@ pub fn configure(names: &str, settings: &Settings) -> Result<Vec<Configured>, Po
     // The families in the run: a key two families take goes only to those present.
     let mut families: Vec<&str> = Vec::new();
     for name in &list {
-        if let Some(info) = crate::policy::find(name) {
+        let base = crate::policy::split_inline(name).map_or(*name, |(base, _)| base);
+        if let Some(info) = crate::policy::find(base) {
             if !families.contains(&info.family) {
                 families.push(info.family);
             }
@@ -74,9 +75,17 @@ pub fn configure(names: &str, settings: &Settings) -> Result<Vec<Configured>, Po
     let mut out: Vec<Configured> = Vec::new();
     for name in list {
         let c = Configured::new_among(name, &settings.policy, &families)?;
-        // A policy named twice runs once.
-        if !out.iter().any(|o| o.policy == c.policy) {
-            out.push(c);
+        // A policy named twice runs once; two different ones need two names.
+        match out.iter().find(|o| o.policy == c.policy) {
+            None => out.push(c),
+            Some(o) if o.options == c.options => {}
+            Some(_) => {
+                return Err(PolicyError::Option(KeyError::new(
+                    "name",
+                    &c.policy,
+                    "two different policies have this name: give each custom policy a name=",
+                )))
+            }
         }
     }
     for (k, v) in &settings.policy {
@@ -198,15 +207,19 @@ fn clock_s() -> f64 {
     }
 }
 
-/// Says where a simulation stopped by its time budget, and what the statistics then cover.
+/// Says where a simulation stopped (its time budget ran out, or the policy failed), and what
+/// the statistics then cover.
 fn stopped_message(trace: &Trace, outcome: &Outcome, budget_ms: Option<u64>) -> Option<String> {
     let p = outcome.stopped?;
     let finished = outcome.records.iter().filter(|r| r.end >= 0).count();
     let first = trace.jobs.first().map_or(0, |j| j.submit);
     let last = trace.jobs.last().map_or(0, |j| j.submit);
+    let why = match &outcome.failed {
+        Some(why) => format!("stopped: {why}"),
+        None => format!("stopped at the time budget of {} s", budget_ms.unwrap_or(0) as f64 / 1000.0),
+    };
     Some(format!(
-        "stopped at the time budget of {} s: {finished} of {} jobs finished ({} had arrived), {:.1} of {:.1} days simulated; the statistics cover the finished jobs only",
-        budget_ms.unwrap_or(0) as f64 / 1000.0,
+        "{why}: {finished} of {} jobs finished ({} had arrived), {:.1} of {:.1} days simulated; the statistics cover the finished jobs only",
         p.total,
         p.arrived,
         (p.time - first) as f64 / 86400.0,

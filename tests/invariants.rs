@@ -46,6 +46,16 @@ fn every_policy_on_every_real_trace_keeps_the_invariants() {
             let out = run(&trace, p.name);
             check_schedule(&trace, &out, &format!("{} on {name}", p.name));
         }
+        // Custom policies whose order changes at every pass, with one reservation and with
+        // a reservation for every job, and one that reads usage and the machine's state.
+        for p in [
+            "custom:priority=(wait / estimate)^3 * procs;k=1",
+            "custom:priority=(wait / estimate)^3 * procs;k=inf",
+            "custom:priority=-user_usage / machine + if(free >= procs, 1, 0) * waiting;k=2",
+        ] {
+            let out = run(&trace, p);
+            check_schedule(&trace, &out, &format!("{p} on {name}"));
+        }
     }
 }
 

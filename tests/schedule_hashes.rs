@@ -30,7 +30,7 @@ fn check(file: &str) {
     for cfg in &configs {
         let outcome = simulate_configured(&trace, cfg, &settings.engine, &mut |_| {});
         let got = schedule_hash(&trace, &outcome);
-        match expected.get(cfg.policy) {
+        match expected.get(&cfg.policy) {
             Some(want) if *want == got => {}
             Some(want) => moved.push(format!("{}: {want} -> {got}", cfg.policy)),
             None => unrecorded.push(format!("{}: {got}", cfg.policy)),

@@ -147,7 +147,7 @@ self.onmessage = async (event) => {
       // stopped at its time budget has statistics of part of the trace, which a comparison
       // across runs must not rank: it is reported as not finished.
       const out = engine.simulate(bytes, policy, settings, 1, () => {});
-      if (out.ok && out.result.stopped) value = { ok: false, message: `stopped at its time budget: ${out.result.stopped}` };
+      if (out.ok && out.result.stopped) value = { ok: false, message: out.result.stopped };
       else value = out.ok ? { ok: true, result: out.result } : out;
     }
     else value = engine.simulate(bytes, policy, settings, points, (share) => self.postMessage({ id, progress: share }));

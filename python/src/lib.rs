@@ -263,12 +263,13 @@ fn simulate<'py>(py: Python<'py>, trace: &Trace, policy: &str, sets: Vec<String>
 /// JSON text.
 #[pyfunction]
 fn policies_json() -> PyResult<String> {
-    use schedlab::policy::{family_default, family_options, POLICIES};
+    use schedlab::policy::{family_default, family_options, CUSTOM, POLICIES};
     let keys = |k: &[(&str, &str, &str)]| -> Vec<serde_json::Value> {
         k.iter().map(|(key, default, doc)| serde_json::json!({"key": key, "default": default, "doc": doc})).collect()
     };
     let policies: Vec<serde_json::Value> = POLICIES
         .iter()
+        .chain([&CUSTOM])
         .map(|p| {
             let options: Vec<serde_json::Value> = family_options(p.family)
                 .iter()

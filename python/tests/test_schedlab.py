@@ -114,11 +114,24 @@ def test_errors_carry_the_command_line_messages(kth, tmp_path):
 def test_policies_lists_every_policy_and_option():
     p = schedlab.policies()
     names = [x["name"] for x in p["policies"]]
-    assert len(names) == 37 and "easy++" in names and "cons.72max" in names
+    assert len(names) == 38 and "easy++" in names and "cons.72max" in names and names[-1] == "custom"
+    custom = next(x for x in p["policies"] if x["name"] == "custom")
+    assert {"priority", "k", "name"} <= {o["key"] for o in custom["options"]}
     easy_pp = next(x for x in p["policies"] if x["name"] == "easy++")
     window = next(o for o in easy_pp["options"] if o["key"] == "window")
     assert window["default"] is not None
     assert {"tz", "partition", "machine"} <= {o["key"] for o in p["trace_options"]}
+
+
+def test_a_policy_in_one_line(kth):
+    # Arrival order with one reservation is EASY, job for job.
+    mine = schedlab.simulate(kth, "custom", priority="-submit", k=1, name="mine")
+    assert mine.schedule_hash == schedlab.simulate(kth, "easy").schedule_hash
+    assert mine.policy == "mine"
+    wfp3 = schedlab.simulate(kth, "custom", priority="(wait / estimate)^3 * procs", k=1)
+    assert wfp3.schedule_hash != mine.schedule_hash and wfp3.metrics["jobs_unfinished"] == 0
+    with pytest.raises(schedlab.Error, match=r'priority=wait / estmate: column 8: unknown name "estmate"'):
+        schedlab.simulate(kth, "custom", priority="wait / estmate")
 
 
 def test_a_trace_pickles_as_itself(kth):

@@ -191,6 +191,12 @@ pub trait Policy {
     }
     /// A scheduling pass: start jobs with [`System::start`].
     fn schedule(&mut self, sys: &mut System);
+
+    /// Why the policy cannot go on (a priority expression that gave no number), checked after
+    /// every pass: the simulation stops there and the outcome says why ([`Outcome::failed`]).
+    fn fault(&self) -> Option<String> {
+        None
+    }
     /// Whether the policy says itself which starts are backfills ([`System::note_backfill`]);
     /// otherwise a job is backfilled if it starts while an earlier-submitted job waits.
     fn declares_backfills(&self) -> bool {
@@ -779,8 +785,11 @@ pub struct Outcome {
     pub segments: Vec<Segment>,
     /// What the run's observers measured.
     pub observed: Observed,
-    /// Where the simulation stopped, if it stopped before the end (a time budget ran out).
+    /// Where the simulation stopped, if it stopped before the end (a time budget ran out, or
+    /// the policy failed).
     pub stopped: Option<Progress>,
+    /// Why the policy failed, if it did ([`Policy::fault`]).
+    pub failed: Option<String>,
 }
 
 impl Outcome {
@@ -911,6 +920,7 @@ pub fn simulate_observed<'a>(
     // Passes left before the next progress report.
     let mut report_in = every.max(1);
     let mut stopped: Option<Progress> = None;
+    let mut failed: Option<String> = None;
     let per_event = sys.per_event;
     // Per-event passes: the start order of each job, and jobs ended now whose end is not yet told.
     let mut start_seq: Vec<u64> = vec![0; if per_event { n } else { 0 }];
@@ -1073,6 +1083,10 @@ pub fn simulate_observed<'a>(
         sys.arrived = next_arrival;
         policy.schedule(&mut sys);
         passes += 1;
+        if let Some(why) = policy.fault() {
+            failed = Some(why);
+            stopped = Some(Progress { time: t, arrived: next_arrival, total: n });
+        }
         // Counted down rather than taken modulo `every`: a division each pass shows in a plain run.
         report_in -= 1;
         if report_in == 0 {
@@ -1181,5 +1195,6 @@ pub fn simulate_observed<'a>(
         segments: sys.segments,
         observed,
         stopped,
+        failed,
     }
 }

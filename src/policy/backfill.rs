@@ -24,6 +24,7 @@
 //! backfill candidate may be tested with its predicted or its user-estimated end.
 
 use crate::engine::{Decision, JobIdx, JobView, Policy, System, Why};
+use crate::policy::custom::{Moment, PriorityOrder};
 use crate::predict::{Planner, PredictOptions, Source};
 use crate::profile::Profile;
 
@@ -58,6 +59,8 @@ pub enum Reserve {
     Fcfs,
     /// The jobs with the shortest planned runtimes (SJF, Tsafrir et al. section 5).
     Sjf,
+    /// The jobs with the highest values of a priority expression (the `custom` policy).
+    Priority,
 }
 
 /// Which end a backfill candidate must have before the reservations.
@@ -100,6 +103,8 @@ struct Entry {
     /// User estimate (the kill time).
     estimate: i64,
     user: i32,
+    /// Place in the priority order ([`PriorityOrder::key`]), with a priority expression.
+    key: i64,
     reserved: Option<i64>,
     started: bool,
 }
@@ -149,6 +154,8 @@ pub struct Backfill {
     /// After the last pass: EASY's shadow time and extra processors, if they answer for the
     /// profile ([`Shadow`]).
     shadow: Option<Shadow>,
+    /// The queue order of a custom policy ([`Reserve::Priority`]).
+    priority: Option<Box<PriorityOrder>>,
 }
 
 /// EASY's shadow time (the single reservation's start) and extra processors (those free
@@ -216,7 +223,20 @@ impl Backfill {
             edits: u64::MAX,
             machine_free: 0,
             shadow: None,
+            priority: None,
         }
+    }
+
+    /// A policy that orders its queue by `priority` (the `custom` policy).
+    pub fn with_priority(
+        opts: BackfillOptions,
+        priority: PriorityOrder,
+        machine: u32,
+        jobs: usize,
+        origin: i64,
+    ) -> Self {
+        let opts = BackfillOptions { reserve: Reserve::Priority, ..opts };
+        Backfill { priority: Some(Box::new(priority)), ..Backfill::new(opts, machine, jobs, origin) }
     }
 
     /// Drops started entries from the queue: cheaply from the front, wholesale when they pile up.
@@ -362,6 +382,9 @@ impl Backfill {
         }
         self.planned_end[e.idx as usize] = now + e.dur.max(1);
         self.rank_remove(&e);
+        if let Some(p) = &mut self.priority {
+            p.started(&sys.view(e.idx), now);
+        }
         if e.dur != sys.view(e.idx).sched_runtime {
             // The engine watches only the trace's planning runtime; a prediction needs its own alarm.
             sys.watch(e.idx, now + e.dur.max(1));
@@ -386,15 +409,24 @@ impl Policy for Backfill {
             booked: dur,
             estimate: job.estimate.max(1),
             user: job.user,
+            key: 0,
             reserved: None,
             started: false,
         };
+        // A value fixed at arrival places the job at once: one that goes last (arrival order,
+        // `-submit`) leaves the queue sorted and the reservations where they are.
+        let (mut e, mut in_place) = (e, false);
+        if let Some(p) = self.priority.as_mut().filter(|p| !p.is_dynamic()) {
+            e.key = p.key(&job, dur, Moment { now: sys.now(), waiting: 0, free: 0, machine: sys.machine_size() });
+            let last = self.queue[self.head..].iter().rev().find(|q| !q.started);
+            in_place = last.is_none_or(|q| (q.key, q.idx) < (e.key, e.idx));
+        }
         if let Some(p) = self.pos_of.get_mut(job.idx as usize) {
             *p = self.queue.len() as u32;
         }
         self.queue.push(e);
         self.rank_insert(&e);
-        self.unsorted = true;
+        self.unsorted |= !in_place;
     }
 
     fn on_completion(&mut self, job: JobView, sys: &mut System) {
@@ -408,6 +440,9 @@ impl Policy for Backfill {
         }
         self.planner.ended(&job, sys.now() - sys.start_of(job.idx));
         self.history_grew = true;
+        if let Some(p) = &mut self.priority {
+            p.ended(&job, now);
+        }
         if self.planner.propagates() {
             // Propagation: the user's waiting jobs are predicted again with the new history.
             self.predict_again(sys, Some(job.user), Planner::refresh);
@@ -448,12 +483,19 @@ impl Policy for Backfill {
         self.opts.correction_pass
     }
 
-    fn on_wake(&mut self, _sys: &mut System) -> bool {
+    fn fault(&self) -> Option<String> {
+        self.priority.as_ref().and_then(|p| p.fault().cloned())
+    }
+
+    fn on_wake(&mut self, sys: &mut System) -> bool {
         // After a correction without a pass, the next pass is at the next arrival or
         // termination, as in predictsim: a reservation's start (the corrected job's old planned
         // end, or any other) does not bring it forward. The corrected job is still running, so
-        // its termination comes. Otherwise a reserved start gets its pass.
-        !self.corrected_unseen
+        // its termination comes. Otherwise a reserved start gets its pass. A wake asked for by
+        // an earlier pass whose reservation has since moved changes nothing in a fixed order,
+        // but would let a priority that grows with time reorder the queue between events: a
+        // custom policy passes only where a reservation starts.
+        !self.corrected_unseen && (self.priority.is_none() || self.next_start <= sys.now())
     }
 
     fn schedule(&mut self, sys: &mut System) {
@@ -462,6 +504,10 @@ impl Policy for Backfill {
         }
         self.history_grew = false;
         self.corrected_unseen = false;
+        // A value that changes while jobs wait may put them in a new order at every pass.
+        if self.priority.as_ref().is_some_and(|p| p.is_dynamic()) {
+            self.reorder(sys);
+        }
         // Three copies of the pass: with the decision log; EASY's without it, which tests its
         // candidates against the shadow; and every other without it.
         if sys.explaining() {
@@ -475,6 +521,22 @@ impl Policy for Backfill {
 }
 
 impl Backfill {
+    /// Gives every waiting job its priority now, and marks the queue unsorted if that changed
+    /// its order (a dynamic priority, or new predictions).
+    fn reorder(&mut self, sys: &System) {
+        let Some(p) = &mut self.priority else { return };
+        let waiting = self.queue[self.head..].iter().filter(|e| !e.started);
+        let at = Moment { now: sys.now(), waiting: waiting.count(), free: sys.free(), machine: sys.machine_size() };
+        let mut last: Option<(i64, JobIdx)> = None;
+        let mut sorted = true;
+        for e in self.queue[self.head..].iter_mut().filter(|e| !e.started) {
+            e.key = p.key(&sys.view(e.idx), e.dur, at);
+            sorted &= last.is_none_or(|l| l < (e.key, e.idx));
+            last = Some((e.key, e.idx));
+        }
+        self.unsorted |= !sorted;
+    }
+
     /// Predicts every waiting job again from its user's newest history (`predict_at=pass`, as
     /// pyss's EasyPlusPlusScheduler does before each pass); called only after a job has ended,
     /// since nothing else changes a prediction.
@@ -495,6 +557,10 @@ impl Backfill {
                 self.rank_remove(&e);
                 self.queue[pos].dur = dur;
                 self.rank_insert(&self.queue[pos].clone());
+                if let Some(p) = &mut self.priority {
+                    let at = Moment { now: sys.now(), waiting: 0, free: 0, machine: sys.machine_size() };
+                    self.queue[pos].key = p.key(&sys.view(e.idx), dur, at);
+                }
                 sys.note_prediction(e.idx, dur, false);
                 self.replan = true;
                 self.unsorted = true;
@@ -511,7 +577,8 @@ impl Backfill {
         self.profile.advance(now);
         let k = self.opts.k.unwrap_or(usize::MAX);
         let order = self.opts.order;
-        let sjf = self.opts.reserve == Reserve::Sjf;
+        // SJF and a priority expression order the queue itself.
+        let sjf = matches!(self.opts.reserve, Reserve::Sjf | Reserve::Priority);
         let explaining = EXPLAIN;
         // Between events that change no plan (no job ended early, no plan grew, the order
         // stands, no reservation starts now), every reservation stays where it is. Conservative
@@ -525,7 +592,14 @@ impl Backfill {
         let quiet = !EXPLAIN && order == Order::Queue && plans_stand && now < self.next_start && settled;
         // Reservations given up to be handed out again, so a log can say where they were.
         let mut given_up: Vec<(JobIdx, i64)> = Vec::new();
-        if self.replan || (sjf && (self.unsorted || self.dirty)) {
+        // A priority expression's order changes only when it says so (`unsorted`); early ends
+        // then compress the reservations in place, as in arrival order.
+        let reordered = match self.opts.reserve {
+            Reserve::Fcfs => false,
+            Reserve::Sjf => self.unsorted || self.dirty,
+            Reserve::Priority => self.unsorted,
+        };
+        if self.replan || reordered {
             // Compression only moves reservations earlier, in order. When plans grow, a job's
             // slot may have to move later, past a later job's booking; and under SJF the order
             // itself changes. Then every reservation is given up and handed out again in
@@ -543,7 +617,10 @@ impl Backfill {
                     }
                 }
             }
-            if sjf {
+            if self.priority.is_some() {
+                self.queue[self.head..].sort_by_key(|e| (e.started, e.key, e.idx));
+                self.reindex();
+            } else if sjf {
                 self.queue[self.head..].sort_by_key(|e| (e.started, e.dur, e.idx));
                 self.reindex();
             }

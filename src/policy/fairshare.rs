@@ -202,6 +202,15 @@ pub struct Usage {
 impl Usage {
     /// A ledger for the users of `trace`, decays counted from its first submission.
     pub fn new(trace: &Trace, decay: Decay) -> Self {
+        Usage::keyed(trace, decay, |j| j.user)
+    }
+
+    /// A ledger whose accounts are the groups of `trace` (SWF field 13).
+    pub fn by_group(trace: &Trace, decay: Decay) -> Self {
+        Usage::keyed(trace, decay, |j| j.group)
+    }
+
+    fn keyed(trace: &Trace, decay: Decay, key: fn(&crate::trace::Job) -> i32) -> Self {
         let origin = trace.jobs.first().map_or(0, |j| j.submit);
         let mut users: BTreeMap<i32, u32> = BTreeMap::new();
         let slot = trace
@@ -209,7 +218,7 @@ impl Usage {
             .iter()
             .map(|j| {
                 let n = users.len() as u32;
-                *users.entry(j.user).or_insert(n)
+                *users.entry(key(j)).or_insert(n)
             })
             .collect();
         let fresh = Account { last: origin, ..Account::default() };

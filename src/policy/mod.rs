@@ -6,6 +6,8 @@
 //! are matched case-insensitively with `-` and `_` equivalent (see [`crate::keys`]).
 
 pub mod backfill;
+pub mod custom;
+pub mod expr;
 pub mod fairshare;
 pub mod multiqueue;
 pub mod preempt;
@@ -22,6 +24,7 @@ use crate::predict::{
 };
 use crate::trace::Trace;
 use backfill::{Backfill, BackfillEnd, BackfillOptions, Order, Reserve};
+use custom::{CustomOptions, PriorityOrder, CUSTOM_OWN_DEFAULTS, CUSTOM_OWN_OPTIONS};
 use fairshare::{Fairshare, FairshareOptions, FAIRSHARE_DEFAULTS, FAIRSHARE_OPTIONS};
 use multiqueue::{MultiQueue, MultiQueueOptions, MULTIQUEUE_DEFAULTS, MULTIQUEUE_OPTIONS};
 use preempt::{Limits, Mode, Preempt, PreemptOptions, PREEMPT_DEFAULTS, PREEMPT_OPTIONS};
@@ -514,7 +517,26 @@ pub fn sentence_name(policy: &str) -> String {
 /// Looks a policy up by name (case-insensitive, `-` = `_`).
 pub fn find(name: &str) -> Option<&'static PolicyInfo> {
     let n = normalize(name);
-    POLICIES.iter().find(|p| normalize(p.name) == n)
+    POLICIES.iter().chain([&CUSTOM]).find(|p| normalize(p.name) == n)
+}
+
+/// Group of the policy users write.
+pub const GROUP_CUSTOM: &str = "Your own policy";
+
+/// The policy users write: backfilling ordered by their priority expression. Not among
+/// [`POLICIES`]: `--policy all` runs the ones this build ships.
+pub const CUSTOM: PolicyInfo = PolicyInfo {
+    name: "custom",
+    family: "custom",
+    group: GROUP_CUSTOM,
+    summary: "your own: backfilling in the order of a priority expression (custom:priority=-submit;k=1 is EASY)",
+    defaults: &[],
+};
+
+/// The backfilling family's options that a custom policy takes: all but `reserve`, which its
+/// priority decides.
+fn custom_backfill_options() -> impl Iterator<Item = &'static OptionDoc> {
+    BACKFILL_OPTIONS.iter().filter(|d| d.key != "reserve")
 }
 
 /// The default of option `key` in `family`: the value a preset that does not set it runs with.
@@ -523,8 +545,12 @@ pub fn family_default(family: &str, key: &str) -> Option<&'static str> {
 }
 
 fn family_defaults(family: &str) -> &'static [(&'static str, &'static str)] {
+    static CUSTOM_DEFAULTS: std::sync::OnceLock<Vec<(&str, &str)>> = std::sync::OnceLock::new();
     match family {
         "backfill" => BACKFILL_DEFAULTS,
+        "custom" => CUSTOM_DEFAULTS.get_or_init(|| {
+            BACKFILL_DEFAULTS.iter().filter(|(k, _)| *k != "reserve").chain(CUSTOM_OWN_DEFAULTS).copied().collect()
+        }),
         "relaxed" => RELAXED_DEFAULTS,
         "multiqueue" => MULTIQUEUE_DEFAULTS,
         "preempt" => PREEMPT_DEFAULTS,
@@ -535,8 +561,12 @@ fn family_defaults(family: &str) -> &'static [(&'static str, &'static str)] {
 
 /// The option keys a family takes.
 pub fn family_options(family: &str) -> &'static [OptionDoc] {
+    static CUSTOM_OPTIONS: std::sync::OnceLock<Vec<OptionDoc>> = std::sync::OnceLock::new();
     match family {
         "backfill" => BACKFILL_OPTIONS,
+        "custom" => {
+            CUSTOM_OPTIONS.get_or_init(|| CUSTOM_OWN_OPTIONS.iter().chain(custom_backfill_options()).copied().collect())
+        }
         "relaxed" => RELAXED_OPTIONS,
         "multiqueue" => MULTIQUEUE_OPTIONS,
         "preempt" => PREEMPT_OPTIONS,
@@ -548,8 +578,8 @@ pub fn family_options(family: &str) -> &'static [OptionDoc] {
 /// A policy name with its full set of option values: enough to build it, and to print.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Configured {
-    /// Canonical policy name.
-    pub policy: &'static str,
+    /// Canonical policy name, or the name a custom policy was given.
+    pub policy: String,
     /// Family.
     #[serde(skip)]
     pub family: &'static str,
@@ -568,6 +598,7 @@ enum Parsed {
     MultiQueue(MultiQueueOptions),
     Preempt(PreemptOptions),
     Fairshare(FairshareOptions),
+    Custom(BackfillOptions, CustomOptions),
 }
 
 fn parse_family(family: &str, options: &BTreeMap<String, String>) -> Result<Parsed, KeyError> {
@@ -578,8 +609,56 @@ fn parse_family(family: &str, options: &BTreeMap<String, String>) -> Result<Pars
         }
         "preempt" => PreemptOptions::parse(&|k| options.get(k).cloned().unwrap_or_default()).map(Parsed::Preempt),
         "fairshare" => FairshareOptions::parse(&|k| options.get(k).cloned().unwrap_or_default()).map(Parsed::Fairshare),
+        "custom" => {
+            let mut with_reserve = options.clone();
+            with_reserve.insert("reserve".into(), "fcfs".into());
+            let backfill = backfill_options(&with_reserve)?;
+            let own = CustomOptions::parse(&|k| options.get(k).cloned().unwrap_or_default())?;
+            Ok(Parsed::Custom(backfill, own))
+        }
         _ => backfill_options(options).map(Parsed::Backfill),
     }
+}
+
+/// Options given as `(key, value)` pairs, in order.
+pub type Settings = Vec<(String, String)>;
+
+/// Splits a policy list at its commas, except those inside parentheses, which belong to a
+/// custom policy's expression (`custom:priority=max(wait, 1)`).
+pub fn split_policies(names: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut from) = (Vec::new(), 0i32, 0);
+    for (i, c) in names.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth <= 0 => {
+                out.push(names[from..i].trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(names[from..].trim());
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// A policy as written: its name and the options given after a colon, separated by `;` or
+/// new lines (`custom: priority = (wait / estimate)^3 * procs; k = 1`).
+pub fn split_inline(spec: &str) -> Result<(&str, Settings), PolicyError> {
+    let Some((name, rest)) = spec.split_once(':') else { return Ok((spec.trim(), Vec::new())) };
+    let mut options = Vec::new();
+    for part in rest.split([';', '\n']).map(str::trim).filter(|p| !p.is_empty() && !p.starts_with('#')) {
+        let Some((k, v)) = part.split_once('=') else {
+            return Err(PolicyError::Option(KeyError::new(
+                part,
+                "",
+                "expected KEY=VALUE (priority=..., k=1, name=...)",
+            )));
+        };
+        options.push((normalize(k), v.trim().to_string()));
+    }
+    Ok((name.trim(), options))
 }
 
 /// Why a policy could not be configured.
@@ -614,7 +693,8 @@ impl Configured {
 
     /// [`Configured::new`] for a run of several policies whose families are `families`: a key two
     /// of them take (`window`) goes to the one whose values it fits.
-    pub fn new_among(name: &str, settings: &[(String, String)], families: &[&str]) -> Result<Self, PolicyError> {
+    pub fn new_among(spec: &str, settings: &[(String, String)], families: &[&str]) -> Result<Self, PolicyError> {
+        let (name, inline) = split_inline(spec)?;
         let info = find(name).ok_or_else(|| PolicyError::Unknown(name.to_string()))?;
         let defaults: BTreeMap<String, String> = family_defaults(info.family)
             .iter()
@@ -646,8 +726,18 @@ impl Configured {
             }
             options.insert(k.clone(), v.clone());
         }
+        for (k, v) in inline {
+            if !keys.iter().any(|d| d.key == k) {
+                return Err(PolicyError::Option(KeyError::new(&k, &v, format!("{} takes no such option", info.name))));
+            }
+            options.insert(k, v);
+        }
         let parsed = parse_family(info.family, &options).map_err(PolicyError::Option)?;
-        Ok(Configured { policy: info.name, family: info.family, options, parsed })
+        let policy = match &parsed {
+            Parsed::Custom(_, c) => c.name.clone(),
+            _ => info.name.to_string(),
+        };
+        Ok(Configured { policy, family: info.family, options, parsed })
     }
 
     /// The queue-class mapping this policy runs with on `trace` (every queue 0 for families
@@ -655,9 +745,11 @@ impl Configured {
     pub fn queue_classes(&self, trace: &Trace) -> QueueClasses {
         match &self.parsed {
             Parsed::Relaxed(r) => r.classes.resolve(&trace.header),
-            Parsed::Backfill(_) | Parsed::MultiQueue(_) | Parsed::Preempt(_) | Parsed::Fairshare(_) => {
-                QueueClasses::default()
-            }
+            Parsed::Backfill(_)
+            | Parsed::MultiQueue(_)
+            | Parsed::Preempt(_)
+            | Parsed::Fairshare(_)
+            | Parsed::Custom(..) => QueueClasses::default(),
         }
     }
 
@@ -692,6 +784,13 @@ impl Configured {
                 Box::new(Preempt::new(o.clone(), &averages, trace.machine, trace.jobs.len(), origin))
             }
             Parsed::Fairshare(o) => Box::new(Fairshare::new(o.clone(), trace)),
+            Parsed::Custom(b, c) => Box::new(Backfill::with_priority(
+                *b,
+                PriorityOrder::new(c, trace),
+                trace.machine,
+                trace.jobs.len(),
+                origin,
+            )),
         }
     }
 

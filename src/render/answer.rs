@@ -139,7 +139,7 @@ pub fn answer(runs: &[RunView], trace_loss: &[String]) -> Answer {
         let lead = if runs.is_empty() {
             "No policy has run yet.".to_string()
         } else {
-            "No run finished: every policy stopped at its time budget, so none is ranked.".to_string()
+            "No run finished: every policy stopped before the end, so none is ranked.".to_string()
         };
         return Answer { lead, warnings, more, flags };
     };
@@ -265,7 +265,7 @@ pub fn answer(runs: &[RunView], trace_loss: &[String]) -> Answer {
         }
     }
     if !stopped.is_empty() {
-        more.push(format!("Not ranked, stopped at their time budget: {}.", stopped.join(", ")));
+        more.push(format!("Not ranked, stopped before the end: {}.", stopped.join(", ")));
     }
     more.push("Bounded slowdown is (wait + run) / max(10 s, run): 1 means no wait; lower is better.".to_string());
     Answer { lead, warnings, more, flags }
@@ -326,10 +326,10 @@ mod tests {
         slow.stopped = Some("stopped at the time budget".into());
         let a = answer(&[run("easy", 5.5, 3_600.0, 0.66), slow.clone()], &[]);
         assert!(a.lead.starts_with("On this trace, EASY gives a mean bounded slowdown of 5.50"), "{}", a.lead);
-        assert!(a.more.contains(&"Not ranked, stopped at their time budget: conservative backfilling.".to_string()));
+        assert!(a.more.contains(&"Not ranked, stopped before the end: conservative backfilling.".to_string()));
         assert_eq!(
             answer(&[slow], &[]).lead,
-            "No run finished: every policy stopped at its time budget, so none is ranked."
+            "No run finished: every policy stopped before the end, so none is ranked."
         );
         assert_eq!(answer(&[], &[]).lead, "No policy has run yet.");
     }

@@ -92,9 +92,14 @@ pub enum Command {
         /// example:NAME.
         #[arg(value_name = "TRACE")]
         trace: String,
-        /// Policies to run, comma-separated, or all ('schedlab policies' lists them).
-        #[arg(long, short, value_name = "NAME[,NAME...]")]
-        policy: String,
+        /// Policies to run, comma-separated, or all ('schedlab policies' lists them); your own as
+        /// custom:priority=EXPR;k=1;name=NAME.
+        #[arg(long, short, value_name = "NAME[,NAME...]", required_unless_present = "policy_file")]
+        policy: Option<String>,
+        /// Your own policy from a file of KEY = VALUE lines (priority, k, name, ...), run after
+        /// those of --policy.
+        #[arg(long, value_name = "FILE")]
+        policy_file: Option<String>,
         #[command(flatten)]
         set: Sets,
         /// Output format.
@@ -123,8 +128,11 @@ pub enum Command {
         #[arg(value_name = "TRACE")]
         trace: String,
         /// The policy to explain.
-        #[arg(long, short, value_name = "NAME")]
-        policy: String,
+        #[arg(long, short, value_name = "NAME", required_unless_present = "policy_file")]
+        policy: Option<String>,
+        /// Your own policy from a file of KEY = VALUE lines (priority, k, name, ...).
+        #[arg(long, value_name = "FILE", conflicts_with = "policy")]
+        policy_file: Option<String>,
         /// Why this job started when it did.
         #[arg(long, value_name = "ID", group = "what")]
         job: Option<u64>,
@@ -175,6 +183,10 @@ pub enum Command {
         /// Policies to time, comma-separated, or all.
         #[arg(long, short, value_name = "NAME[,NAME...]")]
         policy: Option<String>,
+        /// Your own policy from a file of KEY = VALUE lines (priority, k, name, ...), timed after
+        /// those of --policy.
+        #[arg(long, value_name = "FILE")]
+        policy_file: Option<String>,
         #[command(flatten)]
         set: Sets,
         /// Timed rounds; each policy's median is printed.
@@ -279,14 +291,16 @@ impl Command {
                 (a.positional, a.sets, a.format) = (vec![trace], set.sets, lower(format));
                 "info"
             }
-            Command::Run { trace, policy, set, format, schedule_out, series, plot: p } => {
-                (a.positional, a.policy, a.sets, a.format) = (vec![trace], Some(policy), set.sets, lower(format));
+            Command::Run { trace, policy, policy_file, set, format, schedule_out, series, plot: p } => {
+                (a.positional, a.policy, a.sets, a.format) = (vec![trace], policy, set.sets, lower(format));
+                a.policy_file = policy_file;
                 (a.schedule_out, a.series) = (schedule_out, series);
                 plot(&mut a, p);
                 "run"
             }
-            Command::Explain { trace, policy, job, at, log, from, to, set, format, plot: p } => {
-                (a.positional, a.policy, a.sets, a.format) = (vec![trace], Some(policy), set.sets, lower(format));
+            Command::Explain { trace, policy, policy_file, job, at, log, from, to, set, format, plot: p } => {
+                (a.positional, a.policy, a.sets, a.format) = (vec![trace], policy, set.sets, lower(format));
+                a.policy_file = policy_file;
                 (a.job, a.at, a.log, a.from, a.to) = (job, at, log, from, to);
                 plot(&mut a, p);
                 "explain"
@@ -296,8 +310,9 @@ impl Command {
                 "convert"
             }
             Command::Policies => "policies",
-            Command::Bench { traces, policy, set, repeat } => {
+            Command::Bench { traces, policy, policy_file, set, repeat } => {
                 (a.positional, a.policy, a.sets, a.repeat) = (traces, policy, set.sets, repeat);
+                a.policy_file = policy_file;
                 "bench"
             }
             Command::Findings { traces, set } => {

@@ -84,7 +84,7 @@ pub fn cmd_explain(a: &Args) -> Result<(), Fail> {
         let lesson = lesson(&trace, cfg, &s).map_err(crate::fail)?;
         let opts = crate::plot::options(trace.header.unix_start_time);
         for (k, step) in lesson.steps.iter().enumerate() {
-            let stem = format!("learn-{}-{:03}", crate::plot::file_name(cfg.policy), k);
+            let stem = format!("learn-{}-{:03}", crate::plot::file_name(&cfg.policy), k);
             out.chart(&stem, &learn_chart(&lesson, k, &opts))?;
             out!("{stem}: t={}", step.time);
             for line in &step.sentences {

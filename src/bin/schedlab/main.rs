@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use serde_json::{json, Value};
 
 use schedlab::metrics::{compress, records, schedule_csv, Cut, Record};
-use schedlab::policy::{family_options, Configured, POLICIES};
+use schedlab::policy::{family_options, Configured, PolicyInfo, POLICIES};
 use schedlab::render::compare::RunView;
 use schedlab::render::gantt::Gantt;
 use schedlab::run::{configure, result_of, simulate_configured, PolicyResult, RunReport, RunSettings, Settings};
@@ -54,6 +54,8 @@ fn fail(msg: impl Into<String>) -> Fail {
 pub struct Args {
     positional: Vec<String>,
     policy: Option<String>,
+    /// A custom policy's file (`--policy-file`), added to `policy` before the command runs.
+    policy_file: Option<String>,
     sets: Vec<String>,
     format: Option<String>,
     schedule_out: Option<String>,
@@ -366,7 +368,7 @@ fn cmd_run(a: &Args) -> Result<(), Fail> {
                 )
             });
             if let Some(base) = &a.schedule_out {
-                write_schedule(&schedule_path(base, cfg.policy, configs.len() > 1), &records(&trace, &outcome))?;
+                write_schedule(&schedule_path(base, &cfg.policy, configs.len() > 1), &records(&trace, &outcome))?;
             }
             let points = a.series.map(|n| json!({"policy": cfg.policy, "points": compress(&outcome.series, n)}));
             Ok((result, pictures, points))
@@ -493,21 +495,22 @@ fn cmd_convert(a: &Args) -> Result<(), Fail> {
 
 fn cmd_policies() {
     let mut groups: Vec<&str> = Vec::new();
-    for p in POLICIES {
+    let every: Vec<&PolicyInfo> = POLICIES.iter().chain([&schedlab::policy::CUSTOM]).collect();
+    for p in &every {
         if !groups.contains(&p.group) {
             groups.push(p.group);
         }
     }
     for g in groups {
         out!("POLICIES: {}", g.to_uppercase());
-        for p in POLICIES.iter().filter(|p| p.group == g) {
+        for p in every.iter().filter(|p| p.group == g) {
             let d: Vec<String> = p.defaults.iter().map(|(k, v)| format!("{k}={v}")).collect();
             out!("  {:<14} {}", p.name, p.summary);
             out!("  {:<14} family {}, preset: {}", "", p.family, d.join(" "));
         }
         out!("");
     }
-    let mut families: Vec<&str> = POLICIES.iter().map(|p| p.family).collect();
+    let mut families: Vec<&str> = every.iter().map(|p| p.family).collect();
     families.dedup();
     for f in families {
         out!("OPTIONS OF THE {} FAMILY (a preset sets some; the rest keep these defaults)", f.to_uppercase());
@@ -698,7 +701,7 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
         }
         let first = configs.iter().find(|c| c.policy == "easy").or(configs.first());
         if let Some(cfg) = first {
-            if let Some(w) = whole_process(path, cfg.policy, &a.sets, repeat) {
+            if let Some(w) = whole_process(path, &cfg.policy, &a.sets, repeat) {
                 out!(
                     "{short:<24} {:<20} {n:>8} {w:>9.3}   (schedlab run --policy {} --format json, one process)",
                     "(whole process)",
@@ -729,6 +732,25 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
     Ok(())
 }
 
+/// Adds the policy of `--policy-file` to `--policy`: `KEY = VALUE` lines (`#` starts a comment)
+/// become `custom:KEY=VALUE;...`, or `NAME:KEY=VALUE;...` when the file's first line is `NAME:`.
+fn with_policy_file(a: &mut Args) -> Result<(), Fail> {
+    let Some(path) = &a.policy_file else { return Ok(()) };
+    let text = std::fs::read_to_string(path).map_err(|e| Fail(format!("{path}: {e}"), 1))?;
+    let lines: Vec<&str> =
+        text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()).collect();
+    let (base, body) = match lines.first() {
+        Some(first) if first.ends_with(':') && !first.contains('=') => (first.trim_end_matches(':'), &lines[1..]),
+        _ => ("custom", &lines[..]),
+    };
+    let spec = format!("{base}:{}", body.join(";"));
+    a.policy = Some(match a.policy.take() {
+        Some(p) => format!("{p},{spec}"),
+        None => spec,
+    });
+    Ok(())
+}
+
 fn main() -> ExitCode {
     use clap::{CommandFactory, Parser};
     let cli = cli::Cli::parse();
@@ -742,23 +764,24 @@ fn main() -> ExitCode {
     }
     let (cmd, mut a, size) = cli.command.into_args();
     a.threads = cli.threads.map(|n| n as usize);
-    let result = size.map_or(Ok(()), |s| plot::set_size(&s)).and_then(|()| match cmd {
-        "info" => cmd_info(&a),
-        "run" => cmd_run(&a),
-        "policies" => {
-            cmd_policies();
-            Ok(())
-        }
-        "bench" => cmd_bench(&a),
-        "explain" => explain::cmd_explain(&a),
-        "convert" => cmd_convert(&a),
-        "findings" => study::cmd_findings(&a),
-        "sweep" => study::cmd_sweep(&a),
-        "omega" => study::cmd_omega(&a),
-        "lawson" => lawson::cmd_lawson(&a),
-        "kettimuthu" => kettimuthu::cmd_kettimuthu(&a),
-        _ => leung::cmd_leung(&a),
-    });
+    let result =
+        size.map_or(Ok(()), |s| plot::set_size(&s)).and_then(|()| with_policy_file(&mut a)).and_then(|()| match cmd {
+            "info" => cmd_info(&a),
+            "run" => cmd_run(&a),
+            "policies" => {
+                cmd_policies();
+                Ok(())
+            }
+            "bench" => cmd_bench(&a),
+            "explain" => explain::cmd_explain(&a),
+            "convert" => cmd_convert(&a),
+            "findings" => study::cmd_findings(&a),
+            "sweep" => study::cmd_sweep(&a),
+            "omega" => study::cmd_omega(&a),
+            "lawson" => lawson::cmd_lawson(&a),
+            "kettimuthu" => kettimuthu::cmd_kettimuthu(&a),
+            _ => leung::cmd_leung(&a),
+        });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Fail(msg, 0)) => {
