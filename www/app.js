@@ -24,6 +24,7 @@ import { installLawson, lawsonUrlValues, clearLawson, redrawLawson, LAWSON_POLIC
 import { installKettimuthu, kmUrlValues, clearKettimuthu, redrawKettimuthu } from './kettimuthu.js';
 import { installLeung, lgUrlValues, clearLeung, redrawLeung, lgTraceLoaded } from './leung.js';
 import { installLearn, redrawLearn } from './learn.js';
+import { MINE, buildMine, mineTask, mineUrlValues } from './mine.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -252,6 +253,7 @@ const budgetSettings = () => (budgetValue() ? [`budget_s=${budgetValue()}`] : []
 /** What the engine runs for a name: a preset with its options, or the predictor panel on its base. */
 function taskFor(name) {
   if (name === CUSTOM) return { policy: predictorConfig().base, settings: [...settings(), ...predictorSettings()] };
+  if (name === MINE) return mineTask(settings());
   return { policy: name, settings: [...settings(), ...policySettings(name)] };
 }
 
@@ -272,6 +274,22 @@ function syncUrl(names) {
   u.searchParams.delete('opt');
   for (const name of names) for (const kv of policySettings(name)) u.searchParams.append('opt', `${name}.${kv}`);
   writePredictor(u, names.includes(CUSTOM));
+  writeMine(u, names.includes(MINE));
+  history.replaceState(null, '', u);
+}
+
+/** The user's policy in the URL (`mine`, `mine_k`) while it is ticked. */
+function writeMine(u, running) {
+  for (const [key, value] of Object.entries(mineUrlValues())) {
+    if (running && value !== null) u.searchParams.set(key, value);
+    else u.searchParams.delete(key);
+  }
+}
+
+/** Keeps the user's policy in the URL as it is edited. */
+function syncMineUrl() {
+  const u = new URL(location.href);
+  writeMine(u, selected().includes(MINE));
   history.replaceState(null, '', u);
 }
 
@@ -352,6 +370,9 @@ function renderPolicies() {
     }
     box.append(fs);
   }
+  // First in the list, where a teacher looks for it.
+  box.prepend(buildMine(state.catalogue, params, chosen.includes(MINE), policyRow, syncMineUrl));
+  box.querySelector(`input[value="${MINE}"]`).onchange = syncMineUrl;
   const opts = $('#options');
   opts.textContent = '';
   const all = [...state.catalogue.trace_options, ...state.catalogue.engine_options, ...state.catalogue.metric_options];

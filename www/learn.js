@@ -4,6 +4,7 @@
 // State lives in the URL: example=NAME or jobs=submit,runtime,estimate,procs,user;... with
 // machine=N, policies=A,B and step=N, so a link (or an embed) reproduces the lesson.
 import { pageEngine, showFigure, emptyFigure } from './figures.js';
+import { MINE, mineSpec, minePriority } from './mine.js';
 
 const el = (sel) => document.querySelector(sel);
 
@@ -66,7 +67,10 @@ export function installLearn({ params, catalogue, shown }) {
   const engine = pageEngine();
   if (!engine) return;
   L.examples = engine.examples();
-  L.catalogue = catalogue.policies.map((p) => p.name);
+  L.catalogue = [...catalogue.policies.map((p) => p.name), MINE];
+  // Your own policy: its priority is edited here too, and every edit runs the lesson again.
+  el('#learn-priority').value = minePriority(params);
+  el('#learn-priority').oninput = () => learnCompute(true);
   L.shown = shown;
   const nav = el('#learn-examples');
   for (const ex of L.examples) {
@@ -81,7 +85,7 @@ export function installLearn({ params, catalogue, shown }) {
   for (const id of ['#learn-a', '#learn-b']) {
     const sel = el(id);
     if (id === '#learn-b') sel.append(new Option('(none)', ''));
-    for (const name of L.catalogue) sel.append(new Option(name, name));
+    for (const name of L.catalogue) sel.append(new Option(name === MINE ? 'mine (your priority)' : name, name));
     sel.onchange = () => {
       L.policies = [el('#learn-a').value, el('#learn-b').value].filter(Boolean);
       learnCompute(true);
@@ -215,8 +219,11 @@ function learnCompute(write) {
     if (ex && b.dataset.example === ex.name) b.setAttribute('aria-current', 'true');
     else b.removeAttribute('aria-current');
   }
+  const mine = L.policies.includes(MINE);
+  el('#learn-mine').hidden = !mine;
+  const specs = L.policies.map((p) => (p === MINE ? mineSpec(el('#learn-priority').value) : p));
   try {
-    L.learn = new engine.Learn(learnToSwf(L.rows, L.machine), L.policies, L.settings);
+    L.learn = new engine.Learn(learnToSwf(L.rows, L.machine), specs, L.settings);
     L.data = L.learn.data();
   } catch (e) {
     const li = document.createElement('li');
@@ -248,6 +255,9 @@ function learnWriteUrl() {
     u.searchParams.set('machine', String(L.machine));
   }
   u.searchParams.set('policies', L.policies.join(','));
+  const priority = el('#learn-priority').value.trim();
+  if (L.policies.includes(MINE) && priority && priority !== '-submit') u.searchParams.set('mine', priority);
+  else u.searchParams.delete('mine');
   if (L.index > 0) u.searchParams.set('step', String(L.index));
   history.replaceState(null, '', u);
 }

@@ -262,7 +262,11 @@ pub struct Lessons {
 /// refused, since an example's settings (omega, starve_h) belong to some of its policies only.
 pub fn lessons(swf: &str, policies: &[String], settings: &[String]) -> Result<Lessons, String> {
     let all = Settings::parse(settings).map_err(|e| e.to_string())?;
-    let families: Vec<&str> = policies.iter().filter_map(|p| crate::policy::find(p)).map(|i| i.family).collect();
+    let families: Vec<&str> = policies
+        .iter()
+        .filter_map(|p| crate::policy::find(crate::policy::split_inline(p).map_or(p.as_str(), |(base, _)| base)))
+        .map(|i| i.family)
+        .collect();
     let taken = |key: &str| families.iter().any(|f| crate::policy::family_options(f).iter().any(|d| d.key == key));
     let kept: Vec<String> = settings
         .iter()

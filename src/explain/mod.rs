@@ -161,7 +161,7 @@ fn why_waits(w: &Words, why: &Why) -> String {
             format!("started now, it would delay {}'s reservation by {}", w.job(*job), w.dur(*by))
         }
         Why::BehindFirst { first } => {
-            format!("first come, first served: no job starts before {}, which waits", w.job(*first))
+            format!("no backfilling: no job starts before {}, which waits", w.job(*first))
         }
         Why::BeyondWindow { length, window } => {
             format!("its runtime of {} exceeds the backfill window of {}", w.dur(*length), w.dur(*window))

@@ -65,7 +65,21 @@ pub fn catalogue() -> JsValue {
         "metric_options": keys(METRIC_KEYS),
         "metrics": crate::metrics::METRIC_DOCS,
         "sweep_axes": crate::studies::sweep::DEFAULT_AXES,
+        "priority": {
+            "variables": crate::policy::expr::VARIABLES.iter().map(|(n, _, doc)| json!({"name": n, "doc": doc})).collect::<Vec<_>>(),
+            "functions": crate::policy::expr::FUNCTIONS.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+        },
     }))
+}
+
+/// Checks a priority expression as the user types it: `{"ok": true}`, or `{"ok": false,
+/// "column", "message"}` with the column (1-based) where it goes wrong.
+#[wasm_bindgen]
+pub fn check_priority(text: &str) -> JsValue {
+    match crate::policy::expr::Expr::parse(text) {
+        Ok(_) => js(&json!({"ok": true})),
+        Err(e) => js(&json!({"ok": false, "column": e.column, "message": e.to_string()})),
+    }
 }
 
 fn failure(message: impl Into<String>, report: Value) -> JsValue {

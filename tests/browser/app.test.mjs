@@ -417,6 +417,7 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
   assert.deepEqual(
     groups.map((g) => g.legend),
     [
+      'Your own policy',
       'Backfilling (all papers)',
       'Runtime predictions (Tsafrir, Etsion & Feitelson 2007)',
       'Priorities and relaxed backfill (Ward, Mahood & West 2002)',
@@ -425,19 +426,20 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
       'Fairshare at Sandia (Leung, Sabin & Sadayappan 2010)',
     ],
   );
-  assert.deepEqual(groups[0].names, ['fcfs', 'fffs', 'bffs', 'wffs', 'conservative']);
+  assert.deepEqual(groups[0].names, ['mine']);
+  assert.deepEqual(groups[1].names, ['fcfs', 'fffs', 'bffs', 'wffs', 'conservative']);
   const presets = ['easy', 'perfect', 'x2', 'easy-pcor', 'easy+', 'easy-sjbf', 'easy++', 'perfect++', 'easy++-guarded'];
   for (const p of [...presets, 'x2+', 'x2++', 'x2-perf', 'x2++-perf', 'sjf', 'sjf+', 'sjf-perf', 'custom']) {
-    assert.ok(groups[1].names.includes(p), `${p} missing from the prediction group`);
+    assert.ok(groups[2].names.includes(p), `${p} missing from the prediction group`);
   }
-  assert.deepEqual(groups[2].names, ['relaxed']);
-  assert.deepEqual(groups[3].names, ['mq-backfill', 'sq-backfill']);
-  assert.deepEqual(groups[4].names, ['ns', 'ss', 'tss', 'is']);
-  assert.deepEqual(groups[5].names, LG_POLICIES);
-  assert.equal(groups.reduce((n, g) => n + g.names.length, 0), POLICIES + 1); // and the custom configuration
+  assert.deepEqual(groups[3].names, ['relaxed']);
+  assert.deepEqual(groups[4].names, ['mq-backfill', 'sq-backfill']);
+  assert.deepEqual(groups[5].names, ['ns', 'ss', 'tss', 'is']);
+  assert.deepEqual(groups[6].names, LG_POLICIES);
+  assert.equal(groups.reduce((n, g) => n + g.names.length, 0), POLICIES + 2); // and the custom configuration and your own
   // The group buttons tick and clear a whole group; the run keeps catalogue order.
-  await page.click('#policy-list fieldset:nth-of-type(2) legend button:text("none")');
-  assert.equal(await page.locator('#policy-list fieldset:nth-of-type(2) input:checked').count(), 0);
+  await page.click('#policy-list fieldset:nth-of-type(3) legend button:text("none")');
+  assert.equal(await page.locator('#policy-list fieldset:nth-of-type(3) input:checked').count(), 0);
   await page.close();
 });
 

@@ -1,0 +1,134 @@
+// "Your policy": a priority expression typed on the page, run as the engine's `custom` policy
+// beside the others under the name `mine`. The engine checks the expression as it is typed.
+import { pageEngine } from './figures.js';
+
+/** The name the user's policy runs and shows under. */
+export const MINE = 'mine';
+
+/** Examples to start from: a label and the expression. */
+const MINE_EXAMPLES = [
+  ['EASY: first come, first served', '-submit'],
+  ['SJF: shortest estimate first', '-estimate'],
+  ['WFP3: long waits, short jobs, wide jobs', '(wait / estimate)^3 * procs'],
+  ['F1 (RLScheduler): small, short, early jobs', '-(log10(estimate) * procs + 870 * log10(submit))'],
+  ['Largest expansion factor first', '(wait + estimate) / estimate'],
+];
+
+
+/** The expression and reservation depth as typed (empty fields give the defaults). */
+function mineValues() {
+  return { priority: document.getElementById('mine-priority')?.value.trim() || '-submit', k: document.getElementById('mine-k')?.value.trim() || '1' };
+}
+
+/** The engine's policy for `mine`: its priority (as typed in Policies, or `priority`) and k. */
+export function mineSpec(priority = null) {
+  const typed = mineValues();
+  return `custom:priority=${priority?.trim() || typed.priority};k=${typed.k};name=${MINE}`;
+}
+
+/** What the engine runs for `mine`. */
+export function mineTask(settings) {
+  return { policy: mineSpec(), settings };
+}
+
+/** The priority typed in Policies (its field may not be built yet: then the URL's). */
+export function minePriority(params) {
+  return document.getElementById('mine-priority')?.value.trim() || params.get('mine') || '-submit';
+}
+
+/** The URL parameters of the user's policy (`mine`, `mine_k`), null where they are the defaults. */
+export function mineUrlValues() {
+  const { priority, k } = mineValues();
+  return { mine: priority === '-submit' ? null : priority, mine_k: k === '1' ? null : k };
+}
+
+/** Checks the expression and says what is wrong under it, with a caret at the column. */
+function checkMine() {
+  const input = document.getElementById('mine-priority');
+  const out = document.getElementById('mine-error');
+  if (!input || !out) return true;
+  const said = pageEngine()?.check_priority(input.value.trim() || '-submit');
+  const ok = !said || said.ok;
+  input.setAttribute('aria-invalid', String(!ok));
+  out.textContent = ok ? '' : said.message;
+  out.hidden = ok;
+  return ok;
+}
+
+/**
+ * The "Your own policy" group of the policy list: a tick box `mine`, the expression with its
+ * variables listed, the reservation depth and examples. `row` builds the tick box's row as the
+ * other policies'; `changed` runs when a value changes (to keep the URL).
+ */
+export function buildMine(catalogue, params, chosen, row, changed) {
+  const fs = document.createElement('fieldset');
+  fs.className = 'group';
+  fs.id = 'mine';
+  const lg = document.createElement('legend');
+  lg.textContent = 'Your own policy';
+  fs.append(lg);
+  const r = row({ name: MINE, summary: 'backfilling in the order of your priority, highest first', options: [], defaults: {} }, chosen);
+  fs.append(r);
+  const field = document.createElement('div');
+  field.className = 'mine-field';
+  const label = document.createElement('label');
+  label.textContent = 'priority = ';
+  const input = document.createElement('input');
+  input.id = 'mine-priority';
+  input.spellcheck = false;
+  input.autocomplete = 'off';
+  input.placeholder = '-submit';
+  input.value = params.get('mine') ?? '';
+  input.setAttribute('aria-describedby', 'mine-error mine-help');
+  label.append(input);
+  const kLabel = document.createElement('label');
+  kLabel.textContent = ' reservations k = ';
+  kLabel.title = 'how many waiting jobs hold a reservation: 0 (none), 1 (as EASY), inf (conservative)';
+  const k = document.createElement('input');
+  k.id = 'mine-k';
+  k.size = 3;
+  k.placeholder = '1';
+  k.value = params.get('mine_k') ?? '';
+  kLabel.append(k);
+  const examples = document.createElement('select');
+  examples.id = 'mine-examples';
+  examples.setAttribute('aria-label', 'start from an example');
+  examples.append(new Option('examples…', ''));
+  for (const [name, expr] of MINE_EXAMPLES) examples.append(new Option(`${name}: ${expr}`, expr));
+  examples.onchange = () => {
+    if (!examples.value) return;
+    input.value = examples.value;
+    examples.value = '';
+    r.querySelector('input').checked = true;
+    input.dispatchEvent(new Event('input'));
+  };
+  const error = document.createElement('div');
+  error.id = 'mine-error';
+  error.className = 'mine-error';
+  error.setAttribute('role', 'alert');
+  error.hidden = true;
+  const help = document.createElement('div');
+  help.id = 'mine-help';
+  help.className = 'mine-help';
+  const vars = catalogue.priority?.variables ?? [];
+  help.append(
+    'Variables: ',
+    ...vars.flatMap((v, i) => {
+      const c = document.createElement('code');
+      c.textContent = v.name;
+      c.title = v.doc;
+      return i ? [', ', c] : [c];
+    }),
+    `. Functions: ${(catalogue.priority?.functions ?? []).join(', ')}. Operators + - * / ^ and comparisons; ties go to the earlier job.`,
+  );
+  field.append(label, kLabel, ' ', examples, error, help);
+  fs.append(field);
+  input.oninput = k.oninput = () => {
+    checkMine();
+    changed();
+  };
+  // The page's engine may still be loading: check once it is there.
+  const first = () => (pageEngine() ? checkMine() : setTimeout(first, 100));
+  setTimeout(first, 0);
+  return fs;
+}
