@@ -79,7 +79,8 @@ pub const FUNCTIONS: &[(&str, Option<usize>)] = &[
     ("if", Some(3)),
 ];
 
-/// A parse error: what is wrong and at which column (1-based, in characters).
+/// What is wrong in an expression, or went wrong running it, and at which column (1-based, in
+/// characters): a parse error, or the operator that made no number.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExprError {
     /// Column of the offending token.
@@ -177,21 +178,6 @@ pub struct Expr {
     reads: [bool; VAR_COUNT],
 }
 
-/// Where a value stopped being finite: the operator, its column and the value.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Fault {
-    /// Column of the operator or function.
-    pub column: usize,
-    /// What happened there ("division by zero", "log of -1").
-    pub what: String,
-}
-
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "column {}: {}", self.column, self.what)
-    }
-}
-
 impl Expr {
     /// Parses and compiles `text`.
     pub fn parse(text: &str) -> Result<Expr, ExprError> {
@@ -233,35 +219,21 @@ impl Expr {
     /// The value for the variables `vars` (indexed by [`Var`]), with `stack` as scratch space.
     #[inline]
     pub fn eval(&self, vars: &[f64; VAR_COUNT], stack: &mut Vec<f64>) -> f64 {
-        stack.clear();
-        stack.reserve(self.depth);
-        for op in &self.code {
-            let v = match *op {
-                Op::Num(x) => x,
-                Op::Var(v) => vars[v as usize],
-                Op::Neg => -pop(stack),
-                Op::Not => not(pop(stack)),
-                Op::Call1(f, _) => f.apply(pop(stack)),
-                Op::If => {
-                    let b = pop(stack);
-                    let a = pop(stack);
-                    choose(pop(stack), a, b)
-                }
-                op => {
-                    let b = pop(stack);
-                    let a = pop(stack);
-                    binary(op, a, b)
-                }
-            };
-            stack.push(v);
-        }
-        pop(stack)
+        self.run::<false>(vars, stack).unwrap_or(f64::NAN)
     }
 
     /// [`Expr::eval`], or where the value first became no number (NaN) from numbers.
-    pub fn eval_checked(&self, vars: &[f64; VAR_COUNT], stack: &mut Vec<f64>) -> Result<f64, Fault> {
+    pub fn eval_checked(&self, vars: &[f64; VAR_COUNT], stack: &mut Vec<f64>) -> Result<f64, ExprError> {
+        self.run::<true>(vars, stack)
+    }
+
+    /// The code run over `stack`; with `CHECK`, stopped at the first instruction that makes no
+    /// number of numbers (without, a run carries none of the checks).
+    #[inline]
+    fn run<const CHECK: bool>(&self, vars: &[f64; VAR_COUNT], stack: &mut Vec<f64>) -> Result<f64, ExprError> {
         stack.clear();
-        for (op, &column) in self.code.iter().zip(&self.cols) {
+        stack.reserve(self.depth);
+        for (i, op) in self.code.iter().enumerate() {
             let v = match *op {
                 Op::Num(x) => x,
                 Op::Var(v) => vars[v as usize],
@@ -270,8 +242,9 @@ impl Expr {
                 Op::Call1(f, _) => {
                     let x = pop(stack);
                     let y = f.apply(x);
-                    if y.is_nan() && !x.is_nan() {
-                        return Err(Fault { column, what: format!("{}({}) is not a number", f.name(), show(x)) });
+                    if CHECK && y.is_nan() && !x.is_nan() {
+                        let message = format!("{}({}) is not a number", f.name(), show(x));
+                        return Err(ExprError { column: self.cols[i], message });
                     }
                     y
                 }
@@ -284,12 +257,12 @@ impl Expr {
                     let b = pop(stack);
                     let a = pop(stack);
                     let y = binary(op, a, b);
-                    if y.is_nan() && !a.is_nan() && !b.is_nan() {
-                        let what = match op {
+                    if CHECK && y.is_nan() && !a.is_nan() && !b.is_nan() {
+                        let message = match op {
                             Op::Div(_) if b == 0.0 => format!("division by zero ({} / 0)", show(a)),
                             _ => format!("{} {} {} is not a number", show(a), op.symbol(), show(b)),
                         };
-                        return Err(Fault { column, what });
+                        return Err(ExprError { column: self.cols[i], message });
                     }
                     y
                 }
