@@ -382,10 +382,11 @@ impl Backfill {
         }
         self.planned_end[e.idx as usize] = now + e.dur.max(1);
         self.rank_remove(&e);
+        let view = sys.view(e.idx);
         if let Some(p) = &mut self.priority {
-            p.started(&sys.view(e.idx), now);
+            p.started(&view, now);
         }
-        if e.dur != sys.view(e.idx).sched_runtime {
+        if e.dur != view.sched_runtime {
             // The engine watches only the trace's planning runtime; a prediction needs its own alarm.
             sys.watch(e.idx, now + e.dur.max(1));
         }
@@ -417,7 +418,7 @@ impl Policy for Backfill {
         // `-submit`) leaves the queue sorted and the reservations where they are.
         let (mut e, mut in_place) = (e, false);
         if let Some(p) = self.priority.as_mut().filter(|p| !p.is_dynamic()) {
-            e.key = p.key(&job, dur, Moment { now: sys.now(), waiting: 0, free: 0, machine: sys.machine_size() });
+            e.key = p.key(&job, dur, Moment::fixed(sys.now(), sys.machine_size()));
             let last = self.queue[self.head..].iter().rev().find(|q| !q.started);
             in_place = last.is_none_or(|q| (q.key, q.idx) < (e.key, e.idx));
         }
@@ -521,8 +522,8 @@ impl Policy for Backfill {
 }
 
 impl Backfill {
-    /// Gives every waiting job its priority now, and marks the queue unsorted if that changed
-    /// its order (a dynamic priority, or new predictions).
+    /// Gives every waiting job its (dynamic) priority now, and marks the queue unsorted if that
+    /// changed its order.
     fn reorder(&mut self, sys: &System) {
         let Some(p) = &mut self.priority else { return };
         let waiting = self.queue[self.head..].iter().filter(|e| !e.started);
@@ -558,8 +559,8 @@ impl Backfill {
                 self.queue[pos].dur = dur;
                 self.rank_insert(&self.queue[pos].clone());
                 if let Some(p) = &mut self.priority {
-                    let at = Moment { now: sys.now(), waiting: 0, free: 0, machine: sys.machine_size() };
-                    self.queue[pos].key = p.key(&sys.view(e.idx), dur, at);
+                    // Dynamic orders are given again at the pass; this one keeps its new value.
+                    self.queue[pos].key = p.key(&sys.view(e.idx), dur, Moment::fixed(sys.now(), sys.machine_size()));
                 }
                 sys.note_prediction(e.idx, dur, false);
                 self.replan = true;

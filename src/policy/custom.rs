@@ -93,10 +93,20 @@ pub struct Moment {
     pub machine: u32,
 }
 
+impl Moment {
+    /// The moment for an expression that reads only the job's own fields (and the machine's
+    /// size): the queue and free processors are not asked for.
+    pub fn fixed(now: i64, machine: u32) -> Moment {
+        Moment { now, waiting: 0, free: 0, machine }
+    }
+}
+
 /// The queue order of a custom policy: its expression, the usage it may read, and the first
 /// value that was not a number.
 pub struct PriorityOrder {
     expr: Expr,
+    /// Whether the expression reads anything that changes while a job waits.
+    dynamic: bool,
     stack: Vec<f64>,
     /// User and group ledgers, if the expression reads them.
     usage: Option<(Usage, Usage)>,
@@ -109,12 +119,12 @@ impl PriorityOrder {
         let expr = opts.priority.clone();
         let usage = (expr.reads(Var::UserUsage) || expr.reads(Var::GroupUsage))
             .then(|| (Usage::new(trace, opts.decay), Usage::by_group(trace, opts.decay)));
-        PriorityOrder { expr, stack: Vec::new(), usage, fault: None }
+        PriorityOrder { dynamic: expr.is_dynamic(), expr, stack: Vec::new(), usage, fault: None }
     }
 
     /// Whether a job's value may change while it waits.
     pub fn is_dynamic(&self) -> bool {
-        self.expr.is_dynamic()
+        self.dynamic
     }
 
     /// The sort key of `job` (planned runtime `prediction`) at `at`: ascending keys are
