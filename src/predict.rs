@@ -29,6 +29,25 @@ pub enum Source {
     History,
     /// The true runtime: clairvoyant, for the PERFECT variants only.
     Perfect,
+    /// An outside [`Predictor`] (an array of predictions, a model called at each submission).
+    Given,
+}
+
+/// An outside runtime predictor, asked once per job at its submission: a machine-learning
+/// model, or predictions made beforehand. Its answer is capped at the user estimate (the kill
+/// time) like any prediction, and corrected like any when the job outlives it.
+pub trait Predictor {
+    /// The prediction for `job`, submitted now, in seconds; an error stops the simulation.
+    fn predict(&mut self, job: &JobView) -> Result<i64, String>;
+}
+
+/// Predictions made beforehand, one per job of the trace, by job index.
+pub struct GivenPredictions(pub Vec<i64>);
+
+impl Predictor for GivenPredictions {
+    fn predict(&mut self, job: &JobView) -> Result<i64, String> {
+        self.0.get(job.idx as usize).copied().ok_or_else(|| format!("no prediction for job {}", job.id))
+    }
 }
 
 /// Which history jobs form the window (section 7, "window type").
@@ -196,9 +215,11 @@ struct JobPlan {
 }
 
 /// Predicts runtimes for one simulation: history, per-job predictions and corrections.
-#[derive(Debug)]
 pub struct Planner {
     opts: PredictOptions,
+    /// The outside predictor of [`Source::Given`], and the first error it gave.
+    given: Option<Box<dyn Predictor>>,
+    fault: Option<String>,
     users: HashMap<i32, UserHistory>,
     /// Per job, the prediction made at submission, kept only when it is not the job's own
     /// planning runtime (history or perfect predictions): a plain run pays nothing per job.
@@ -211,7 +232,18 @@ impl Planner {
     /// A planner for a trace of `jobs` jobs.
     pub fn new(opts: PredictOptions, jobs: usize) -> Self {
         let predicted = if opts.source == Source::Estimate { Vec::new() } else { vec![0; jobs] };
-        Planner { opts, users: HashMap::new(), predicted, changed: HashMap::new() }
+        Planner { opts, given: None, fault: None, users: HashMap::new(), predicted, changed: HashMap::new() }
+    }
+
+    /// A planner whose first predictions come from `predictor` ([`Source::Given`]).
+    pub fn with_predictor(opts: PredictOptions, jobs: usize, predictor: Box<dyn Predictor>) -> Self {
+        let opts = PredictOptions { source: Source::Given, ..opts };
+        Planner { given: Some(predictor), ..Planner::new(opts, jobs) }
+    }
+
+    /// The first error of the outside predictor: the simulation cannot go on.
+    pub fn fault(&self) -> Option<&String> {
+        self.fault.as_ref()
     }
 
     /// What the planner knows of `job` now.
@@ -252,11 +284,30 @@ impl Planner {
             Source::Estimate => job.sched_runtime,
             Source::Perfect => true_runtime,
             Source::History => self.history_prediction(job, true),
+            Source::Given => self.ask(job),
         };
         if let Some(slot) = self.predicted.get_mut(job.idx as usize) {
             *slot = p.max(1);
         }
         self.scale(p.max(1))
+    }
+
+    /// The outside predictor's answer for `job`, capped at its estimate; the estimate, and a
+    /// fault, if it gave none.
+    fn ask(&mut self, job: &JobView) -> i64 {
+        let Some(p) = self.given.as_mut() else { return job.sched_runtime };
+        match p.predict(job) {
+            Ok(v) if v > 0 => v.min(job.estimate.max(1)),
+            Ok(v) => {
+                let why = format!("the prediction for job {} is {v} s; predictions must be positive", job.id);
+                self.fault.get_or_insert(why);
+                job.sched_runtime
+            }
+            Err(why) => {
+                self.fault.get_or_insert(why);
+                job.sched_runtime
+            }
+        }
     }
 
     /// Whether waiting jobs are predicted again at every pass after a job ended.

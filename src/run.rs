@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::engine::decision::{DecisionLogger, LogWindow};
-use crate::engine::{simulate_observed, EngineOptions, Fst, Observer, Outcome, Progress};
+use crate::engine::{simulate_observed, EngineOptions, Fst, Observer, Outcome, Policy, Progress};
 use crate::fairstart::FairStartWatch;
 use crate::keys::{split_setting, KeyError};
 use crate::metrics::monthly::{monthly, Monthly};
@@ -166,6 +166,30 @@ fn simulate_watched<'a>(
     extra: Vec<Box<dyn Observer + 'a>>,
     observe: &mut dyn FnMut(Progress),
 ) -> Outcome {
+    let mut policy = cfg.build(trace);
+    simulate_built(trace, cfg, policy.as_mut(), engine, extra, observe)
+}
+
+/// Simulates `policy`, built by the caller (with an outside runtime predictor, or decided
+/// outside the engine), as [`simulate_configured`] does the policy `cfg` describes.
+pub fn simulate_policy(
+    trace: &Trace,
+    cfg: &Configured,
+    policy: &mut dyn Policy,
+    engine: &EngineOptions,
+    observe: &mut dyn FnMut(Progress),
+) -> Outcome {
+    simulate_built(trace, cfg, policy, engine, Vec::new(), observe)
+}
+
+fn simulate_built<'a>(
+    trace: &'a Trace,
+    cfg: &Configured,
+    policy: &mut dyn Policy,
+    engine: &EngineOptions,
+    extra: Vec<Box<dyn Observer + 'a>>,
+    observe: &mut dyn FnMut(Progress),
+) -> Outcome {
     // The engine is asked every 64 passes whether to go on: often enough to keep a budget to a
     // fraction of a second, rarely enough to cost nothing measurable. Progress goes out every 4096.
     let deadline = engine.budget_ms.map(|b| clock_s() + b as f64 / 1000.0);
@@ -177,7 +201,6 @@ fn simulate_watched<'a>(
         }
         deadline.is_none_or(|d| clock_s() < d)
     };
-    let mut policy = cfg.build(trace);
     let fairshare = cfg.fairshare_options();
     let watch = match engine.fst {
         Fst::On => true,
@@ -191,7 +214,7 @@ fn simulate_watched<'a>(
         let decay = fairshare.map(|o| o.decay).unwrap_or_default();
         observers.push(Box::new(FairStartWatch::new(trace, decay, fairshare.and_then(|o| o.max_runtime_s))));
     }
-    simulate_observed(trace, policy.as_mut(), engine, observers, 64, &mut go_on)
+    simulate_observed(trace, policy, engine, observers, 64, &mut go_on)
 }
 
 /// Seconds on the runner's monotonic clock: the browser's in a worker, the system's natively.

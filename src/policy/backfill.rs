@@ -25,7 +25,7 @@
 
 use crate::engine::{Decision, JobIdx, JobView, Policy, System, Why};
 use crate::policy::custom::{Moment, PriorityOrder};
-use crate::predict::{Planner, PredictOptions, Source};
+use crate::predict::{Planner, PredictOptions, Predictor, Source};
 use crate::profile::Profile;
 
 /// The booked runtime of a reservation the profile does not hold: EASY's single one, while its
@@ -237,6 +237,13 @@ impl Backfill {
     ) -> Self {
         let opts = BackfillOptions { reserve: Reserve::Priority, ..opts };
         Backfill { priority: Some(Box::new(priority)), ..Backfill::new(opts, machine, jobs, origin) }
+    }
+
+    /// The same policy planning with an outside runtime predictor ([`Source::Given`]).
+    pub fn with_predictor(self, predictor: Box<dyn Predictor>, jobs: usize) -> Self {
+        let planner = Planner::with_predictor(self.opts.predict, jobs, predictor);
+        let opts = BackfillOptions { predict: *planner.options(), ..self.opts };
+        Backfill { opts, planner, ..self }
     }
 
     /// Drops started entries from the queue: cheaply from the front, wholesale when they pile up.
@@ -485,7 +492,8 @@ impl Policy for Backfill {
     }
 
     fn fault(&self) -> Option<String> {
-        self.priority.as_ref().and_then(|p| p.fault().cloned())
+        let priority = self.priority.as_ref().and_then(|p| p.fault().cloned());
+        priority.or_else(|| self.planner.fault().map(|why| format!("the runtime predictor failed: {why}")))
     }
 
     fn on_wake(&mut self, sys: &mut System) -> bool {

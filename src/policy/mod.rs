@@ -8,6 +8,7 @@
 pub mod backfill;
 pub mod custom;
 pub mod expr;
+pub mod external;
 pub mod fairshare;
 pub mod multiqueue;
 pub mod preempt;
@@ -20,7 +21,8 @@ use serde::Serialize;
 pub use crate::engine::Policy;
 use crate::keys::{normalize, parse_choice, parse_num, KeyError};
 use crate::predict::{
-    Correction, Fallback, Fullness, HistoryOptions, Metric, PredictAt, PredictOptions, Source, WindowType, MAX_WINDOW,
+    Correction, Fallback, Fullness, HistoryOptions, Metric, PredictAt, PredictOptions, Predictor, Source, WindowType,
+    MAX_WINDOW,
 };
 use crate::trace::Trace;
 use backfill::{Backfill, BackfillEnd, BackfillOptions, Order, Reserve};
@@ -760,6 +762,40 @@ impl Configured {
             Parsed::MultiQueue(o) => Some(o),
             _ => None,
         }
+    }
+
+    /// The description of a policy decided outside the engine ([`external::External`]), named
+    /// `name`, for the runner's results.
+    pub fn external(name: &str) -> Self {
+        Configured {
+            policy: name.to_string(),
+            family: "external",
+            options: BTreeMap::new(),
+            parsed: Parsed::Backfill(easy()),
+        }
+    }
+
+    /// Builds the policy for `trace`, planning with `predictor`'s runtimes; only the
+    /// backfilling family (with the custom policy) plans with predictions.
+    pub fn build_with_predictor(
+        &self,
+        trace: &Trace,
+        predictor: Box<dyn Predictor>,
+    ) -> Result<Box<dyn Policy>, String> {
+        let origin = trace.jobs.first().map_or(0, |j| j.submit);
+        let (machine, n) = (trace.machine, trace.jobs.len());
+        let backfill = match &self.parsed {
+            Parsed::Backfill(o) => Backfill::new(*o, machine, n, origin),
+            Parsed::Preempt(o) if o.mode == Mode::Ns => Backfill::new(easy(), machine, n, origin),
+            Parsed::Custom(b, c) => Backfill::with_priority(*b, PriorityOrder::new(c, trace), machine, n, origin),
+            _ => {
+                return Err(format!(
+                    "{} does not plan with runtime predictions; predictions work with the backfilling family (easy, conservative, sjf, easy++, custom...)",
+                    self.policy
+                ))
+            }
+        };
+        Ok(Box::new(backfill.with_predictor(predictor, n)))
     }
 
     /// Builds the policy for `trace`.
