@@ -27,8 +27,9 @@ import numpy as np
 import pandas as pd
 
 from . import _schedlab
+from .policy import Jobs, Policy, State
 
-__all__ = ["Error", "TraceWarning", "Trace", "Result", "load", "simulate", "policies", "sweep"]
+__all__ = ["Error", "TraceWarning", "Trace", "Result", "Policy", "State", "load", "simulate", "policies", "sweep"]
 
 
 class Error(Exception):
@@ -190,12 +191,44 @@ class Result:
 
 
 @_translated
-def simulate(trace: Trace, policy: str, **options: Any) -> Result:
-    """Simulates one policy on a trace. Options are the policy's, the engine's and the metrics'
-    (``window=2``, ``observe="all"``, ``tau=10``); trace options belong to :func:`load`. The GIL
-    is released while it runs, so threads simulate in parallel. The result keeps the trace's
-    warnings (:attr:`Result.warnings`); they were issued when it was loaded, not again here."""
-    return Result(*_schedlab.simulate(trace._native, policy, _sets(options)), trace.warnings)
+def simulate(trace: Trace, policy: Union[str, "Policy"], predictions=None, **options: Any) -> Result:
+    """Simulates one policy on a trace: a name (``"easy"``, ``"custom"`` with ``priority=...``)
+    or a :class:`Policy` object written in Python. Options are the policy's, the engine's and
+    the metrics' (``window=2``, ``observe="all"``, ``tau=10``); trace options belong to
+    :func:`load`. A named policy runs with the GIL released, so threads simulate in parallel.
+
+    ``predictions`` plugs a runtime predictor into a backfilling policy (or a Python one): a
+    sequence of seconds, one per job in the trace's order (``trace.jobs`` rows), or a callable
+    called with each job (a dict: index, id, submit, procs, estimate, user, queue) at its
+    submission and returning seconds. A prediction is capped at the job's estimate (its kill
+    time) and corrected, like any, when the job outlives it.
+
+    The result keeps the trace's warnings (:attr:`Result.warnings`); they were issued when it
+    was loaded, not again here."""
+    if isinstance(policy, Policy):
+        (raw, passes) = _schedlab.simulate_python(
+            trace._native, policy, policy._name(), _sets(options), _predictions(predictions)
+        )
+        result = Result(*raw, trace.warnings)
+        #: How many scheduling passes the Python policy decided.
+        result.passes = passes
+        return result
+    if not isinstance(policy, str):
+        raise TypeError(f"policy must be a name or a schedlab.Policy, not {type(policy).__name__}")
+    return Result(*_schedlab.simulate(trace._native, policy, _sets(options), _predictions(predictions)), trace.warnings)
+
+
+def _predictions(p):
+    """Predictions as the engine takes them: None, a callable, or a list of whole seconds."""
+    if p is None or callable(p):
+        return p
+    a = np.asarray(p, dtype=float)
+    if a.ndim != 1:
+        raise Error(f"predictions must be one value per job; got an array of shape {a.shape}")
+    bad = np.flatnonzero(~np.isfinite(a) | (a <= 0))
+    if len(bad):
+        raise Error(f"predictions must be positive numbers of seconds; the one for the job at index {bad[0]} is {a[bad[0]]}")
+    return np.rint(a).astype(np.int64).tolist()
 
 
 def policies() -> Dict[str, Any]:

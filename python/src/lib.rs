@@ -2,6 +2,8 @@
 //! package `schedlab` (python/schedlab/) wraps it in its public API; everything here is the
 //! crate itself, called as the command line calls it, so results and messages are the same.
 
+mod pypolicy;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -9,7 +11,10 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use schedlab::run::{configure, run_one, Settings};
+use schedlab::policy::external::External;
+use schedlab::policy::Configured;
+use schedlab::predict::GivenPredictions;
+use schedlab::run::{configure, result_of, run_one, simulate_policy, Settings};
 use schedlab::studies::sweep::{degradation, grid, ranking, Axis};
 
 pyo3::create_exception!(
@@ -206,9 +211,128 @@ fn traces_received() -> u64 {
 /// Simulates `policy` (one name) on `trace` with engine, metric and policy options as
 /// `KEY=VALUE`, the GIL released. Returns the result as the command line's JSON text (the
 /// object of `results`), the schedule as columns and the machine's steps (busy processors and
-/// waiting jobs from each time on).
+/// waiting jobs from each time on). `predictions` plugs a runtime predictor into a backfilling
+/// policy: a list of seconds per job (the GIL released), or a callable called with each job at
+/// its submission (the GIL held).
 #[pyfunction]
-fn simulate<'py>(py: Python<'py>, trace: &Trace, policy: &str, sets: Vec<String>) -> PyResult<Simulated<'py>> {
+#[pyo3(signature = (trace, policy, sets, predictions=None))]
+fn simulate<'py>(
+    py: Python<'py>,
+    trace: &Trace,
+    policy: &str,
+    sets: Vec<String>,
+    predictions: Option<Bound<'py, PyAny>>,
+) -> PyResult<Simulated<'py>> {
+    let s = simulation_settings(trace, sets)?;
+    let configs = configure(policy, &s).map_err(|e| error(e.to_string()))?;
+    if configs.len() != 1 {
+        return Err(error(format!("simulate() runs one policy; {policy:?} names {}", configs.len())));
+    }
+    let t = trace.trace.clone();
+    let cfg = &configs[0];
+    let (outcome, result) = match predictions {
+        None => py.detach(|| run_one(&t, cfg, &s)),
+        Some(p) if p.is_callable() => {
+            let predictor = pypolicy::PyPredictor::new(p);
+            let raised = predictor.error.clone();
+            let mut built = cfg.build_with_predictor(&t, Box::new(predictor)).map_err(error)?;
+            let outcome = simulate_policy(&t, cfg, built.as_mut(), &s.engine, &mut |_| {});
+            drop(built);
+            if let Some(e) = raised.borrow_mut().take() {
+                return Err(e);
+            }
+            if let Some(why) = &outcome.failed {
+                return Err(error(why.clone()));
+            }
+            let result = result_of(&t, cfg, &s, &outcome, &|a, b| {
+                a();
+                b();
+            });
+            (outcome, result)
+        }
+        Some(p) => {
+            let given = given_predictions(&p, t.jobs.len())?;
+            py.detach(|| {
+                let mut built = cfg.build_with_predictor(&t, Box::new(GivenPredictions(given)))?;
+                let outcome = simulate_policy(&t, cfg, built.as_mut(), &s.engine, &mut |_| {});
+                if let Some(why) = &outcome.failed {
+                    return Err(why.clone());
+                }
+                let result = result_of(&t, cfg, &s, &outcome, &|a, b| {
+                    a();
+                    b();
+                });
+                Ok::<_, String>((outcome, result))
+            })
+            .map_err(error)?
+        }
+    };
+    package(py, &t, &outcome, &result)
+}
+
+/// Simulates a `schedlab.Policy` object on `trace`, named `name`, with engine and metric
+/// options as `KEY=VALUE`; `predictions` as for [`simulate`]. The GIL is held: the policy is
+/// called at each pass. Returns what [`simulate`] returns and the number of passes decided.
+#[pyfunction]
+#[pyo3(signature = (trace, policy, name, sets, predictions=None))]
+fn simulate_python<'py>(
+    py: Python<'py>,
+    trace: &Trace,
+    policy: Bound<'py, PyAny>,
+    name: &str,
+    sets: Vec<String>,
+    predictions: Option<Bound<'py, PyAny>>,
+) -> PyResult<(Simulated<'py>, u64)> {
+    let s = simulation_settings(trace, sets)?;
+    let t = trace.trace.clone();
+    let cfg = Configured::external(name);
+    let (predictor, raised): (Option<Box<dyn schedlab::predict::Predictor>>, _) = match predictions {
+        None => (None, None),
+        Some(p) if p.is_callable() => {
+            let predictor = pypolicy::PyPredictor::new(p);
+            let raised = predictor.error.clone();
+            (Some(Box::new(predictor)), Some(raised))
+        }
+        Some(p) => (Some(Box::new(GivenPredictions(given_predictions(&p, t.jobs.len())?))), None),
+    };
+    let origin = t.jobs.first().map_or(0, |j| j.submit);
+    let decider = pypolicy::PyDecider::new(py, policy)?;
+    let mut external = External::new(decider, t.machine, t.jobs.len(), origin, predictor);
+    let outcome = simulate_policy(&t, &cfg, &mut external, &s.engine, &mut |_| {});
+    if let Some(e) = external.decider().error.take() {
+        return Err(e);
+    }
+    if let Some(e) = raised.and_then(|r| r.borrow_mut().take()) {
+        return Err(e);
+    }
+    if let Some(why) = &outcome.failed {
+        return Err(error(why.clone()));
+    }
+    let passes = external.decider().passes;
+    let result = result_of(&t, &cfg, &s, &outcome, &|a, b| {
+        a();
+        b();
+    });
+    Ok((package(py, &t, &outcome, &result)?, passes))
+}
+
+/// Predictions given as a sequence: whole seconds, one per job of a trace of `jobs` jobs.
+fn given_predictions(p: &Bound<'_, PyAny>, jobs: usize) -> PyResult<Vec<i64>> {
+    let given: Vec<i64> = p.extract().map_err(|_| {
+        error("predictions must be a sequence of whole seconds, one per job of the trace, or a callable")
+    })?;
+    if given.len() != jobs {
+        return Err(error(format!(
+            "predictions has {} values for a trace of {jobs} jobs; give one per job, in the trace's order",
+            given.len()
+        )));
+    }
+    Ok(given)
+}
+
+/// The settings of a simulation of `trace`: its own trace options, then `sets` (which must not
+/// be trace options).
+fn simulation_settings(trace: &Trace, sets: Vec<String>) -> PyResult<Settings> {
     let mut all = trace.sets.clone();
     let given = not_trace_options(&sets, true)?;
     if !given.is_empty() {
@@ -219,20 +343,19 @@ fn simulate<'py>(py: Python<'py>, trace: &Trace, policy: &str, sets: Vec<String>
         )));
     }
     all.extend(sets);
-    let s = settings(&all)?;
-    let configs = configure(policy, &s).map_err(|e| error(e.to_string()))?;
-    if configs.len() != 1 {
-        return Err(error(format!("simulate() runs one policy; {policy:?} names {}", configs.len())));
-    }
-    let t = trace.trace.clone();
-    let (json, records, steps) = py.detach(move || {
-        let (outcome, result) = run_one(&t, &configs[0], &s);
-        let records = schedlab::metrics::records(&t, &outcome);
-        let steps: Vec<(i64, i64, i64)> =
-            outcome.series.iter().map(|x| (x.time, x.busy as i64, x.queued as i64)).collect();
-        (serde_json::to_string(&result), records, steps)
-    });
-    let json = json.map_err(|e| error(e.to_string()))?;
+    settings(&all)
+}
+
+/// A simulation's result as [`simulate`] returns it.
+fn package<'py>(
+    py: Python<'py>,
+    t: &schedlab::trace::Trace,
+    outcome: &schedlab::engine::Outcome,
+    result: &schedlab::run::PolicyResult,
+) -> PyResult<Simulated<'py>> {
+    let records = schedlab::metrics::records(t, outcome);
+    let steps: Vec<(i64, i64, i64)> = outcome.series.iter().map(|x| (x.time, x.busy as i64, x.queued as i64)).collect();
+    let json = serde_json::to_string(result).map_err(|e| error(e.to_string()))?;
     let col = |f: &dyn Fn(&schedlab::metrics::Record) -> i64| -> Vec<u8> {
         records.iter().flat_map(|r| f(r).to_le_bytes()).collect()
     };
@@ -257,6 +380,12 @@ fn simulate<'py>(py: Python<'py>, trace: &Trace, policy: &str, sets: Vec<String>
         ("queued", PyBytes::new(py, &steps_col(&|s| s.2))),
     ];
     Ok((json, schedule, series))
+}
+
+/// The columns of `PassState.waiting_bytes` and `PassState.running_bytes`.
+#[pyfunction]
+fn pass_columns() -> (Vec<&'static str>, Vec<&'static str>) {
+    (pypolicy::WAITING_COLUMNS.to_vec(), pypolicy::RUNNING_COLUMNS.to_vec())
 }
 
 /// Every policy with its options and defaults, and the trace, engine and metric options, as
@@ -319,6 +448,9 @@ fn _schedlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_rebuild, m)?)?;
     m.add_function(wrap_pyfunction!(traces_received, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_python, m)?)?;
+    m.add_function(wrap_pyfunction!(pass_columns, m)?)?;
+    m.add_class::<pypolicy::PassState>()?;
     m.add_function(wrap_pyfunction!(policies_json, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_grid, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_rank, m)?)?;
