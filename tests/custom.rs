@@ -104,6 +104,39 @@ fn ward_eq1_is_relaxed_with_omega_0() {
     }
 }
 
+/// A backfill order of its own: `backfill_priority=-estimate` is EASY-SJBF (shortest estimate
+/// backfilled first), `procs` with `k=0` is best fit (BFFS), and `wait`, which changes at every
+/// pass and so ranks the candidates anew each time, is arrival order again: EASY.
+#[test]
+fn backfill_orders_of_their_own_give_the_built_in_schedules_on_every_shared_trace() {
+    let mut differ = 0;
+    for file in shared_traces() {
+        let trace = parse(&common::read_shared(&format!("traces/{file}")), &TraceOptions::default()).expect("parses");
+        let got = hashes(
+            &trace,
+            "easy-sjbf,custom:backfill_priority=-estimate;name=sjbf-expr,bffs,custom:k=0;backfill_priority=procs;name=bffs-expr,easy,custom:backfill_priority=wait;name=wait-expr",
+            &[],
+        );
+        for pair in got.chunks(2) {
+            assert_eq!(pair[0].1, pair[1].1, "{file}: {} {} against {} {}", pair[0].0, pair[0].1, pair[1].0, pair[1].1);
+        }
+        differ += usize::from(got[0].1 != got[4].1);
+    }
+    // NASA's light load leaves nothing for the order to change.
+    assert_eq!(differ, 7, "EASY-SJBF and EASY differ on all traces but NASA's");
+}
+
+fn shared_traces() -> Vec<String> {
+    let mut files: Vec<_> = std::fs::read_dir(common::shared().join("traces"))
+        .expect("../shared/traces")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().to_string()))
+        .filter(|f| f.ends_with(".swf.gz"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 8, "{files:?}");
+    files
+}
+
 /// A run whose priority gives no number stops there and says where; bad expressions are
 /// refused before any run, with their column.
 #[test]
@@ -118,6 +151,10 @@ fn errors_name_their_column() {
     assert_eq!(err("custom:priority=-submit;colour=red"), "colour=red: custom takes no such option");
     assert!(err("custom:name=easy").contains("built-in policy"));
     assert!(err("custom:priority=-submit,custom:priority=procs").contains("give each custom policy a name="));
+    assert_eq!(
+        err("custom:backfill_priority=procs +"),
+        "backfill_priority=procs +: column 8: expected a number, a name or \"(\" at the end"
+    );
 
     let cfg = configure("custom:priority=procs / (wait - 90)", &s).expect("configures").remove(0);
     let (_, result) = run_one(&t, &cfg, &s);
@@ -127,6 +164,13 @@ fn errors_name_their_column() {
         stopped.starts_with(
             "stopped: the priority \"procs / (wait - 90)\" gives no number for job 2 at 100 s (column 7: division by zero (2 / 0)): 1 of 3 jobs finished"
         ),
+        "{stopped}"
+    );
+    let cfg = configure("custom:backfill_priority=procs / (wait - 90)", &s).expect("configures").remove(0);
+    let stopped = run_one(&t, &cfg, &s).1.stopped.expect("stopped");
+    assert!(
+        stopped
+            .starts_with("stopped: the backfill_priority \"procs / (wait - 90)\" gives no number for job 2 at 100 s"),
         "{stopped}"
     );
 }

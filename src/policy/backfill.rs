@@ -50,6 +50,9 @@ pub enum Order {
     BestFit,
     /// Narrowest job first: the worst fit (Ward et al.'s WFFS).
     WorstFit,
+    /// Highest value of a second priority expression first (the custom policy's
+    /// `backfill_priority`).
+    Expr,
 }
 
 /// Which waiting jobs get the reservations.
@@ -105,6 +108,8 @@ struct Entry {
     user: i32,
     /// Place in the priority order ([`PriorityOrder::key`]), with a priority expression.
     key: i64,
+    /// Place in the backfill order, with a backfill expression ([`Order::Expr`]).
+    bkey: i64,
     reserved: Option<i64>,
     started: bool,
 }
@@ -156,6 +161,8 @@ pub struct Backfill {
     shadow: Option<Shadow>,
     /// The queue order of a custom policy ([`Reserve::Priority`]).
     priority: Option<Box<PriorityOrder>>,
+    /// The backfill order of a custom policy ([`Order::Expr`]).
+    backfill_order: Option<Box<PriorityOrder>>,
 }
 
 /// EASY's shadow time (the single reservation's start) and extra processors (those free
@@ -210,7 +217,7 @@ impl Backfill {
             history_grew: false,
             corrected_unseen: false,
             ranked: Vec::new(),
-            pos_of: if matches!(opts.order, Order::Sjbf | Order::BestFit | Order::WorstFit) {
+            pos_of: if matches!(opts.order, Order::Sjbf | Order::BestFit | Order::WorstFit | Order::Expr) {
                 vec![0; jobs]
             } else {
                 Vec::new()
@@ -224,19 +231,27 @@ impl Backfill {
             machine_free: 0,
             shadow: None,
             priority: None,
+            backfill_order: None,
         }
     }
 
-    /// A policy that orders its queue by `priority` (the `custom` policy).
+    /// A policy that orders its queue by `priority`, and tries its backfill candidates in the
+    /// order of `backfill` if given (the `custom` policy).
     pub fn with_priority(
         opts: BackfillOptions,
         priority: PriorityOrder,
+        backfill: Option<PriorityOrder>,
         machine: u32,
         jobs: usize,
         origin: i64,
     ) -> Self {
-        let opts = BackfillOptions { reserve: Reserve::Priority, ..opts };
-        Backfill { priority: Some(Box::new(priority)), ..Backfill::new(opts, machine, jobs, origin) }
+        let order = if backfill.is_some() { Order::Expr } else { opts.order };
+        let opts = BackfillOptions { reserve: Reserve::Priority, order, ..opts };
+        Backfill {
+            priority: Some(Box::new(priority)),
+            backfill_order: backfill.map(Box::new),
+            ..Backfill::new(opts, machine, jobs, origin)
+        }
     }
 
     /// The same policy planning with an outside runtime predictor ([`Source::Given`]).
@@ -276,15 +291,16 @@ impl Backfill {
 
     /// Whether candidates come from the ranked list rather than the queue scan.
     fn is_ranked(&self) -> bool {
-        matches!(self.opts.order, Order::Sjbf | Order::BestFit | Order::WorstFit)
+        matches!(self.opts.order, Order::Sjbf | Order::BestFit | Order::WorstFit | Order::Expr)
     }
 
     /// A waiting job's place in the ranked list: shortest planned runtime first (SJBF), widest
-    /// first (best fit) or narrowest first (worst fit).
+    /// first (best fit), narrowest first (worst fit), or by the backfill expression.
     fn rank_key(&self, e: &Entry) -> i64 {
         match self.opts.order {
             Order::Sjbf => e.dur,
             Order::BestFit => -e.procs,
+            Order::Expr => e.bkey,
             _ => e.procs,
         }
     }
@@ -393,6 +409,9 @@ impl Backfill {
         if let Some(p) = &mut self.priority {
             p.started(&view, now);
         }
+        if let Some(b) = &mut self.backfill_order {
+            b.started(&view, now);
+        }
         if e.dur != view.sched_runtime {
             // The engine watches only the trace's planning runtime; a prediction needs its own alarm.
             sys.watch(e.idx, now + e.dur.max(1));
@@ -418,12 +437,16 @@ impl Policy for Backfill {
             estimate: job.estimate.max(1),
             user: job.user,
             key: 0,
+            bkey: 0,
             reserved: None,
             started: false,
         };
         // A value fixed at arrival places the job at once: one that goes last (arrival order,
         // `-submit`) leaves the queue sorted and the reservations where they are.
         let (mut e, mut in_place) = (e, false);
+        if let Some(b) = self.backfill_order.as_mut().filter(|b| !b.is_dynamic()) {
+            e.bkey = b.key(&job, dur, Moment::fixed(sys.now(), sys.machine_size()));
+        }
         if let Some(p) = self.priority.as_mut().filter(|p| !p.is_dynamic()) {
             e.key = p.key(&job, dur, Moment::fixed(sys.now(), sys.machine_size()));
             let last = self.queue[self.head..].iter().rev().find(|q| !q.started);
@@ -450,6 +473,9 @@ impl Policy for Backfill {
         self.history_grew = true;
         if let Some(p) = &mut self.priority {
             p.ended(&job, now);
+        }
+        if let Some(b) = &mut self.backfill_order {
+            b.ended(&job, now);
         }
         if self.planner.propagates() {
             // Propagation: the user's waiting jobs are predicted again with the new history.
@@ -493,6 +519,7 @@ impl Policy for Backfill {
 
     fn fault(&self) -> Option<String> {
         let priority = self.priority.as_ref().and_then(|p| p.fault().cloned());
+        let priority = priority.or_else(|| self.backfill_order.as_ref().and_then(|b| b.fault().cloned()));
         priority.or_else(|| self.planner.fault().map(|why| format!("the runtime predictor failed: {why}")))
     }
 
@@ -516,6 +543,9 @@ impl Policy for Backfill {
         // A value that changes while jobs wait may put them in a new order at every pass.
         if self.priority.as_ref().is_some_and(|p| p.is_dynamic()) {
             self.reorder(sys);
+        }
+        if self.backfill_order.as_ref().is_some_and(|b| b.is_dynamic()) {
+            self.rerank(sys);
         }
         // Three copies of the pass: with the decision log; EASY's without it, which tests its
         // candidates against the shadow; and every other without it.
@@ -546,6 +576,19 @@ impl Backfill {
         self.unsorted |= !sorted;
     }
 
+    /// Gives every waiting job its (dynamic) backfill value now, and ranks them again.
+    fn rerank(&mut self, sys: &System) {
+        let Some(b) = &mut self.backfill_order else { return };
+        let waiting = self.queue[self.head..].iter().filter(|e| !e.started).count();
+        let at = Moment { now: sys.now(), waiting, free: sys.free(), machine: sys.machine_size() };
+        self.ranked.clear();
+        for e in self.queue[self.head..].iter_mut().filter(|e| !e.started) {
+            e.bkey = b.key(&sys.view(e.idx), e.dur, at);
+            self.ranked.push((e.bkey, e.idx));
+        }
+        self.ranked.sort_unstable();
+    }
+
     /// Predicts every waiting job again from its user's newest history (`predict_at=pass`, as
     /// pyss's EasyPlusPlusScheduler does before each pass); called only after a job has ended,
     /// since nothing else changes a prediction.
@@ -565,6 +608,10 @@ impl Backfill {
             if dur != e.dur {
                 self.rank_remove(&e);
                 self.queue[pos].dur = dur;
+                if let Some(b) = &mut self.backfill_order {
+                    let at = Moment::fixed(sys.now(), sys.machine_size());
+                    self.queue[pos].bkey = b.key(&sys.view(e.idx), dur, at);
+                }
                 self.rank_insert(&self.queue[pos].clone());
                 if let Some(p) = &mut self.priority {
                     // Dynamic orders are given again at the pass; this one keeps its new value.

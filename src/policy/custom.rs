@@ -27,6 +27,11 @@ pub const CUSTOM_OWN_OPTIONS: &[super::OptionDoc] = &[
         values: "expression",
         doc: "queue order, highest first: an expression over wait, estimate, prediction, procs, submit, now, user_usage, group_usage, queue, waiting, free, machine with + - * / ^, comparisons, and log, log2, log10, sqrt, exp, pow, min, max, abs, floor, ceil, if",
     },
+    super::OptionDoc {
+        key: "backfill_priority",
+        values: "expression | none",
+        doc: "backfill candidates tried highest first by this expression (same variables), instead of the order `backfill` names",
+    },
     super::OptionDoc { key: "name", values: "text", doc: "the name the policy's results are shown under" },
     super::OptionDoc {
         key: "usage_half_life_h",
@@ -37,13 +42,15 @@ pub const CUSTOM_OWN_OPTIONS: &[super::OptionDoc] = &[
 
 /// Defaults of the options of [`CUSTOM_OWN_OPTIONS`]: arrival order, which is EASY's with `k=1`.
 pub const CUSTOM_OWN_DEFAULTS: &[(&str, &str)] =
-    &[("priority", "-submit"), ("name", "custom"), ("usage_half_life_h", "24")];
+    &[("priority", "-submit"), ("backfill_priority", "none"), ("name", "custom"), ("usage_half_life_h", "24")];
 
 /// The parsed options of [`CUSTOM_OWN_OPTIONS`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct CustomOptions {
     /// The priority expression.
     pub priority: Expr,
+    /// The backfill order's expression, if it has its own.
+    pub backfill_priority: Option<Expr>,
     /// The name shown.
     pub name: String,
     /// How usage decays.
@@ -55,6 +62,11 @@ impl CustomOptions {
     pub fn parse(get: &dyn Fn(&str) -> String) -> Result<Self, KeyError> {
         let text = get("priority");
         let priority = Expr::parse(&text).map_err(|e| KeyError::new("priority", &text, e.to_string()))?;
+        let text = get("backfill_priority");
+        let backfill_priority = match text.trim() {
+            "" | "none" => None,
+            t => Some(Expr::parse(t).map_err(|e| KeyError::new("backfill_priority", &text, e.to_string()))?),
+        };
         let name = get("name").trim().to_string();
         let ok =
             !name.is_empty() && name.len() <= 40 && name.chars().all(|c| c.is_alphanumeric() || "-_+.".contains(c));
@@ -74,6 +86,7 @@ impl CustomOptions {
         }
         Ok(CustomOptions {
             priority,
+            backfill_priority,
             name,
             decay: Decay { factor: 0.5, period_s: (h * 3600.0).round().max(1.0) as i64 },
         })
@@ -104,6 +117,8 @@ impl Moment {
 /// The queue order of a custom policy: its expression, the usage it may read, and the first
 /// value that was not a number.
 pub struct PriorityOrder {
+    /// Which option the expression is, for messages.
+    what: &'static str,
     expr: Expr,
     /// Whether the expression reads anything that changes while a job waits.
     dynamic: bool,
@@ -116,10 +131,19 @@ pub struct PriorityOrder {
 impl PriorityOrder {
     /// The order of `opts` on `trace`.
     pub fn new(opts: &CustomOptions, trace: &Trace) -> Self {
-        let expr = opts.priority.clone();
+        PriorityOrder::of("priority", &opts.priority, opts, trace)
+    }
+
+    /// The backfill order of `opts` on `trace`, if it has its own expression.
+    pub fn backfill(opts: &CustomOptions, trace: &Trace) -> Option<Self> {
+        opts.backfill_priority.as_ref().map(|e| PriorityOrder::of("backfill_priority", e, opts, trace))
+    }
+
+    fn of(what: &'static str, expr: &Expr, opts: &CustomOptions, trace: &Trace) -> Self {
+        let expr = expr.clone();
         let usage = (expr.reads(Var::UserUsage) || expr.reads(Var::GroupUsage))
             .then(|| (Usage::new(trace, opts.decay), Usage::by_group(trace, opts.decay)));
-        PriorityOrder { dynamic: expr.is_dynamic(), expr, stack: Vec::new(), usage, fault: None }
+        PriorityOrder { what, dynamic: expr.is_dynamic(), expr, stack: Vec::new(), usage, fault: None }
     }
 
     /// Whether a job's value may change while it waits.
@@ -156,7 +180,8 @@ impl PriorityOrder {
                 Ok(x) => format!("the value is {x}"),
             };
             self.fault = Some(format!(
-                "the priority {:?} gives no number for job {} at {} s ({why})",
+                "the {} {:?} gives no number for job {} at {} s ({why})",
+                self.what,
                 self.expr.text(),
                 job.id,
                 at.now

@@ -787,7 +787,14 @@ impl Configured {
         let backfill = match &self.parsed {
             Parsed::Backfill(o) => Backfill::new(*o, machine, n, origin),
             Parsed::Preempt(o) if o.mode == Mode::Ns => Backfill::new(easy(), machine, n, origin),
-            Parsed::Custom(b, c) => Backfill::with_priority(*b, PriorityOrder::new(c, trace), machine, n, origin),
+            Parsed::Custom(b, c) => Backfill::with_priority(
+                *b,
+                PriorityOrder::new(c, trace),
+                PriorityOrder::backfill(c, trace),
+                machine,
+                n,
+                origin,
+            ),
             _ => {
                 return Err(format!(
                     "{} does not plan with runtime predictions; predictions work with the backfilling family (easy, conservative, sjf, easy++, custom...)",
@@ -823,6 +830,7 @@ impl Configured {
             Parsed::Custom(b, c) => Box::new(Backfill::with_priority(
                 *b,
                 PriorityOrder::new(c, trace),
+                PriorityOrder::backfill(c, trace),
                 trace.machine,
                 trace.jobs.len(),
                 origin,
