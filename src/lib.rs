@@ -74,6 +74,7 @@ pub mod predict;
 pub mod profile;
 pub mod random;
 pub mod render;
+pub mod rlenv;
 pub mod run;
 pub mod studies;
 pub mod trace;
