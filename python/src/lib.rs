@@ -7,6 +7,8 @@ mod pypolicy;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+mod gym;
+
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -454,5 +456,6 @@ fn _schedlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(policies_json, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_grid, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_rank, m)?)?;
+    gym::register(m)?;
     Ok(())
 }
