@@ -80,3 +80,4 @@ pub mod studies;
 pub mod trace;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+pub mod workload;

@@ -1,0 +1,243 @@
+//! Synthetic workloads: a model's jobs written as an SWF trace, which then reads as any other
+//! ([`crate::trace::parse`]), so every policy, study and explanation works on it.
+//!
+//! One model so far, Lublin & Feitelson's ([`lublin`]). Users' estimates are not part of it:
+//! a generated job's estimate is its runtime (`estimate=exact`) or its runtime times a factor,
+//! rounded up (`estimate=2`).
+
+pub mod lublin;
+
+use std::fmt::Write as _;
+
+use crate::keys::{parse_choice, parse_num, KeyError};
+use lublin::{offered_load, sample, JobTypes, ModelJob};
+
+/// What to generate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkloadOptions {
+    /// Machine size, processors.
+    pub machine: u32,
+    /// Number of jobs.
+    pub jobs: usize,
+    /// Job types.
+    pub types: JobTypes,
+    /// Seed of the model's random stream.
+    pub seed: u64,
+    /// Offered load to reach, or the model's own.
+    pub load: Option<f64>,
+    /// Estimates: the runtime times this factor, rounded up (1 = exact).
+    pub estimate_factor: f64,
+}
+
+impl Default for WorkloadOptions {
+    fn default() -> Self {
+        WorkloadOptions { machine: 128, jobs: 10_000, types: JobTypes::Both, seed: 1, load: None, estimate_factor: 1.0 }
+    }
+}
+
+/// The keys of a `generate:` trace spec and of `schedlab generate`: (key, default, meaning).
+pub const WORKLOAD_KEYS: &[(&str, &str, &str)] = &[
+    ("model", "lublin99", "the workload model: lublin99 (Lublin & Feitelson 2003)"),
+    ("machine", "128", "machine size in processors (sizes scale with log2 of it)"),
+    ("jobs", "10000", "number of jobs, 1 to 5,000,000"),
+    ("types", "both", "job types: both (batch and interactive) | batch | interactive | typeless"),
+    ("seed", "1", "seed of the model's random stream: the same seed gives the same workload"),
+    ("load", "model", "offered load to reach by stretching every inter-arrival gap, 0.01 to 10, or model (its own)"),
+    ("estimate", "exact", "user estimates: exact (the runtime) or a factor >= 1 (the runtime times it, rounded up)"),
+];
+
+impl WorkloadOptions {
+    /// Sets one option; `Ok(false)` if `key` is not one.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, KeyError> {
+        let v = value.trim();
+        match key {
+            "model" => {
+                parse_choice::<()>(key, v, &[("lublin99", ()), ("lublin", ())])?;
+            }
+            "machine" => {
+                let m: f64 = parse_num(key, v)?;
+                if !((1.0..=10_000_000.0).contains(&m) && m.fract() == 0.0) {
+                    return Err(KeyError::new(key, v, "must be a whole number of processors, 1 to 10,000,000"));
+                }
+                self.machine = m as u32;
+            }
+            "jobs" => {
+                let n: f64 = parse_num(key, v)?;
+                if !((1.0..=5_000_000.0).contains(&n) && n.fract() == 0.0) {
+                    return Err(KeyError::new(key, v, "must be a whole number of jobs, 1 to 5,000,000"));
+                }
+                self.jobs = n as usize;
+            }
+            "types" => {
+                self.types = parse_choice(
+                    key,
+                    v,
+                    &[
+                        ("both", JobTypes::Both),
+                        ("batch", JobTypes::Batch),
+                        ("interactive", JobTypes::Interactive),
+                        ("typeless", JobTypes::Typeless),
+                    ],
+                )?
+            }
+            "seed" => {
+                let s: f64 = parse_num(key, v)?;
+                if !((0.0..4_294_967_296.0).contains(&s) && s.fract() == 0.0) {
+                    return Err(KeyError::new(key, v, "must be a whole number, 0 to 4,294,967,295"));
+                }
+                self.seed = s as u64;
+            }
+            "load" => {
+                self.load = if v.eq_ignore_ascii_case("model") {
+                    None
+                } else {
+                    let l: f64 = parse_num(key, v)?;
+                    if !(0.01..=10.0).contains(&l) {
+                        return Err(KeyError::new(key, v, "must be an offered load from 0.01 to 10, or model"));
+                    }
+                    Some(l)
+                }
+            }
+            "estimate" => {
+                self.estimate_factor = if v.eq_ignore_ascii_case("exact") {
+                    1.0
+                } else {
+                    let f: f64 = parse_num(key, v)?;
+                    if !(1.0..=1000.0).contains(&f) {
+                        return Err(KeyError::new(key, v, "must be exact or a factor from 1 to 1000"));
+                    }
+                    f
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Options from `KEY=VALUE` pairs separated by commas (`machine=128,jobs=5000,load=0.9`).
+    pub fn parse(spec: &str) -> Result<Self, KeyError> {
+        let mut o = WorkloadOptions::default();
+        for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) = part.split_once('=').unwrap_or((part, ""));
+            let k = k.trim();
+            // A bare name is the model's (`generate:lublin99,...`).
+            if v.is_empty() && !o.set("model", k)? {
+                continue;
+            }
+            if !v.is_empty() && !o.set(k, v)? {
+                let keys: Vec<&str> = WORKLOAD_KEYS.iter().map(|k| k.0).collect();
+                return Err(KeyError::new(k, v, format!("is not a workload option; they are {}", keys.join(", "))));
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// A generated workload: its jobs, the stretch that gave its load, and the load it has.
+#[derive(Debug, Clone)]
+pub struct Workload {
+    /// What was asked.
+    pub options: WorkloadOptions,
+    /// The jobs, in submission order.
+    pub jobs: Vec<ModelJob>,
+    /// The factor every inter-arrival gap was stretched by (1 without a target load).
+    pub stretch: f64,
+    /// The offered load of the jobs: work over (span of submits x machine).
+    pub load: f64,
+}
+
+/// Generates the workload `o` asks for. With a target load, the same jobs are timed again with
+/// their rush-hour gaps stretched by the ratio of the load they have to the one wanted, until
+/// it is within 0.5%: sizes, runtimes and the daily cycle stay the model's.
+pub fn generate(o: &WorkloadOptions) -> Workload {
+    let log2 = (o.machine as f64).log2();
+    let mut stretch = 1.0;
+    // Sizes scale with log2 of the machine; on one that is not a power of two the largest
+    // power of two drawn can exceed it, and is clipped to it.
+    let fit = |mut jobs: Vec<ModelJob>| {
+        jobs.iter_mut().for_each(|j| j.size = j.size.min(o.machine));
+        jobs
+    };
+    let drawn = sample(o.seed, o.jobs, o.types, log2);
+    let mut jobs = fit(drawn.timed(stretch));
+    let mut load = offered_load(&jobs, o.machine);
+    if let Some(target) = o.load {
+        // The load falls as the gaps stretch (the same jobs over a longer span), steeply where
+        // the last arrivals cross the night's low rates: the ratio of loads guesses the factor;
+        // once factors on both sides are known, every other round bisects between them.
+        let (mut short, mut long) = (None::<f64>, None::<f64>);
+        for round in 0..80 {
+            if (load / target - 1.0).abs() <= 0.005 || load <= 0.0 {
+                break;
+            }
+            if load > target {
+                short = Some(stretch);
+            } else {
+                long = Some(stretch);
+            }
+            let guess = stretch * load / target;
+            stretch = match (short, long) {
+                (Some(s), Some(l)) if round % 2 == 1 || !(s < guess && guess < l) => (s * l).sqrt(),
+                _ => guess,
+            };
+            jobs = fit(drawn.timed(stretch));
+            load = offered_load(&jobs, o.machine);
+        }
+    }
+    Workload { options: o.clone(), jobs, stretch, load }
+}
+
+impl Workload {
+    /// The workload as SWF text, with a header naming the model, its parameters and the load.
+    pub fn to_swf(&self) -> String {
+        let o = &self.options;
+        let mut s = String::with_capacity(64 * self.jobs.len() + 1024);
+        let types = match o.types {
+            JobTypes::Both => "both",
+            JobTypes::Batch => "batch",
+            JobTypes::Interactive => "interactive",
+            JobTypes::Typeless => "typeless",
+        };
+        let estimate = if o.estimate_factor == 1.0 { "exact".to_string() } else { format!("{}", o.estimate_factor) };
+        let _ = writeln!(s, "; Version: 2.2");
+        let _ = writeln!(s, "; Computer: synthetic (SchedLab's generator)");
+        let _ = writeln!(
+            s,
+            "; Information: Lublin & Feitelson, \"The workload on parallel supercomputers: modeling the characteristics of rigid jobs\", JPDC 63(11) 2003; model lublin99 (m_lublin99.c's parameters and draws)"
+        );
+        let _ = writeln!(
+            s,
+            "; Note: generated with model=lublin99,machine={},jobs={},types={types},seed={},load={},estimate={estimate}",
+            o.machine,
+            o.jobs,
+            o.seed,
+            o.load.map_or("model".to_string(), |l| format!("{l}"))
+        );
+        let _ = writeln!(
+            s,
+            "; Note: offered load {:.4} (work / (span of submits x machine)); inter-arrival gaps stretched x{:.6}; queue 1 = batch, 0 = interactive; estimates are not part of the model",
+            self.load, self.stretch
+        );
+        let _ = writeln!(s, "; MaxJobs: {}", self.jobs.len());
+        let _ = writeln!(s, "; MaxRecords: {}", self.jobs.len());
+        let _ = writeln!(s, "; MaxNodes: {}", o.machine);
+        let _ = writeln!(s, "; MaxProcs: {}", o.machine);
+        let _ = writeln!(s, "; MaxRuntime: 162754");
+        let _ = writeln!(s, "; Queues: 0 interactive, 1 batch");
+        for (k, j) in self.jobs.iter().enumerate() {
+            let est = (j.runtime as f64 * o.estimate_factor).ceil() as u64;
+            let _ = writeln!(
+                s,
+                "{} {} -1 {} {} -1 -1 {} {} -1 1 -1 -1 -1 {} -1 -1 -1",
+                k + 1,
+                j.submit,
+                j.runtime,
+                j.size,
+                j.size,
+                est,
+                u8::from(j.batch)
+            );
+        }
+        s
+    }
+}
