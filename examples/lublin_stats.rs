@@ -1,6 +1,24 @@
 //! Prints the Lublin-Feitelson model's per-sample statistics for seeds 1001-1050, 20,000 jobs
-//! each, as ../shared/models/lublin99-reference-stats.json gives them for the reference program.
+//! each, as ../shared/models/lublin99-reference-stats.json gives them for the reference program,
+//! then the time to generate 100,000 jobs (median of 15), with the model's load and with a
+//! target load, and to write and read them back as SWF.
+//!
+//!     cargo run --release --example lublin_stats
+use schedlab::trace::{parse, TraceOptions};
 use schedlab::workload::lublin::{draw, JobTypes};
+use schedlab::workload::{generate, WorkloadOptions};
+
+fn median_ms(f: &mut dyn FnMut()) -> f64 {
+    let mut t: Vec<f64> = (0..15)
+        .map(|_| {
+            let s = std::time::Instant::now();
+            f();
+            s.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[7]
+}
 
 fn main() {
     for (name, types, log2) in [
@@ -30,6 +48,24 @@ fn main() {
             rt / 50.0,
             ia / 50.0,
             t.elapsed() / 50
+        );
+    }
+    for load in [None, Some(0.8)] {
+        let o = WorkloadOptions { jobs: 100_000, load, ..Default::default() };
+        let gen = median_ms(&mut || {
+            generate(&o);
+        });
+        let w = generate(&o);
+        let swf = median_ms(&mut || {
+            w.to_swf();
+        });
+        let text = w.to_swf();
+        let read = median_ms(&mut || {
+            parse(text.as_bytes(), &TraceOptions::default()).expect("reads");
+        });
+        println!(
+            "100,000 jobs, machine 128, load {:?}: generate {gen:.1} ms (load {:.3}), write SWF {swf:.1} ms, read it {read:.1} ms",
+            load, w.load
         );
     }
 }

@@ -182,3 +182,36 @@ fn a_seed_is_a_workload() {
     let err = WorkloadOptions::parse("colour=red").expect_err("refused").to_string();
     assert!(err.contains("not a workload option"), "{err}");
 }
+
+/// The command line: `schedlab generate` writes the SWF whose `generate:` spelling runs as a
+/// trace with the same schedule; a bad option is a usage error naming it.
+#[test]
+fn command_line_generate() {
+    let dir = std::env::temp_dir().join(format!("schedlab-generate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("g.swf");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_schedlab")).args(args).output().expect("schedlab runs")
+    };
+    let f = file.to_str().expect("path");
+    let out = run(&["generate", "--machine", "64", "--jobs", "3000", "--load", "0.85", "--seed", "4", "-o", f]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("3000 jobs of lublin99 on 64 processors, offered load 0.8"), "{said}");
+    let hash = |trace: &str| -> String {
+        let out = run(&["run", trace, "--policy", "easy", "-f", "json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        v["results"][0]["schedule_hash"].as_str().expect("hash").to_string()
+    };
+    assert_eq!(hash(f), hash("generate:machine=64,jobs=3000,load=0.85,seed=4"));
+    let bad = run(&["run", "generate:machine=64,jobz=3", "--policy", "easy"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("jobz=3 is not a workload option")
+            || String::from_utf8_lossy(&bad.stderr).contains("jobz"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

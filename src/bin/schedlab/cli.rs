@@ -20,9 +20,11 @@ pub struct Cli {
 
 const AFTER: &str = "\
 TRACE is a .swf or .swf.gz file, Slurm sacct output, a Slurm job-completion log, a PBS, Torque,
-Grid Engine or LSF accounting log (told apart by content), - for standard input, or example:NAME
+Grid Engine or LSF accounting log (told apart by content), - for standard input, example:NAME
 for a worked example of the papers (example:tsafrir-fig1, example:kettimuthu-fig2,
-example:ward-omega, example:lawson-borrow, example:leung-starvation, example:kettimuthu-ss).
+example:ward-omega, example:lawson-borrow, example:leung-starvation, example:kettimuthu-ss), or
+generate:KEY=VALUE,... for a synthetic workload (schedlab generate --help: machine, jobs, load,
+seed, types, estimate).
 Trace, metric and policy options are set with --set KEY=VALUE; 'schedlab policies' lists them.
 Names and keys are case-insensitive, '-' and '_' alike.
 
@@ -171,6 +173,35 @@ pub enum Command {
         #[command(flatten)]
         set: Sets,
     },
+    /// Generate a synthetic workload as SWF: the Lublin-Feitelson model (lublin99) with its
+    /// published parameters, reaching a target offered load if given. The same options are a
+    /// TRACE anywhere as generate:machine=128,jobs=5000,load=0.9,seed=1.
+    Generate {
+        /// The workload model.
+        #[arg(long, value_parser = ["lublin99"], ignore_case = true, default_value = "lublin99")]
+        model: String,
+        /// Machine size in processors (sizes scale with its log2).
+        #[arg(long, default_value_t = 128)]
+        machine: u32,
+        /// Number of jobs.
+        #[arg(long, default_value_t = 10_000)]
+        jobs: u64,
+        /// Offered load to reach by stretching every inter-arrival gap (default: the model's own).
+        #[arg(long)]
+        load: Option<f64>,
+        /// Seed of the model's random stream: the same seed gives the same workload.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Job types: both (batch and interactive), batch, interactive, typeless.
+        #[arg(long, default_value = "both")]
+        types: String,
+        /// User estimates: exact (the runtime) or a factor >= 1 (the runtime times it, rounded up).
+        #[arg(long, default_value = "exact")]
+        estimate: String,
+        /// Write to FILE instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<String>,
+    },
     /// List the policies, their options and defaults, and the trace, engine and metric
     /// options.
     Policies,
@@ -308,6 +339,14 @@ impl Command {
             Command::Convert { log, to, output, set } => {
                 (a.positional, a.format_to, a.output, a.sets) = (vec![log], lower(Some(to)), output, set.sets);
                 "convert"
+            }
+            Command::Generate { model, machine, jobs, load, seed, types, estimate, output } => {
+                let load = load.map_or("model".to_string(), |l| l.to_string());
+                let spec = format!(
+                    "model={model},machine={machine},jobs={jobs},load={load},seed={seed},types={types},estimate={estimate}"
+                );
+                (a.positional, a.output) = (vec![spec], output);
+                "generate"
             }
             Command::Policies => "policies",
             Command::Bench { traces, policy, policy_file, set, repeat } => {

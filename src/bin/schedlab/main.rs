@@ -115,6 +115,10 @@ fn load_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
 
 /// Reads a trace, streamed through the loader so a large file is never held whole.
 fn read_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
+    if let Some(spec) = path.strip_prefix("generate:") {
+        let w = generated(spec)?;
+        return parse(w.to_swf().as_bytes(), &settings.trace).map_err(|e| fail(format!("{path}: {e}")));
+    }
     if let Some(name) = path.strip_prefix("example:") {
         let names: Vec<&str> = schedlab::explain::examples::EXAMPLES.iter().map(|e| e.name).collect();
         let e = schedlab::explain::examples::find(name)
@@ -493,6 +497,41 @@ fn cmd_convert(a: &Args) -> Result<(), Fail> {
     Ok(())
 }
 
+/// The workload a `generate:` spec asks for; a bad option is a usage error.
+fn generated(spec: &str) -> Result<schedlab::workload::Workload, Fail> {
+    let o = schedlab::workload::WorkloadOptions::parse(spec).map_err(|e| usage(format!("generate: {e}")))?;
+    Ok(schedlab::workload::generate(&o))
+}
+
+fn cmd_generate(a: &Args) -> Result<(), Fail> {
+    let w = generated(&a.positional[0])?;
+    let text = w.to_swf();
+    let what = format!(
+        "{} jobs of lublin99 on {} processors, offered load {:.3}{}",
+        w.jobs.len(),
+        w.options.machine,
+        w.load,
+        if w.options.load.is_some() {
+            format!(" (inter-arrival gaps stretched x{:.3})", w.stretch)
+        } else {
+            String::new()
+        }
+    );
+    match a.output.as_deref() {
+        Some(file) => {
+            std::fs::write(file, text).map_err(|e| fail(format!("cannot write {file}: {e}")))?;
+            eprintln!("schedlab: wrote {what} to {file}");
+        }
+        None => {
+            eprintln!("schedlab: generated {what}");
+            if std::io::stdout().write_all(text.as_bytes()).is_err() {
+                std::process::exit(0);
+            }
+        }
+    }
+    Ok(())
+}
+
 fn cmd_policies() {
     let mut groups: Vec<&str> = Vec::new();
     let every: Vec<&PolicyInfo> = POLICIES.iter().chain([&schedlab::policy::CUSTOM]).collect();
@@ -775,6 +814,7 @@ fn main() -> ExitCode {
             "bench" => cmd_bench(&a),
             "explain" => explain::cmd_explain(&a),
             "convert" => cmd_convert(&a),
+            "generate" => cmd_generate(&a),
             "findings" => study::cmd_findings(&a),
             "sweep" => study::cmd_sweep(&a),
             "omega" => study::cmd_omega(&a),
