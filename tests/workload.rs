@@ -211,3 +211,54 @@ fn command_line_generate() {
     assert!(said.contains("generate: jobz=3: is not a workload option; they are model, machine"), "{said}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// What every scheduling paper's load figure shows, on generated 128-processor workloads (5,000
+/// jobs, seeds 1-5): each policy's mean wait grows with the offered load, within the seeds'
+/// spread (from one load to the next the mean change over the seeds is above minus two standard
+/// errors of it, and from 0.5 to 0.95 it grows for every seed), and FCFS's mean bounded
+/// slowdown is above EASY's at every load from 0.6 on.
+#[test]
+fn waits_grow_with_load_and_fcfs_falls_behind_easy() {
+    use schedlab::run::{configure, run_one, Settings};
+    let s = Settings::parse::<&str>(&[]).expect("settings");
+    let policies = configure("fcfs,easy,conservative", &s).expect("configure");
+    let loads = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
+    let seeds = 5;
+    // [load][policy][seed] = (avg wait, avg bsld)
+    let mut m = vec![vec![Vec::new(); policies.len()]; loads.len()];
+    for (li, &load) in loads.iter().enumerate() {
+        for seed in 1..=seeds {
+            let w = generate(&WorkloadOptions { jobs: 5000, seed, load: Some(load), ..Default::default() });
+            let t = parse(w.to_swf().as_bytes(), &TraceOptions::default()).expect("reads");
+            for (pi, cfg) in policies.iter().enumerate() {
+                let r = run_one(&t, cfg, &s).1.metrics;
+                m[li][pi].push((r.avg_wait_s, r.avg_bsld));
+            }
+        }
+    }
+    let n = seeds as f64;
+    for (pi, cfg) in policies.iter().enumerate() {
+        for li in 1..loads.len() {
+            let d: Vec<f64> = (0..seeds as usize).map(|k| m[li][pi][k].0 - m[li - 1][pi][k].0).collect();
+            let mean = d.iter().sum::<f64>() / n;
+            let sd = (d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+            assert!(
+                mean > -2.0 * sd / n.sqrt(),
+                "{}: mean wait falls by {:.0} s (+/- {:.0}) from load {} to {}",
+                cfg.policy,
+                -mean,
+                sd / n.sqrt(),
+                loads[li - 1],
+                loads[li]
+            );
+        }
+        for k in 0..seeds as usize {
+            let (low, high) = (m[0][pi][k].0, m[loads.len() - 1][pi][k].0);
+            assert!(high > low, "{} seed {}: mean wait {low:.0} s at 0.5, {high:.0} s at 0.95", cfg.policy, k + 1);
+        }
+    }
+    for (li, &load) in loads.iter().enumerate().skip(1) {
+        let mean = |pi: usize| m[li][pi].iter().map(|x| x.1).sum::<f64>() / n;
+        assert!(mean(0) > mean(1), "load {load}: FCFS bsld {:.1}, EASY {:.1}", mean(0), mean(1));
+    }
+}

@@ -29,7 +29,7 @@ import pandas as pd
 from . import _schedlab
 from .policy import Jobs, Policy, State
 
-__all__ = ["Error", "TraceWarning", "Trace", "Result", "Policy", "State", "load", "simulate", "policies", "sweep"]
+__all__ = ["Error", "TraceWarning", "Trace", "Result", "Policy", "State", "load", "generate", "simulate", "policies", "sweep"]
 
 
 class Error(Exception):
@@ -145,6 +145,31 @@ def load(source: Union[str, os.PathLike, bytes], **trace_options: Any) -> Trace:
     trace = _read(source, trace_options)
     _warn(trace, stacklevel=2)
     return trace
+
+
+def generate(
+    machine: int = 128,
+    jobs: int = 10_000,
+    load: Optional[float] = None,
+    seed: int = 1,
+    types: str = "both",
+    estimate: Union[str, float] = "exact",
+    model: str = "lublin99",
+    **trace_options: Any,
+) -> Trace:
+    """A synthetic workload from Lublin & Feitelson's model (``lublin99``, its published
+    parameters and its reference program's draws): ``jobs`` jobs for a machine of ``machine``
+    processors, batch and interactive (``types="both"``, or ``"batch"``, ``"interactive"``,
+    ``"typeless"``), reaching the offered ``load`` if given by stretching every inter-arrival
+    gap. Estimates are not part of the model: ``"exact"`` (the runtime) or a factor. The same
+    seed gives the same workload. Its jobs are :attr:`Trace.jobs` (queue 1 = batch, 0 =
+    interactive); the header of ``schedlab generate``'s SWF names the model and its options.
+    Same as ``load("generate:machine=...,jobs=...")``."""
+    spec = (
+        f"generate:model={model},machine={machine},jobs={jobs},load={'model' if load is None else load},"
+        f"seed={seed},types={types},estimate={estimate}"
+    )
+    return _read(spec, trace_options)
 
 
 class Result:

@@ -66,6 +66,13 @@ fn read_packed(py: Python<'_>, source: &Bound<'_, PyAny>, fields: Option<&str>) 
         loader.feed(bytes.as_bytes());
         return Ok((loader.finish(), "<bytes>".to_string()));
     }
+    if let Some(spec) = source.extract::<String>().ok().and_then(|s| s.strip_prefix("generate:").map(str::to_string)) {
+        // A synthetic workload, as the command line's `generate:` traces.
+        let o = schedlab::workload::WorkloadOptions::parse(&spec).map_err(|e| error(format!("generate: {e}")))?;
+        let swf = py.detach(|| schedlab::workload::generate(&o).to_swf());
+        loader.feed(swf.as_bytes());
+        return Ok((loader.finish(), format!("generate:{spec}")));
+    }
     let path: std::path::PathBuf = source.extract()?;
     let name = path.to_string_lossy().into_owned();
     py.detach(|| {
