@@ -268,3 +268,50 @@ fn waits_grow_with_load_and_fcfs_falls_behind_easy() {
         assert!(mean(0) > mean(1), "load {load}: FCFS bsld {:.1}, EASY {:.1}", mean(0), mean(1));
     }
 }
+
+/// `schedlab loadsweep`: every policy at every load and seed, summarised with the spread, and
+/// where each saturates: FCFS before EASY on generated workloads of 10,000 jobs (on shorter
+/// ones a burst near the end weighs more, and EASY may seem to saturate as early); a log is
+/// scaled to each load.
+#[test]
+fn command_line_loadsweep() {
+    let run = |args: &[&str]| -> Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_schedlab")).args(args).output().expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let v = run(&[
+        "loadsweep",
+        "generate:jobs=10000",
+        "--loads",
+        "0.5,0.7,0.9",
+        "--seeds",
+        "3",
+        "-p",
+        "fcfs,easy",
+        "-f",
+        "json",
+    ]);
+    assert_eq!(v["points"].as_array().expect("points").len(), 3 * 3 * 2);
+    let summary = v["summary"].as_array().expect("summary");
+    assert_eq!(summary.len(), 3 * 2);
+    for s in summary {
+        let offered = s["offered"].as_f64().expect("offered");
+        assert!((offered / s["load"].as_f64().expect("load") - 1.0).abs() <= 0.005, "{s}");
+        let w = &s["wait"];
+        assert!(w[1].as_f64() <= w[0].as_f64() && w[0].as_f64() <= w[2].as_f64(), "{s}");
+    }
+    let fcfs = v["saturates_at"]["fcfs"].as_f64().expect("FCFS saturates");
+    assert!(v["saturates_at"]["easy"].as_f64().is_none_or(|easy| easy > fcfs), "{}", v["saturates_at"]);
+    let kth = common::shared().join("traces/KTH-SP2-1996-2.1-cln.swf.gz");
+    let v = run(&["loadsweep", kth.to_str().expect("path"), "--loads", "0.6,0.9", "-p", "easy", "-f", "json"]);
+    let points = v["points"].as_array().expect("points");
+    assert_eq!(points.len(), 2);
+    for p in points {
+        assert!(
+            (p["offered"].as_f64().expect("offered") / p["load"].as_f64().expect("load") - 1.0).abs() < 0.001,
+            "{p}"
+        );
+    }
+    assert!(points[1]["avg_wait_s"].as_f64() > points[0]["avg_wait_s"].as_f64());
+}

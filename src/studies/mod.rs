@@ -8,6 +8,8 @@
 //! - [`lawson`]: multiple-queue backfilling against its single-queue baseline: slowdown
 //!   ratios, transient batches, missed reservations (Lawson & Smirni 2002).
 //! - [`kettimuthu`]: selective preemption compared by category and load (Kettimuthu et al. 2003).
+//! - [`loadsweep`]: the classic figure, each policy's slowdown and wait against the offered
+//!   load, with where it saturates.
 //! - [`leung`]: the nine CPlant policies compared by fair-start misses, turnaround and loss of
 //!   capacity, per width and length class (Leung, Sabin & Sadayappan 2010).
 
@@ -15,4 +17,5 @@ pub mod findings;
 pub mod kettimuthu;
 pub mod lawson;
 pub mod leung;
+pub mod loadsweep;
 pub mod sweep;

@@ -224,6 +224,31 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         repeat: Option<usize>,
     },
+    /// The classic figure: each policy's mean wait and mean bounded slowdown against the
+    /// offered load, with the load at which it saturates.
+    ///
+    /// On generated workloads (the default, or TRACE = generate:...): several seeds per load,
+    /// the spread printed. On a log: its arrivals scaled to each load (the trace option load=).
+    Loadsweep {
+        /// The workload: generate:KEY=VALUE,... (default generate:machine=128,jobs=10000) or a
+        /// trace.
+        #[arg(value_name = "TRACE")]
+        trace: Option<String>,
+        /// Policies, comma-separated.
+        #[arg(long, short, default_value = "fcfs,easy,conservative")]
+        policy: String,
+        /// Offered loads, comma-separated.
+        #[arg(long, value_name = "LOADS", default_value = "0.5,0.6,0.7,0.8,0.85,0.9,0.95")]
+        loads: String,
+        /// Generated workloads per load (seeds from the spec's seed on).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
+        seeds: u64,
+        #[command(flatten)]
+        set: Sets,
+        /// Output format.
+        #[arg(long, short, value_parser = ["table", "json"], ignore_case = true)]
+        format: Option<String>,
+    },
     /// Check the claims of Tsafrir, Etsion & Feitelson (2007) on each trace.
     Findings {
         /// Traces (default: the paper's five in SCHEDLAB_TRACES).
@@ -353,6 +378,13 @@ impl Command {
                 (a.positional, a.policy, a.sets, a.repeat) = (traces, policy, set.sets, repeat);
                 a.policy_file = policy_file;
                 "bench"
+            }
+            Command::Loadsweep { trace, policy, loads, seeds, set, format } => {
+                let trace = trace.unwrap_or_else(|| "generate:machine=128,jobs=10000".into());
+                (a.positional, a.policy, a.loads, a.sets, a.format) =
+                    (vec![trace], Some(policy), Some(loads), set.sets, format);
+                a.repeat = Some(seeds as usize);
+                "loadsweep"
             }
             Command::Findings { traces, set } => {
                 (a.positional, a.sets) = (traces, set.sets);

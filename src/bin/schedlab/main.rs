@@ -32,6 +32,7 @@ mod explain;
 mod kettimuthu;
 mod lawson;
 mod leung;
+mod loadsweep;
 mod plot;
 mod study;
 
@@ -815,6 +816,7 @@ fn main() -> ExitCode {
             "explain" => explain::cmd_explain(&a),
             "convert" => cmd_convert(&a),
             "generate" => cmd_generate(&a),
+            "loadsweep" => loadsweep::cmd_loadsweep(&a),
             "findings" => study::cmd_findings(&a),
             "sweep" => study::cmd_sweep(&a),
             "omega" => study::cmd_omega(&a),
