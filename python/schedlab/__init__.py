@@ -29,7 +29,7 @@ import pandas as pd
 from . import _schedlab
 from .policy import Jobs, Policy, State
 
-__all__ = ["Error", "TraceWarning", "Trace", "Result", "Policy", "State", "load", "generate", "simulate", "policies", "sweep"]
+__all__ = ["Error", "TraceWarning", "Trace", "Result", "Policy", "State", "load", "generate", "simulate", "policies", "sweep", "loadsweep", "LoadSweep"]
 
 
 class Error(Exception):
@@ -263,3 +263,4 @@ def policies() -> Dict[str, Any]:
 
 
 from .sweep import sweep  # noqa: E402
+from .loadsweep import LoadSweep, loadsweep  # noqa: E402

@@ -391,6 +391,45 @@ fn package<'py>(
     Ok((json, schedule, series))
 }
 
+/// One load of a load sweep: every policy of `policies` on `trace` (the workload of `load` and
+/// `seed`), the GIL released; the points as JSON text.
+#[pyfunction]
+fn loadsweep_points(
+    py: Python<'_>,
+    trace: &Trace,
+    policies: &str,
+    sets: Vec<String>,
+    load: f64,
+    seed: u64,
+) -> PyResult<String> {
+    let s = simulation_settings(trace, sets)?;
+    let configs = configure(policies, &s).map_err(|e| error(e.to_string()))?;
+    let t = trace.trace.clone();
+    let points = py.detach(|| schedlab::studies::loadsweep::points(&t, &configs, &s, load, seed));
+    serde_json::to_string(&points).map_err(|e| error(e.to_string()))
+}
+
+/// A load sweep's points (JSON text) summarised per policy and load, with where each
+/// saturates, as JSON text.
+#[pyfunction]
+fn loadsweep_summary(points_json: &str) -> PyResult<String> {
+    use schedlab::studies::loadsweep::{saturation, summarize, Point};
+    let points: Vec<Point> = serde_json::from_str(points_json).map_err(|e| error(e.to_string()))?;
+    let summary = summarize(&points);
+    let mut saturates = serde_json::Map::new();
+    for s in &summary {
+        saturates.entry(s.policy.clone()).or_insert_with(|| serde_json::json!(saturation(&summary, &s.policy)));
+    }
+    serde_json::to_string(&serde_json::json!({"summary": summary, "saturates_at": saturates}))
+        .map_err(|e| error(e.to_string()))
+}
+
+/// A trace's offered load: its work over (span of submits x machine).
+#[pyfunction]
+fn offered_load(trace: &Trace) -> f64 {
+    schedlab::studies::loadsweep::offered_load(&trace.trace)
+}
+
 /// The columns of `PassState.waiting_bytes` and `PassState.running_bytes`.
 #[pyfunction]
 fn pass_columns() -> (Vec<&'static str>, Vec<&'static str>) {
@@ -459,6 +498,9 @@ fn _schedlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_python, m)?)?;
     m.add_function(wrap_pyfunction!(pass_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(loadsweep_points, m)?)?;
+    m.add_function(wrap_pyfunction!(loadsweep_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(offered_load, m)?)?;
     m.add_class::<pypolicy::PassState>()?;
     m.add_function(wrap_pyfunction!(policies_json, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_grid, m)?)?;

@@ -4,6 +4,7 @@ the same seed gives the same jobs, a target load is reached, and bad options are
 import subprocess
 import pathlib
 
+import pandas as pd
 import pytest
 
 import schedlab
@@ -46,3 +47,30 @@ def test_bad_options_are_refused():
         schedlab.generate(jobs=0)
     with pytest.raises(schedlab.Error, match="types=gpu"):
         schedlab.generate(types="gpu")
+
+
+def test_loadsweep_equals_the_command_line(tmp_path):
+    import json
+
+    r = schedlab.loadsweep("generate:machine=64,jobs=2000", "fcfs,easy", loads=[0.5, 0.8], seeds=2)
+    assert len(r.points) == 2 * 2 * 2 and len(r.summary) == 2 * 2
+    out = subprocess.run(
+        [str(CLI), "loadsweep", "generate:machine=64,jobs=2000", "-p", "fcfs,easy", "--loads", "0.5,0.8", "--seeds", "2", "-f", "json"],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    cli = json.loads(out.stdout)
+    assert cli["saturates_at"] == r.saturates_at
+    mine = r.points.sort_values(["load", "seed", "policy"]).reset_index(drop=True)
+    theirs = pd.DataFrame(cli["points"]).sort_values(["load", "seed", "policy"]).reset_index(drop=True)
+    assert mine.equals(theirs[mine.columns])
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = r.plot("wait")
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert len(texts) == 2 and texts[0].startswith("fcfs (") and texts[1].startswith("easy (")
+    # One line per policy, through its mean wait in hours at each load.
+    fcfs = r.summary[r.summary.policy == "fcfs"]
+    assert list(ax.get_lines()[0].get_ydata()) == list(fcfs.wait_mean / 3600)

@@ -9,8 +9,10 @@
 //! started at its submission: the same work over the span the jobs themselves need, long last
 //! jobs included).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use crate::policy::Configured;
+use crate::run::{run_one, Settings};
 use crate::trace::Trace;
 
 /// A policy keeps up at a load while its utilization is at least this share of the unhindered one.
@@ -20,7 +22,7 @@ pub const SATURATED: f64 = 0.95;
 pub const DEFAULT_LOADS: &[f64] = &[0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95];
 
 /// One simulation of a sweep.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     /// The load asked for.
     pub load: f64,
@@ -78,6 +80,27 @@ pub fn unhindered_utilization(trace: &Trace) -> f64 {
     let end = trace.jobs.iter().map(|j| j.submit + j.runtime).max().unwrap_or(first.submit);
     let work: f64 = trace.jobs.iter().map(|j| j.runtime as f64 * j.procs as f64).sum();
     work / ((end - first.submit).max(1) as f64 * trace.machine as f64)
+}
+
+/// Simulates every policy of `configs` on `trace`, the workload of `load` (and `seed`).
+pub fn points(trace: &Trace, configs: &[Configured], settings: &Settings, load: f64, seed: u64) -> Vec<Point> {
+    let (offered, unhindered) = (offered_load(trace), unhindered_utilization(trace));
+    configs
+        .iter()
+        .map(|cfg| {
+            let m = run_one(trace, cfg, settings).1.metrics;
+            Point {
+                load,
+                seed,
+                policy: cfg.policy.clone(),
+                offered,
+                avg_wait_s: m.avg_wait_s,
+                avg_bsld: m.avg_bsld,
+                utilization: m.utilization,
+                unhindered,
+            }
+        })
+        .collect()
 }
 
 /// The points summarised per (policy, load), policies in the order of their first point and

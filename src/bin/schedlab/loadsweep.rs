@@ -4,8 +4,8 @@
 use indicatif::ParallelProgressIterator;
 use rayon::prelude::*;
 
-use schedlab::run::{configure, run_one};
-use schedlab::studies::loadsweep::{offered_load, saturation, summarize, unhindered_utilization, Point, SATURATED};
+use schedlab::run::configure;
+use schedlab::studies::loadsweep::{offered_load, points, saturation, summarize, Point, SATURATED};
 use schedlab::workload::{generate, WorkloadOptions};
 
 use crate::{fail, load_trace, settings, usage, Args, Fail};
@@ -73,23 +73,7 @@ pub fn cmd_loadsweep(a: &Args) -> Result<(), Fail> {
                     (load_trace(path, &s)?, s)
                 }
             };
-            let (offered, unhindered) = (offered_load(&trace), unhindered_utilization(&trace));
-            Ok(configs
-                .iter()
-                .map(|cfg| {
-                    let m = run_one(&trace, cfg, &s).1.metrics;
-                    Point {
-                        load,
-                        seed,
-                        policy: cfg.policy.clone(),
-                        offered,
-                        avg_wait_s: m.avg_wait_s,
-                        avg_bsld: m.avg_bsld,
-                        utilization: m.utilization,
-                        unhindered,
-                    }
-                })
-                .collect())
+            Ok(points(&trace, &configs, &s, load, seed))
         })
         .collect::<Result<_, _>>()?;
     bar.finish_and_clear();
