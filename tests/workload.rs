@@ -302,6 +302,29 @@ fn command_line_loadsweep() {
         assert!(w[1].as_f64() <= w[0].as_f64() && w[0].as_f64() <= w[2].as_f64(), "{s}");
     }
     let fcfs = v["saturates_at"]["fcfs"].as_f64().expect("FCFS saturates");
+    // --plot writes the two figures, the lines' values being the summary's means.
+    let dir = std::env::temp_dir().join(format!("schedlab-loadsweep-{}", std::process::id()));
+    let d = dir.to_str().expect("path");
+    run(&[
+        "loadsweep",
+        "generate:jobs=2000",
+        "--loads",
+        "0.5,0.9",
+        "--seeds",
+        "1",
+        "-p",
+        "easy",
+        "--plot",
+        d,
+        "-f",
+        "json",
+    ]);
+    for f in ["loadsweep-bsld.svg", "loadsweep-bsld.png", "loadsweep-wait.svg", "loadsweep-wait.png", "hashes.json"] {
+        assert!(dir.join(f).exists(), "{f}");
+    }
+    let svg = std::fs::read_to_string(dir.join("loadsweep-bsld.svg")).expect("svg");
+    assert!(svg.contains("Mean bounded slowdown against offered load") && svg.contains("easy ("), "{svg}");
+    std::fs::remove_dir_all(&dir).ok();
     assert!(v["saturates_at"]["easy"].as_f64().is_none_or(|easy| easy > fcfs), "{}", v["saturates_at"]);
     let kth = common::shared().join("traces/KTH-SP2-1996-2.1-cln.swf.gz");
     let v = run(&["loadsweep", kth.to_str().expect("path"), "--loads", "0.6,0.9", "-p", "easy", "-f", "json"]);

@@ -248,6 +248,8 @@ pub enum Command {
         /// Output format.
         #[arg(long, short, value_parser = ["table", "json"], ignore_case = true)]
         format: Option<String>,
+        #[command(flatten)]
+        plot: PlotDir,
     },
     /// Check the claims of Tsafrir, Etsion & Feitelson (2007) on each trace.
     Findings {
@@ -379,7 +381,8 @@ impl Command {
                 a.policy_file = policy_file;
                 "bench"
             }
-            Command::Loadsweep { trace, policy, loads, seeds, set, format } => {
+            Command::Loadsweep { trace, policy, loads, seeds, set, format, plot: p } => {
+                plot(&mut a, p);
                 let trace = trace.unwrap_or_else(|| "generate:machine=128,jobs=10000".into());
                 (a.positional, a.policy, a.loads, a.sets, a.format) =
                     (vec![trace], Some(policy), Some(loads), set.sets, format);

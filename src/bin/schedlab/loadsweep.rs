@@ -79,6 +79,9 @@ pub fn cmd_loadsweep(a: &Args) -> Result<(), Fail> {
     bar.finish_and_clear();
     let points: Vec<Point> = points.into_iter().flatten().collect();
     let summaries = summarize(&points);
+    if let Some(dir) = a.plot.as_deref() {
+        figures(&crate::plot::Out::new(dir)?, &what, &loads, &configs, &summaries)?;
+    }
     if a.format.as_deref() == Some("json") {
         let saturates: serde_json::Map<String, serde_json::Value> =
             configs.iter().map(|c| (c.policy.clone(), serde_json::json!(saturation(&summaries, &c.policy)))).collect();
@@ -144,4 +147,65 @@ fn hours(s: f64) -> String {
     } else {
         format!("{:.1} d", s / 86400.0)
     }
+}
+
+/// The classic figures: mean bounded slowdown and mean wait against load, one line per policy,
+/// its saturation load in the legend.
+fn figures(
+    out: &crate::plot::Out,
+    what: &str,
+    loads: &[f64],
+    configs: &[schedlab::policy::Configured],
+    summaries: &[schedlab::studies::loadsweep::Summary],
+) -> Result<(), Fail> {
+    use schedlab::render::generic::{Labels, Series};
+    let mut xs: Vec<f64> = loads.to_vec();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    for (stem, y, scale, pick) in [
+        (
+            "loadsweep-bsld",
+            "mean bounded slowdown",
+            1.0,
+            (|s| s.bsld.0) as fn(&schedlab::studies::loadsweep::Summary) -> f64,
+        ),
+        ("loadsweep-wait", "mean wait (hours)", 3600.0, |s| s.wait.0),
+    ] {
+        let series: Vec<Series> = configs
+            .iter()
+            .map(|c| {
+                let at = saturation(summaries, &c.policy);
+                Series {
+                    name: match at {
+                        Some(l) => format!("{} (saturates at {l})", c.policy),
+                        None => format!("{} (keeps up)", c.policy),
+                    },
+                    values: xs
+                        .iter()
+                        .map(|&x| {
+                            summaries.iter().find(|s| s.policy == c.policy && s.load == x).map(|s| pick(s) / scale)
+                        })
+                        .collect(),
+                    colour: None,
+                    pale: false,
+                }
+            })
+            .collect();
+        let labels = Labels {
+            title: format!("{} against offered load", capitalised(y.split(" (").next().unwrap_or(y))),
+            subtitle: format!("{what}; lower is better"),
+            x: "offered load".into(),
+            y: y.into(),
+            log: crate::plot::wide(&series),
+            value: y.into(),
+            ..Default::default()
+        };
+        crate::plot::xy(out, stem, &labels, &xs, &series)?;
+    }
+    Ok(())
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
 }
