@@ -1365,6 +1365,7 @@ function exportJson() {
 }
 
 async function readFile(file) {
+  syncPanelUrl({ gen: null });
   if (await loadFile(file, file.name)) await runPolicies(selected());
 }
 
@@ -1484,6 +1485,7 @@ async function main() {
   budget.value = params.get('budget') ?? '';
   budget.onchange = () => syncPanelUrl({ budget: budgetValue() });
   $('#demo').onclick = loadDemo;
+  installGenerator();
   $('#export-csv').onclick = exportCsv;
   $('#export-json').onclick = exportJson;
   installViews();
@@ -1498,7 +1500,8 @@ async function main() {
     $('#runs').hidden = true;
     return;
   }
-  await loadDemo();
+  if (params.has('gen')) await loadGenerated(params.get('gen'));
+  else await loadDemo();
 }
 
 /** The whole window takes a dropped file; an overlay says so while a file is dragged over. */
@@ -1600,7 +1603,47 @@ function renderShape() {
   );
 }
 
+/** "No trace? Generate one": the generator's form, filled from the link (`gen=`). */
+function installGenerator() {
+  const form = $('#generator');
+  const button = $('#generate');
+  const show = (open) => {
+    form.hidden = !open;
+    button.setAttribute('aria-expanded', String(open));
+  };
+  button.onclick = () => show(form.hidden);
+  const given = new URLSearchParams((params.get('gen') ?? '').replaceAll(',', '&'));
+  for (const key of ['machine', 'jobs', 'load', 'seed']) {
+    if (given.has(key)) $(`#gen-${key}`).value = given.get(key) === 'model' ? '' : given.get(key);
+  }
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    show(false);
+    loadGenerated(generatorSpec());
+  };
+}
+
+/** The generator's options as the engine reads them: `machine=128,jobs=10000,load=0.8,seed=1`. */
+function generatorSpec() {
+  const v = (key) => $(`#gen-${key}`).value.trim();
+  return `machine=${v('machine')},jobs=${v('jobs')},load=${v('load') || 'model'},seed=${v('seed')}`;
+}
+
+/** Generates a workload in a worker and runs the chosen policies on it, as on an opened file. */
+async function loadGenerated(spec) {
+  setStatus('Generating the workload…');
+  const res = await state.pool.run({ kind: 'generate', input: { spec } });
+  const refused = !res.ok || res.value.startsWith('error:');
+  if (refused) return setStatus(`Cannot generate the workload: ${(res.ok ? res.value : res.error).replace(/^error: /, '')}`, 'error');
+  syncPanelUrl({ gen: spec });
+  const o = Object.fromEntries(spec.split(',').map((kv) => kv.split('=')));
+  const load = o.load === 'model' ? "the model's load" : `load ${o.load}`;
+  const name = `Lublin-Feitelson: ${Number(o.jobs).toLocaleString('en')} jobs, ${o.machine} processors, ${load}, seed ${o.seed}`;
+  if (await loadFile(new Blob([res.value]), name)) await runPolicies(selected());
+}
+
 async function loadDemo() {
+  syncPanelUrl({ gen: null });
   setStatus('Loading the demo trace…');
   state.demo ??= await PLATFORM.demo(); // read once: a second click makes no request
   if (await loadFile(new Blob([state.demo]), 'KTH-SP2 excerpt (demo)')) await runPolicies(selected());

@@ -1,7 +1,8 @@
 // One simulation worker: loads the engine once, then answers one task at a time.
 // Tasks: {id, kind, bytes, trace, policy, settings, points, view, input}; kind is one of catalogue, inspect,
 // simulate, metrics (a sweep's run: the result alone), schedule, gantt-open, gantt-render,
-// gantt-hover, rank-sweep, explain-job (why job input.job started when it did), to-swf (the trace as SWF text), lawson (mq-backfill against sq-backfill), kettimuthu-schemes,
+// gantt-hover, rank-sweep, explain-job (why job input.job started when it did), to-swf (the trace as SWF text),
+// generate (a synthetic workload as SWF text: input {spec}), lawson (mq-backfill against sq-backfill), kettimuthu-schemes,
 // kettimuthu (the selective-preemption schemes compared), kettimuthu-load (one load-study point:
 // input {label, factor}), kettimuthu-load-findings (input {labels, loads, utilization, avg_bsld}),
 // leung-policies, leung-policy (one fairshare policy by width class: input {policy}) and
@@ -121,6 +122,7 @@ self.onmessage = async (event) => {
     else if (kind === 'rank-sweep') value = engine.rank_sweep(input);
     else if (kind === 'explain-job') value = engine.explain_job(bytes, policy, settings, input.job);
     else if (kind === 'to-swf') value = engine.to_swf(bytes, settings);
+    else if (kind === 'generate') value = engine.generate_swf(input.spec);
     else if (kind === 'lawson') value = engine.lawson_compare(bytes, settings);
     else if (kind === 'kettimuthu-schemes') value = engine.kettimuthu_schemes();
     else if (kind === 'kettimuthu') value = engine.kettimuthu_compare(bytes, settings);

@@ -295,6 +295,16 @@ pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
     }
 }
 
+/// A synthetic workload (`schedlab generate`'s options, `machine=128,jobs=10000,load=0.8`) as
+/// SWF text, byte for byte what the command line writes; `error: ...` for a bad option.
+#[wasm_bindgen]
+pub fn generate_swf(spec: &str) -> String {
+    match crate::workload::WorkloadOptions::parse(spec) {
+        Ok(o) => crate::workload::generate(&o).to_swf(),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
 /// The trace as SWF v2.2 text with a full header ([`crate::trace::to_swf`]): what the page
 /// exports of an accounting log (`schedlab convert`'s output), or `error: ...`.
 #[wasm_bindgen]
