@@ -182,7 +182,7 @@ impl Expr {
     /// Parses and compiles `text`.
     pub fn parse(text: &str) -> Result<Expr, ExprError> {
         let tokens = lex(text)?;
-        let mut p = Parser { tokens: &tokens, at: 0, code: Vec::new(), end: text.chars().count() + 1 };
+        let mut p = Parser { tokens: &tokens, at: 0, code: Vec::new(), end: text.chars().count() + 1, nesting: 0 };
         p.expr(0)?;
         if let Some(t) = p.tokens.get(p.at) {
             return Err(ExprError { column: t.column, message: format!("unexpected {}", t.kind.describe()) });
@@ -443,7 +443,13 @@ struct Parser<'a> {
     code: Vec<(Op, usize)>,
     /// The column just past the text, for errors at its end.
     end: usize,
+    /// Subexpressions open now: parsing recurses into each, so a hostile text of thousands of
+    /// parentheses would overflow the stack (and crash the page) without a bound.
+    nesting: usize,
 }
+
+/// The deepest nesting of subexpressions an expression may have.
+pub const MAX_NESTING: usize = 200;
 
 /// Binary operators: (symbol, left binding power, right binding power).
 const BINARY: &[(&str, u8, u8)] = &[
@@ -494,6 +500,17 @@ impl Parser<'_> {
 
     /// An expression whose operators bind at least as tightly as `min`.
     fn expr(&mut self, min: u8) -> Result<(), ExprError> {
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            let message = format!("nested more than {MAX_NESTING} levels deep");
+            return Err(ExprError { column: self.column(), message });
+        }
+        let parsed = self.expr_within(min);
+        self.nesting -= 1;
+        parsed
+    }
+
+    fn expr_within(&mut self, min: u8) -> Result<(), ExprError> {
         self.operand()?;
         while let Some(Token { kind: Kind::Sym(sym), column }) = self.peek().cloned() {
             let Some(&(_, left, right)) = BINARY.iter().find(|b| b.0 == sym) else { break };
@@ -700,6 +717,23 @@ mod tests {
         assert_eq!(err("1 + log"), "column 5: log is a function: write log(...)");
         assert_eq!(err("wait procs"), "column 6: unexpected name \"procs\"");
         assert_eq!(err(""), "column 1: expected a number, a name or \"(\" at the end");
+        // Hostile nesting is refused, not a stack overflow: parentheses, unary signs, powers.
+        let deep = |open: &str, close: &str| format!("{}1{}", open.repeat(100_000), close.repeat(100_000));
+        assert_eq!(err(&deep("(", ")")), "column 201: nested more than 200 levels deep");
+        assert!(err(&deep("-", "")).ends_with("nested more than 200 levels deep"));
+        assert!(err(&format!("2{}", "^2".repeat(100_000))).ends_with("nested more than 200 levels deep"));
+        assert!(err(&deep("max(1, ", ")")).ends_with("nested more than 200 levels deep"));
+        assert_eq!(Expr::parse(&deep_ok()).map(|e| e.eval(&[0.0; VAR_COUNT], &mut Vec::new())), Ok(1.0));
+        // A long flat expression is fine.
+        assert_eq!(
+            Expr::parse(&format!("0{}", " + 1".repeat(100_000))).map(|e| e.eval(&[0.0; VAR_COUNT], &mut Vec::new())),
+            Ok(100_000.0)
+        );
+    }
+
+    /// 150 levels of parentheses: within the bound.
+    fn deep_ok() -> String {
+        format!("{}1{}", "(".repeat(150), ")".repeat(150))
     }
 
     #[test]
