@@ -137,3 +137,31 @@ fn a_reservation_is_logged_and_starts_follow_the_profile() {
     let starts: Vec<i64> = outcome.records.iter().map(|r| r.start).collect();
     assert_eq!(starts, vec![0, 60, 60]);
 }
+
+/// A decider that never starts anything, or only ever reserves a second later, stops the run
+/// with its reason instead of ending quietly or running forever.
+#[test]
+fn a_decider_that_never_starts_stops_the_run() {
+    let t = common::trace(&common::swf(4, &[(0, 100, 4, 100), (10, 50, 2, 50)]));
+    struct Never;
+    impl Decide for Never {
+        fn decide(&mut self, _: &mut Pass) -> Result<(), String> {
+            Ok(())
+        }
+    }
+    let (_, failed) = external(&t, Never, None);
+    assert_eq!(
+        failed.as_deref(),
+        Some("the policy started none of the 2 waiting jobs on an idle machine with no job left to arrive, and reserved none: they would wait forever")
+    );
+    struct Later;
+    impl Decide for Later {
+        fn decide(&mut self, pass: &mut Pass) -> Result<(), String> {
+            let (idx, at) = (pass.waiting()[0].idx, pass.now() + 1);
+            pass.reserve(idx, at).map_err(|e| e.0)
+        }
+    }
+    let (_, failed) = external(&t, Later, None);
+    let failed = failed.expect("stopped");
+    assert!(failed.contains("in 1000 passes, reserving them later each time"), "{failed}");
+}

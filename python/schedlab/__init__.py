@@ -250,9 +250,12 @@ def _predictions(p):
     a = np.asarray(p, dtype=float)
     if a.ndim != 1:
         raise Error(f"predictions must be one value per job; got an array of shape {a.shape}")
-    bad = np.flatnonzero(~np.isfinite(a) | (a <= 0))
+    # Whole seconds from 1 s to about 30,000 years: a value outside cannot be a runtime.
+    bad = np.flatnonzero(~np.isfinite(a) | (a < 0.5) | (a > 1e12))
     if len(bad):
-        raise Error(f"predictions must be positive numbers of seconds; the one for the job at index {bad[0]} is {a[bad[0]]}")
+        raise Error(
+            f"predictions must be numbers of seconds from 1 to 1e12; the one for the job at index {bad[0]} is {a[bad[0]]}"
+        )
     return np.rint(a).astype(np.int64).tolist()
 
 

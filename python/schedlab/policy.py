@@ -154,4 +154,13 @@ class Policy:
         self.schedule(State(raw))
 
     def _name(self) -> str:
-        return self.name or type(self).__name__
+        import re
+
+        from . import Error, policies
+
+        name = self.name or type(self).__name__
+        if not re.fullmatch(r"[\w+.-]{1,40}", name):
+            raise Error(f"policy name {name!r}: must be 1-40 letters, digits, '-', '_', '+' or '.'")
+        if name in {p["name"] for p in policies()["policies"]}:
+            raise Error(f"policy name {name!r} is the name of a built-in policy: choose another")
+        return name

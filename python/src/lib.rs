@@ -250,9 +250,6 @@ fn simulate<'py>(
             if let Some(e) = raised.borrow_mut().take() {
                 return Err(e);
             }
-            if let Some(why) = &outcome.failed {
-                return Err(error(why.clone()));
-            }
             let result = result_of(&t, cfg, &s, &outcome, &|a, b| {
                 a();
                 b();
@@ -264,9 +261,6 @@ fn simulate<'py>(
             py.detach(|| {
                 let mut built = cfg.build_with_predictor(&t, Box::new(GivenPredictions(given)))?;
                 let outcome = simulate_policy(&t, cfg, built.as_mut(), &s.engine, &mut |_| {});
-                if let Some(why) = &outcome.failed {
-                    return Err(why.clone());
-                }
                 let result = result_of(&t, cfg, &s, &outcome, &|a, b| {
                     a();
                     b();
@@ -276,6 +270,11 @@ fn simulate<'py>(
             .map_err(error)?
         }
     };
+    // A policy that failed (a priority or a prediction that is no number) is an error here, as
+    // a bad option is; a run stopped at its time budget is a result that says so.
+    if let Some(why) = &outcome.failed {
+        return Err(error(why.clone()));
+    }
     package(py, &t, &outcome, &result)
 }
 
@@ -293,6 +292,11 @@ fn simulate_python<'py>(
     predictions: Option<Bound<'py, PyAny>>,
 ) -> PyResult<(Simulated<'py>, u64)> {
     let s = simulation_settings(trace, sets)?;
+    if let Some((key, value)) = s.policy.first() {
+        return Err(error(format!(
+            "{key}={value}: a schedlab.Policy takes engine and metric options only (budget_s, observe, tau...); 'schedlab policies' lists them"
+        )));
+    }
     let t = trace.trace.clone();
     let cfg = Configured::external(name);
     let (predictor, raised): (Option<Box<dyn schedlab::predict::Predictor>>, _) = match predictions {

@@ -141,3 +141,52 @@ def test_faults_reach_the_caller(kth):
         schedlab.simulate(kth, "easy", predictions=np.where(np.arange(len(runtime)) == 7, -1, runtime))
     with pytest.raises(schedlab.Error, match="backfilling family"):
         schedlab.simulate(kth, "relaxed", predictions=runtime)
+
+
+def test_stalled_policies_and_misused_options_are_errors():
+    t = schedlab.load(swf(4, [(0, 100, 4, 100), (10, 50, 2, 50)]))
+
+    class Never(schedlab.Policy):
+        def schedule(self, state):
+            pass
+
+    with pytest.raises(schedlab.Error, match="started none of the 2 waiting jobs on an idle machine"):
+        schedlab.simulate(t, Never())
+
+    class Later(schedlab.Policy):
+        def schedule(self, state):
+            state.reserve(state.waiting.index[0], state.now + 1)
+
+    with pytest.raises(schedlab.Error, match="in 1000 passes, reserving them later each time"):
+        schedlab.simulate(t, Later())
+    with pytest.raises(schedlab.Error, match="k=1: a schedlab.Policy takes engine and metric options only"):
+        schedlab.simulate(t, Easy(), k=1)
+    assert schedlab.simulate(t, Easy(), observe="promises").policy == "Easy"
+
+    class Named(Easy):
+        name = "easy"
+
+    with pytest.raises(schedlab.Error, match="name of a built-in policy"):
+        schedlab.simulate(t, Named())
+    Named.name = "has spaces"
+    with pytest.raises(schedlab.Error, match="must be 1-40 letters"):
+        schedlab.simulate(t, Named())
+    with pytest.raises(schedlab.Error, match="the one for the job at index 0 is 1e\\+30"):
+        schedlab.simulate(t, "easy", predictions=[1e30, 10])
+    with pytest.raises(schedlab.Error, match="the one for the job at index 1 is 0.3"):
+        schedlab.simulate(t, "easy", predictions=[10, 0.3])
+
+
+def test_expression_faults_are_errors_with_their_column():
+    t = schedlab.load(swf(4, [(0, 100, 4, 100), (10, 50, 2, 50), (20, 50, 2, 200)]))
+    # At 100 J2 has waited 90 s: 2 / 0.
+    with pytest.raises(schedlab.Error, match=r"gives no number for job 2 at 100 s \(column 7: division by zero \(2 / 0\)\)"):
+        schedlab.simulate(t, "custom", priority="procs / (wait - 90)")
+    with pytest.raises(schedlab.Error, match=r"column 1: sqrt\(-4\) is not a number"):
+        schedlab.simulate(t, "custom", priority="sqrt(-procs)")
+    with pytest.raises(schedlab.Error, match=r"priority=\(wait: column 6: expected \"\)\" at the end"):
+        schedlab.simulate(t, "custom", priority="(wait")
+    with pytest.raises(schedlab.Error, match="nested more than 200 levels deep"):
+        schedlab.simulate(t, "custom", priority="(" * 100_000 + "1" + ")" * 100_000)
+    with pytest.raises(schedlab.Error, match="division by zero"):
+        schedlab.simulate(t, "custom", priority="procs / (wait - 90)", predictions=[100, 50, 50])

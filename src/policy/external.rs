@@ -199,7 +199,16 @@ pub struct External<D: Decide> {
     /// The pass handed to the decider, kept to reuse its buffers.
     pass: Pass,
     fault: Option<String>,
+    /// Jobs in the trace, and jobs arrived so far.
+    jobs: usize,
+    arrived: usize,
+    /// Passes in a row that started nothing on an idle machine with every job arrived.
+    idle_passes: u32,
 }
+
+/// Passes in a row a decider may start nothing on an idle machine with every job arrived, each
+/// reserving some job later, before it is taken to wait forever.
+pub const MAX_IDLE_PASSES: u32 = 1000;
 
 impl<D: Decide> External<D> {
     /// A policy for a machine of `machine` processors and `jobs` jobs, planning with the user
@@ -219,6 +228,9 @@ impl<D: Decide> External<D> {
             running: Vec::new(),
             pass: Pass::default(),
             fault: None,
+            jobs,
+            arrived: 0,
+            idle_passes: 0,
         }
     }
 
@@ -234,6 +246,7 @@ impl<D: Decide> External<D> {
 
 impl<D: Decide> Policy for External<D> {
     fn on_arrival(&mut self, job: JobView, sys: &mut System) {
+        self.arrived += 1;
         let planned = self.planner.arrive(&job, 0).max(1);
         sys.note_prediction(job.idx, planned, false);
         self.waiting.push(Waiting {
@@ -293,6 +306,25 @@ impl<D: Decide> Policy for External<D> {
         pass.reservations.clear();
         if let Err(why) = self.decide.decide(&mut pass) {
             self.fault = Some(why);
+        }
+        // On an idle machine with nothing left to arrive, a pass that starts nothing changes
+        // nothing: without a reservation no event will ever come, and a decider that only ever
+        // reserves later would move the clock on forever.
+        let idle = self.running.is_empty() && self.arrived == self.jobs;
+        if idle && pass.starts.is_empty() && self.fault.is_none() {
+            self.idle_passes += 1;
+            let waiting = self.waiting.len();
+            if pass.reservations.is_empty() {
+                self.fault = Some(format!(
+                    "the policy started none of the {waiting} waiting jobs on an idle machine with no job left to arrive, and reserved none: they would wait forever"
+                ));
+            } else if self.idle_passes > MAX_IDLE_PASSES {
+                self.fault = Some(format!(
+                    "the policy started none of the {waiting} waiting jobs on an idle machine with no job left to arrive in {MAX_IDLE_PASSES} passes, reserving them later each time"
+                ));
+            }
+        } else {
+            self.idle_passes = 0;
         }
         for &idx in &pass.starts {
             let view = sys.view(idx);
