@@ -120,6 +120,7 @@ class SchedGymEnv(gymnasium.Env):
         if self.dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
             raise ValueError(f"dtype {self.dtype}: float32 or float64")
         self.window = int(window)
+        _check_counts(job_score_type=job_score_type, batch_job_slice=batch_job_slice, window=window)
         try:
             self._core = self._make_core(backfil, skip, job_score_type, batch_job_slice, compute_baselines, unrunnable)
         except _schedlab.Error as e:
@@ -162,8 +163,12 @@ class SchedGymEnv(gymnasium.Env):
         return np.frombuffer(obs, dtype=self.dtype), info
 
     def step(self, action):
+        a = int(action)
+        if not 0 <= a < MAX_QUEUE_SIZE:
+            # Outside the action space: an agent's bug, not the wait an empty slot is.
+            raise ValueError(f"action {a} is outside Discrete({MAX_QUEUE_SIZE})")
         try:
-            obs, reward, terminated, mask = self._core.step(int(action))
+            obs, reward, terminated, mask = self._core.step(a)
         except _schedlab.Error as e:
             _raise(e)
         info: Dict[str, Any] = {"action_mask": np.frombuffer(mask, dtype=np.bool_)}
@@ -171,6 +176,21 @@ class SchedGymEnv(gymnasium.Env):
             start, steps, sjf, f1, _total, best = self._core.episode()
             info.update(sjf_score=sjf, f1_score=f1, best_minus_rl=best, episode_len=steps, start_index=start)
         return np.frombuffer(obs, dtype=self.dtype), float(reward), bool(terminated), False, info
+
+
+# The whole-number options and their least values (job_score_type also has a greatest, 4).
+_COUNTS = {"job_score_type": 0, "batch_job_slice": 0, "window": 1, "num_envs": 1}
+
+
+def _check_counts(**given: Any) -> None:
+    """Refuses a whole-number option out of its range with a sentence, not an OverflowError."""
+    from . import Error
+
+    for key, value in given.items():
+        v = int(value)
+        if v < _COUNTS[key] or (key == "job_score_type" and v > 4):
+            top = " to 4" if key == "job_score_type" else " or more"
+            raise Error(f"{key}={value}: must be a whole number, {_COUNTS[key]}{top}")
 
 
 class SchedGymVectorEnv(VectorEnv):
@@ -192,6 +212,7 @@ class SchedGymVectorEnv(VectorEnv):
             raise ValueError("the vector environment gives float32 observations")
         self.workload = load_workload(_default_trace() if trace is None else trace)
         self.num_envs = int(num_envs)
+        _check_counts(num_envs=num_envs, **{k: v for k, v in kwargs.items() if k in _COUNTS})
         try:
             self._core = _schedlab.RlVecEnv(self.workload, self.num_envs, **kwargs)
         except _schedlab.Error as e:
@@ -225,6 +246,9 @@ class SchedGymVectorEnv(VectorEnv):
 
     def step(self, actions):
         a = np.ascontiguousarray(np.asarray(actions, dtype=np.int64).reshape(self.num_envs))
+        outside = np.flatnonzero((a < 0) | (a >= MAX_QUEUE_SIZE))
+        if len(outside):
+            raise ValueError(f"action {a[outside[0]]} of environment {outside[0]} is outside Discrete({MAX_QUEUE_SIZE})")
         try:
             obs, masks, rewards, terms = self._unpack(self._core.step(a.tobytes()))
         except _schedlab.Error as e:

@@ -130,3 +130,27 @@ def test_bad_trace_names_line_and_field():
         sg.SchedGymEnv("; MaxNodes: 4\n1 0 0 10 x -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n")
     with pytest.raises(schedlab.Error, match="job_score_type 7"):
         sg.SchedGymEnv(SDSC, job_score_type=7)
+
+
+def test_actions_outside_the_space_and_options_out_of_range_are_refused():
+    for options, said in [
+        ({"job_score_type": 7}, "job_score_type=7: must be a whole number, 0 to 4"),
+        ({"window": 0}, "window=0: must be a whole number, 1 or more"),
+        ({"batch_job_slice": -3}, "batch_job_slice=-3: must be a whole number, 0 or more"),
+    ]:
+        with pytest.raises(schedlab.Error, match=said):
+            sg.SchedGymEnv(SDSC, **options)
+    env = sg.SchedGymEnv(SDSC)
+    env.reset(seed=0)
+    for a in (-1, 128):
+        with pytest.raises(ValueError, match=f"action {a} is outside Discrete"):
+            env.step(a)
+    # An empty slot inside the space is the original's wait: no error, no reward.
+    obs, reward, terminated, truncated, info = env.step(127)
+    assert (reward, terminated) == (0.0, False)
+    with pytest.raises(schedlab.Error, match="num_envs=0"):
+        sg.SchedGymVectorEnv(0, SDSC)
+    venv = sg.SchedGymVectorEnv(2, SDSC)
+    venv.reset(seed=0)
+    with pytest.raises(ValueError, match="action 200 of environment 1"):
+        venv.step([0, 200])
