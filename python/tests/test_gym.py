@@ -128,8 +128,6 @@ def test_vector_env_agrees_with_single_envs():
 def test_bad_trace_names_line_and_field():
     with pytest.raises(schedlab.Error, match=r"line 2: field 5 \(allocated processors\)"):
         sg.SchedGymEnv("; MaxNodes: 4\n1 0 0 10 x -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n")
-    with pytest.raises(schedlab.Error, match="job_score_type 7"):
-        sg.SchedGymEnv(SDSC, job_score_type=7)
 
 
 def test_actions_outside_the_space_and_options_out_of_range_are_refused():
