@@ -76,6 +76,19 @@ fn f1_by_hand() {
     // and J2 (1 proc) finds none free: both start at 110.
     let wide_first = common::run(&t, "custom:priority=procs", &[]);
     assert_eq!(common::starts(&wide_first), vec![0, 110, 110, 100]);
+
+    // Where F1's size term overturns arrival order, on 64 processors: J1 (64 procs, 0-100)
+    // holds the machine; J2 (at 10, 64 procs, estimate 100,000) gets -(5 x 64 + 870 x 1) =
+    // -1190; J3 (at 20, 1 proc, estimate 10) -(1 x 1 + 870 x 1.301) = -1132.9, higher. At 100
+    // J3 starts first (to 110) and J2, no longer fitting, reserves 110. EASY runs J2 at 100
+    // (to 1100) and J3 after it.
+    let t = common::trace(&common::swf(64, &[(0, 100, 64, 100), (10, 1000, 64, 100_000), (20, 10, 1, 10)]));
+    let f1 = common::run(&t, "custom:priority=-(log10(estimate) * procs + 870 * log10(submit))", &[]);
+    assert_eq!(common::starts(&f1), vec![0, 110, 100]);
+    assert_eq!(common::starts(&common::run(&t, "easy", &[])), vec![0, 100, 1100]);
+    // Without the size term, arrival order again.
+    let submit_only = common::run(&t, "custom:priority=-(870 * log10(submit))", &[]);
+    assert_eq!(common::starts(&submit_only), vec![0, 100, 1100]);
 }
 
 /// Ward et al.'s Eq. 1 with the paper's exponents, (wait_h)^1 x (runtime_h)^-1 x (procs/32)^1
