@@ -21,7 +21,7 @@ TRACE = pathlib.Path(__file__).resolve().parents[2] / "shared" / "traces" / "SDS
 def single(episodes: int, backfil: bool, agent: str):
     env = sg.SchedGymEnv(TRACE, backfil=backfil)
     rng = np.random.default_rng(0)
-    steps, total, reset_s = 0, 0.0, 0.0
+    steps, total, reset_s, step_s = 0, 0.0, 0.0, 0.0
     t0 = time.perf_counter()
     for ep in range(episodes):
         r0 = time.perf_counter()
@@ -33,13 +33,15 @@ def single(episodes: int, backfil: bool, agent: str):
             else:
                 valid = np.flatnonzero(info["action_mask"])
                 a = int(valid[rng.integers(len(valid))])
+            s0 = time.perf_counter()
             obs, r, term, _, info = env.step(a)
+            step_s += time.perf_counter() - s0
             steps += 1
             if term:
                 total += r
                 break
     dt = time.perf_counter() - t0
-    return steps / dt, steps / (dt - reset_s), episodes / dt, 1e3 * reset_s / episodes, total / episodes
+    return steps / dt, steps / (dt - reset_s), steps / step_s, episodes / dt, 1e3 * reset_s / episodes, total / episodes
 
 
 def vector(n: int, rounds: int, backfil: bool, agent: str):
@@ -63,11 +65,12 @@ def vector(n: int, rounds: int, backfil: bool, agent: str):
 def main():
     episodes = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     print(f"trace {TRACE.name}, window 256, bsld; single env: {episodes} episodes per row")
-    print(f"{'backfil':<8} {'agent':<8} {'steps/s':>10} {'step-only/s':>12} {'episodes/s':>11} {'reset ms':>9} {'mean reward':>12}")
+    print("steps/s: all of it, the agent included; step-only: without reset; in env.step: the time inside env.step alone")
+    print(f"{'backfil':<8} {'agent':<8} {'steps/s':>10} {'step-only/s':>12} {'in env.step/s':>14} {'episodes/s':>11} {'reset ms':>9} {'mean reward':>12}")
     for backfil in (False, True):
         for agent in ("slot0", "random"):
-            s, so, e, rm, mr = single(episodes, backfil, agent)
-            print(f"{str(backfil):<8} {agent:<8} {s:>10.0f} {so:>12.0f} {e:>11.1f} {rm:>9.3f} {mr:>12.1f}")
+            s, so, ins, e, rm, mr = single(episodes, backfil, agent)
+            print(f"{str(backfil):<8} {agent:<8} {s:>10.0f} {so:>12.0f} {ins:>14.0f} {e:>11.1f} {rm:>9.3f} {mr:>12.1f}")
     for n in (16, 64):
         rounds = max(1, episodes * 256 // n)
         for backfil in (False, True):
