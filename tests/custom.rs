@@ -223,5 +223,11 @@ fn command_line_policy_files() {
     let bad = run(&["run", t, "--policy", "custom:priority=2 * (wait"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("priority=2 * (wait: column 10: expected \")\" at the end"));
+    let bad_file = dir.join("bad.policy");
+    std::fs::write(&bad_file, "name = x\npriority (wait\n").expect("write");
+    let bad = run(&["run", t, "--policy-file", bad_file.to_str().expect("path")]);
+    assert_eq!(bad.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&bad.stderr);
+    assert!(said.contains("bad.policy: line 2: expected one KEY = VALUE"), "{said}");
     std::fs::remove_dir_all(&dir).ok();
 }

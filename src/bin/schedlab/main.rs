@@ -777,12 +777,27 @@ fn cmd_bench(a: &Args) -> Result<(), Fail> {
 fn with_policy_file(a: &mut Args) -> Result<(), Fail> {
     let Some(path) = &a.policy_file else { return Ok(()) };
     let text = std::fs::read_to_string(path).map_err(|e| Fail(format!("{path}: {e}"), 1))?;
-    let lines: Vec<&str> =
-        text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()).collect();
+    // (line number, text) of every line with something on it.
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty())
+        .map(|(k, l)| (k + 1, l))
+        .collect();
     let (base, body) = match lines.first() {
-        Some(first) if first.ends_with(':') && !first.contains('=') => (first.trim_end_matches(':'), &lines[1..]),
+        Some((_, first)) if first.ends_with(':') && !first.contains('=') => (first.trim_end_matches(':'), &lines[1..]),
         _ => ("custom", &lines[..]),
     };
+    for (n, line) in body {
+        // A `;` would split the line into settings of its own: each line is one KEY = VALUE.
+        if !line.contains('=') || line.contains(';') {
+            return Err(usage(format!(
+                "{path}: line {n}: expected one KEY = VALUE (priority = ..., k = 1, name = ...), found {line:?}"
+            )));
+        }
+    }
+    let body: Vec<&str> = body.iter().map(|(_, l)| *l).collect();
     let spec = format!("{base}:{}", body.join(";"));
     a.policy = Some(match a.policy.take() {
         Some(p) => format!("{p},{spec}"),
