@@ -152,3 +152,19 @@ def test_actions_outside_the_space_and_options_out_of_range_are_refused():
     venv.reset(seed=0)
     with pytest.raises(ValueError, match="action 200 of environment 1"):
         venv.step([0, 200])
+
+
+def test_the_agents_example_runs():
+    import subprocess
+    import sys
+
+    example = ROOT / "python" / "examples" / "gym_agents.py"
+    out = subprocess.run([sys.executable, str(example), "3"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = [l.rsplit(None, 1) for l in out.stdout.splitlines() if l.startswith(("  ", "EASY", "SchedLab"))]
+    greedy = [v for k, v in rows if k == "  shortest request"]
+    sjf = [v for k, v in rows if k == "  SJF baseline"]
+    # The greedy agent picks the shortest request: SJF, the baseline's score to the digit, with
+    # and without backfilling.
+    assert len(greedy) == 2 and greedy == sjf
+    assert float(dict(rows)["SchedLab's easy on the same windows:"]) >= 1.0
