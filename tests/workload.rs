@@ -179,6 +179,8 @@ fn a_seed_is_a_workload() {
     assert_eq!(parsed.estimate_factor, 2.0);
     let err = WorkloadOptions::parse("machine=12x").expect_err("refused").to_string();
     assert!(err.contains("machine=12x"), "{err}");
+    let err = WorkloadOptions::parse("jobs=1,load=0.5").expect_err("refused").to_string();
+    assert_eq!(err, "jobs=1: must be at least 2 to reach a load");
     let err = WorkloadOptions::parse("colour=red").expect_err("refused").to_string();
     assert!(err.contains("not a workload option"), "{err}");
 }
@@ -337,4 +339,20 @@ fn command_line_loadsweep() {
         );
     }
     assert!(points[1]["avg_wait_s"].as_f64() > points[0]["avg_wait_s"].as_f64());
+}
+
+/// Every machine size keeps every job: on small machines (below 32 processors the shifted size
+/// break points are held at the smallest parallel size) and on large ones, sizes stay within
+/// 1..=machine and the loader drops nothing.
+#[test]
+fn every_machine_keeps_every_job() {
+    for machine in [1u32, 2, 3, 4, 8, 16, 31, 32, 100, 4096, 100_000] {
+        let w = generate(&WorkloadOptions { machine, jobs: 2000, ..Default::default() });
+        assert!(w.jobs.iter().all(|j| (1..=machine).contains(&j.size)), "machine {machine}");
+        let t = parse(w.to_swf().as_bytes(), &TraceOptions::default()).expect("reads");
+        assert_eq!((t.jobs.len(), t.report.warnings.len()), (2000, 0), "machine {machine}: {:?}", t.report.warnings);
+        if machine >= 8 {
+            assert!(w.jobs.iter().any(|j| j.size > 1), "machine {machine}: parallel jobs");
+        }
+    }
 }

@@ -318,10 +318,15 @@ pub struct Sample {
 
 /// Draws `n` jobs of `types` for a machine of 2^`log2_machine` processors (UMed and UHi of
 /// every type shifted by log2_machine - 7, the reference samples' convention), in the
-/// reference's order of draws.
+/// reference's order of draws. Below 32 processors a shifted break point would fall under the
+/// smallest parallel size (ULow) and the two-stage uniform would run backwards, drawing sizes
+/// below one; the break points are held at ULow there, so small machines get small parallel
+/// jobs.
 pub fn sample(seed: u64, n: usize, types: JobTypes, log2_machine: f64) -> Sample {
-    let shift =
-        |p: TypeParams| TypeParams { u_med: p.u_med + log2_machine - 7.0, u_hi: p.u_hi + log2_machine - 7.0, ..p };
+    let shift = |p: TypeParams| {
+        let u_med = (p.u_med + log2_machine - 7.0).max(p.u_low);
+        TypeParams { u_med, u_hi: (p.u_hi + log2_machine - 7.0).max(u_med), ..p }
+    };
     let params = match types {
         JobTypes::Typeless => [shift(TYPELESS), shift(TYPELESS)],
         _ => [shift(BATCH), shift(INTERACTIVE)],

@@ -129,6 +129,10 @@ impl WorkloadOptions {
                 return Err(KeyError::new(k, v, format!("is not a workload option; they are {}", keys.join(", "))));
             }
         }
+        if o.load.is_some() && o.jobs < 2 {
+            // One job has no span of submissions, so no offered load to reach.
+            return Err(KeyError::new("jobs", &o.jobs.to_string(), "must be at least 2 to reach a load"));
+        }
         Ok(o)
     }
 }
@@ -153,15 +157,16 @@ pub fn generate(o: &WorkloadOptions) -> Workload {
     let log2 = (o.machine as f64).log2();
     let mut stretch = 1.0;
     // Sizes scale with log2 of the machine; on one that is not a power of two the largest
-    // power of two drawn can exceed it, and is clipped to it.
+    // power of two drawn can exceed it, and is clipped to it (and on the smallest, where the
+    // break points are held at the smallest parallel size, 2^v may round to more than it).
     let fit = |mut jobs: Vec<ModelJob>| {
-        jobs.iter_mut().for_each(|j| j.size = j.size.min(o.machine));
+        jobs.iter_mut().for_each(|j| j.size = j.size.clamp(1, o.machine));
         jobs
     };
     let drawn = sample(o.seed, o.jobs, o.types, log2);
     let mut jobs = fit(drawn.timed(stretch));
     let mut load = offered_load(&jobs, o.machine);
-    if let Some(target) = o.load {
+    if let Some(target) = o.load.filter(|_| o.jobs >= 2) {
         // The load falls as the gaps stretch (the same jobs over a longer span), steeply where
         // the last arrivals cross the night's low rates: the ratio of loads guesses the factor;
         // once factors on both sides are known, every other round bisects between them.
