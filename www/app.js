@@ -1631,6 +1631,11 @@ function generatorSpec() {
 
 /** Generates a workload in a worker and runs the chosen policies on it, as on an opened file. */
 async function loadGenerated(spec) {
+  const jobs = Number(/(?:^|,)jobs=(\d+)/.exec(spec)?.[1] ?? 10000);
+  // Made whole in a worker as SWF text: beyond the jobs a page keeps, it would only be cut.
+  if (state.limit && jobs > state.limit) {
+    return setStatus(`The page generates at most ${state.limit.toLocaleString('en-US')} jobs; the schedlab command-line tool makes more (schedlab generate).`, 'error');
+  }
   setStatus('Generating the workload…');
   const res = await state.pool.run({ kind: 'generate', input: { spec } });
   const refused = !res.ok || res.value.startsWith('error:');

@@ -114,5 +114,10 @@ test('the form generates what it is given, says a mistake, and the link keeps it
   await again.click('#generator button[type=submit]');
   await again.waitForFunction(() => document.querySelector('#status').textContent.startsWith('Cannot generate'));
   assert.match(await again.textContent('#status'), /jobs=0: must be a whole number of jobs/);
+  // More jobs than a page keeps: said before any work, pointing to the command line.
+  await again.click('#generate');
+  await again.fill('#gen-jobs', '3000000');
+  await again.click('#generator button[type=submit]');
+  await again.waitForFunction(() => document.querySelector('#status').textContent.startsWith('The page generates at most'));
   assert.deepEqual([...page.errors, ...again.errors], []);
 });
