@@ -27,14 +27,7 @@ fn hashes(trace: &schedlab::trace::Trace, names: &str, settings: &[&str]) -> Vec
 /// in both, so the schedules are the same job for job.
 #[test]
 fn expression_twins_give_the_built_in_schedules_on_every_shared_trace() {
-    let mut files: Vec<_> = std::fs::read_dir(common::shared().join("traces"))
-        .expect("../shared/traces")
-        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().to_string()))
-        .filter(|f| f.ends_with(".swf.gz"))
-        .collect();
-    files.sort();
-    assert_eq!(files.len(), 8, "{files:?}");
-    for file in files {
+    for file in common::shared_traces() {
         let trace = parse(&common::read_shared(&format!("traces/{file}")), &TraceOptions::default()).expect("parses");
         let got = hashes(
             &trace,
@@ -123,7 +116,7 @@ fn ward_eq1_is_relaxed_with_omega_0() {
 #[test]
 fn backfill_orders_of_their_own_give_the_built_in_schedules_on_every_shared_trace() {
     let mut differ = 0;
-    for file in shared_traces() {
+    for file in common::shared_traces() {
         let trace = parse(&common::read_shared(&format!("traces/{file}")), &TraceOptions::default()).expect("parses");
         let got = hashes(
             &trace,
@@ -137,17 +130,6 @@ fn backfill_orders_of_their_own_give_the_built_in_schedules_on_every_shared_trac
     }
     // NASA's light load leaves nothing for the order to change.
     assert_eq!(differ, 7, "EASY-SJBF and EASY differ on all traces but NASA's");
-}
-
-fn shared_traces() -> Vec<String> {
-    let mut files: Vec<_> = std::fs::read_dir(common::shared().join("traces"))
-        .expect("../shared/traces")
-        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().to_string()))
-        .filter(|f| f.ends_with(".swf.gz"))
-        .collect();
-    files.sort();
-    assert_eq!(files.len(), 8, "{files:?}");
-    files
 }
 
 /// A run whose priority gives no number stops there and says where; bad expressions are

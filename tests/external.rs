@@ -57,14 +57,7 @@ fn shared(file: &str) -> Trace {
 
 #[test]
 fn easy_written_outside_gives_the_built_in_schedule_on_every_shared_trace() {
-    let mut files: Vec<_> = std::fs::read_dir(common::shared().join("traces"))
-        .expect("../shared/traces")
-        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().to_string()))
-        .filter(|f| f.ends_with(".swf.gz"))
-        .collect();
-    files.sort();
-    assert_eq!(files.len(), 8, "{files:?}");
-    for file in files {
+    for file in common::shared_traces() {
         let t = shared(&file);
         assert_eq!(external(&t, Easy, None), (built_in(&t, "easy"), None), "{file}: EASY");
     }

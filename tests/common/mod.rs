@@ -21,6 +21,18 @@ pub fn read_shared(rel: &str) -> Vec<u8> {
         .unwrap_or_else(|e| panic!("cannot read {}: {e} (is ../shared beside the repository?)", p.display()))
 }
 
+/// The names of the eight shared traces (`*.swf.gz` in `../shared/traces`), sorted.
+pub fn shared_traces() -> Vec<String> {
+    let mut files: Vec<_> = std::fs::read_dir(shared().join("traces"))
+        .expect("../shared/traces")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().to_string()))
+        .filter(|f| f.ends_with(".swf.gz"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 8, "{files:?}");
+    files
+}
+
 /// Parses SWF text with default options.
 pub fn trace(text: &str) -> Trace {
     parse(text.as_bytes(), &TraceOptions::default()).expect("trace parses")
