@@ -483,13 +483,21 @@ fn cmd_convert(a: &Args) -> Result<(), Fail> {
         None => return Err(usage("convert needs --to swf")),
     }
     let trace = load_trace(path, &s)?;
-    let text = schedlab::trace::to_swf(&trace);
+    write_out(a, &schedlab::trace::to_swf(&trace), &format!("{} jobs", trace.jobs.len()), false)
+}
+
+/// Writes `text` to `-o FILE`, saying "wrote WHAT to FILE", or to standard output (saying
+/// "generated WHAT" first when `tell` asks); a closed pipe ends the process quietly.
+fn write_out(a: &Args, text: &str, what: &str, tell: bool) -> Result<(), Fail> {
     match a.output.as_deref() {
         Some(file) => {
             std::fs::write(file, text).map_err(|e| fail(format!("cannot write {file}: {e}")))?;
-            eprintln!("schedlab: wrote {} jobs to {file}", trace.jobs.len());
+            eprintln!("schedlab: wrote {what} to {file}");
         }
         None => {
+            if tell {
+                eprintln!("schedlab: generated {what}");
+            }
             if std::io::stdout().write_all(text.as_bytes()).is_err() {
                 std::process::exit(0);
             }
@@ -518,19 +526,7 @@ fn cmd_generate(a: &Args) -> Result<(), Fail> {
             String::new()
         }
     );
-    match a.output.as_deref() {
-        Some(file) => {
-            std::fs::write(file, text).map_err(|e| fail(format!("cannot write {file}: {e}")))?;
-            eprintln!("schedlab: wrote {what} to {file}");
-        }
-        None => {
-            eprintln!("schedlab: generated {what}");
-            if std::io::stdout().write_all(text.as_bytes()).is_err() {
-                std::process::exit(0);
-            }
-        }
-    }
-    Ok(())
+    write_out(a, &text, &what, true)
 }
 
 fn cmd_policies() {
