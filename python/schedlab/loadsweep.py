@@ -24,7 +24,9 @@ class LoadSweep:
     def __init__(self, points, summary, saturates_at):
         #: One row per simulation: load, seed, policy, offered (the workload's offered load),
         #: avg_wait_s, avg_bsld, utilization, unhindered (its utilization were every job started
-        #: at its submission).
+        #: at its submission), overrun_s (how far the schedule ends past that one's end) and
+        #: allowance_s (the overrun a policy that keeps up may have: the longer of the longest
+        #: runtime and 5% of the span).
         self.points: pd.DataFrame = pd.DataFrame(points)
         rows = []
         for s in summary:

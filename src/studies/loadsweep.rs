@@ -4,19 +4,25 @@
 //! A sweep runs every policy at every load on several workloads per load (generated ones of
 //! different seeds, or one trace whose arrivals are scaled), and summarises each (policy, load)
 //! by the mean over the workloads and their spread. A policy saturates where the machine no
-//! longer keeps up under it: the work left waiting at the last arrival takes the schedule well
-//! past it, so its utilization falls below [`SATURATED`] of the unhindered one (every job
-//! started at its submission: the same work over the span the jobs themselves need, long last
-//! jobs included).
+//! longer keeps up under it: its queue grows for as long as jobs arrive, so the work left
+//! waiting at the last arrival takes the schedule far past the end it would have were every job
+//! started at its submission. How far is far: further than the longer of the workload's longest
+//! runtime (what a machine that keeps up may still need to clear a wide job queued behind a
+//! long one) and [`SPAN_SHARE`] of the workload's span (a backlog that grows with the span). The
+//! first bound keeps a short workload's last burst from reading as saturation; the second is
+//! what matters on long ones.
 
 use serde::{Deserialize, Serialize};
 
 use crate::policy::Configured;
+use crate::render::generic::{Labels, Series, Spec};
 use crate::run::{run_one, Settings};
-use crate::trace::Trace;
+use crate::trace::{Trace, TraceOptions};
+use crate::workload::{generate, WorkloadOptions};
 
-/// A policy keeps up at a load while its utilization is at least this share of the unhindered one.
-pub const SATURATED: f64 = 0.95;
+/// The share of a workload's span (first submission to last unhindered end) by which the
+/// schedule may overrun that end while its policy keeps up, unless its longest runtime is longer.
+pub const SPAN_SHARE: f64 = 0.05;
 
 /// The default loads of a sweep.
 pub const DEFAULT_LOADS: &[f64] = &[0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95];
@@ -40,6 +46,12 @@ pub struct Point {
     pub utilization: f64,
     /// The workload's utilization were every job started at its submission.
     pub unhindered: f64,
+    /// Seconds by which the schedule's last end passes the unhindered one (every job started
+    /// at its submission).
+    pub overrun_s: f64,
+    /// The overrun a policy that keeps up may have on this workload: the longer of its longest
+    /// runtime and [`SPAN_SHARE`] of its span.
+    pub allowance_s: f64,
 }
 
 /// One policy at one load, over the workloads.
@@ -59,9 +71,8 @@ pub struct Summary {
     pub utilization: f64,
     /// Mean offered load.
     pub offered: f64,
-    /// Whether the policy kept up: its utilization, over the unhindered one, is at least
-    /// [`SATURATED`] on average over the workloads (one workload's burst at its end is not
-    /// saturation).
+    /// Whether the policy kept up: its overrun is within the allowance on average over the
+    /// workloads (one workload's burst at its end is not saturation).
     pub keeps_up: bool,
 }
 
@@ -85,10 +96,16 @@ pub fn unhindered_utilization(trace: &Trace) -> f64 {
 /// Simulates every policy of `configs` on `trace`, the workload of `load` (and `seed`).
 pub fn points(trace: &Trace, configs: &[Configured], settings: &Settings, load: f64, seed: u64) -> Vec<Point> {
     let (offered, unhindered) = (offered_load(trace), unhindered_utilization(trace));
+    let first = trace.jobs.first().map_or(0, |j| j.submit);
+    let free_end = trace.jobs.iter().map(|j| j.submit + j.runtime).max().unwrap_or(first);
+    let longest = trace.jobs.iter().map(|j| j.runtime).max().unwrap_or(0);
+    let allowance_s = (longest as f64).max(SPAN_SHARE * (free_end - first) as f64);
     configs
         .iter()
         .map(|cfg| {
-            let m = run_one(trace, cfg, settings).1.metrics;
+            let (outcome, result) = run_one(trace, cfg, settings);
+            let end = outcome.records.iter().map(|r| r.end).max().unwrap_or(free_end);
+            let m = result.metrics;
             Point {
                 load,
                 seed,
@@ -98,6 +115,8 @@ pub fn points(trace: &Trace, configs: &[Configured], settings: &Settings, load: 
                 avg_bsld: m.avg_bsld,
                 utilization: m.utilization,
                 unhindered,
+                overrun_s: (end - free_end).max(0) as f64,
+                allowance_s,
             }
         })
         .collect()
@@ -137,7 +156,7 @@ pub fn summarize(points: &[Point]) -> Vec<Summary> {
                 bsld: spread(&ps.iter().map(|p| p.avg_bsld).collect::<Vec<_>>()),
                 utilization: ps.iter().map(|p| p.utilization).sum::<f64>() / n,
                 offered: ps.iter().map(|p| p.offered).sum::<f64>() / n,
-                keeps_up: ps.iter().map(|p| p.utilization / p.unhindered.max(1e-12)).sum::<f64>() / n >= SATURATED,
+                keeps_up: ps.iter().map(|p| p.overrun_s - p.allowance_s).sum::<f64>() <= 0.0,
             });
         }
     }
@@ -149,11 +168,94 @@ pub fn saturation(summaries: &[Summary], policy: &str) -> Option<f64> {
     summaries.iter().filter(|s| s.policy == policy && !s.keeps_up).map(|s| s.load).reduce(f64::min)
 }
 
+/// The generated workload of one sweep point: `o`'s model at offered load `load` with `seed`,
+/// read as its SWF text reads (so it is the trace `schedlab generate` writes).
+pub fn generated(o: &WorkloadOptions, load: f64, seed: u64, opts: &TraceOptions) -> Result<Trace, String> {
+    let w = generate(&WorkloadOptions { load: Some(load), seed, ..o.clone() });
+    crate::trace::parse(w.to_swf().as_bytes(), opts).map_err(|e| format!("generated workload: {e}"))
+}
+
+/// What a load figure shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Measure {
+    /// Mean bounded slowdown.
+    Bsld,
+    /// Mean wait, in hours.
+    Wait,
+}
+
+/// The classic figure of the summaries: one line per policy through its mean `measure` at
+/// each load, its saturation load in the legend, the spread over the workloads drawn as
+/// whiskers when a load had more than one; `what` names the workloads.
+pub fn figure(summaries: &[Summary], measure: Measure, what: &str) -> Spec {
+    let mut xs: Vec<f64> = summaries.iter().map(|s| s.load).collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    let mut policies: Vec<&str> = Vec::new();
+    for s in summaries {
+        if !policies.contains(&s.policy.as_str()) {
+            policies.push(&s.policy);
+        }
+    }
+    let (y, scale) = match measure {
+        Measure::Bsld => ("mean bounded slowdown", 1.0),
+        Measure::Wait => ("mean wait (hours)", 3600.0),
+    };
+    let pick = |s: &Summary| match measure {
+        Measure::Bsld => s.bsld,
+        Measure::Wait => s.wait,
+    };
+    let spread = summaries.iter().any(|s| s.runs > 1);
+    let series: Vec<Series> = policies
+        .iter()
+        .map(|&p| {
+            let at = |x: f64| summaries.iter().find(|s| s.policy == p && s.load == x).map(pick);
+            let name = match saturation(summaries, p) {
+                Some(l) => format!("{p} (saturates at {l})"),
+                None => format!("{p} (keeps up)"),
+            };
+            Series {
+                spread: if spread {
+                    xs.iter().map(|&x| at(x).map(|(_, lo, hi)| (lo / scale, hi / scale))).collect()
+                } else {
+                    Vec::new()
+                },
+                ..Series::new(name, xs.iter().map(|&x| at(x).map(|v| v.0 / scale)).collect())
+            }
+        })
+        .collect();
+    // Values spread over more than a factor of 10 (FCFS's slowdown beside EASY's) read on a log scale.
+    let values = series.iter().flat_map(|s| s.values.iter().flatten()).copied().filter(|v| *v > 0.0);
+    let (lo, hi) = values.fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
+    let log = hi > 0.0 && hi / lo > 10.0;
+    let title = match measure {
+        Measure::Bsld => "Mean bounded slowdown against offered load",
+        Measure::Wait => "Mean wait against offered load",
+    };
+    let how = if spread { "bars span the seeds; lower is better" } else { "lower is better" };
+    Spec::Lines {
+        labels: Labels {
+            title: title.into(),
+            subtitle: format!("{what}; {how}"),
+            x: "offered load".into(),
+            y: y.into(),
+            log,
+            value: y.into(),
+            ..Default::default()
+        },
+        xs,
+        series,
+        x_scale: Default::default(),
+        x_labels: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn point(policy: &str, load: f64, seed: u64, wait: f64, util: f64) -> Point {
+    fn point(policy: &str, load: f64, seed: u64, wait: f64, overrun: f64) -> Point {
         Point {
             load,
             seed,
@@ -161,18 +263,20 @@ mod tests {
             offered: load,
             avg_wait_s: wait,
             avg_bsld: wait / 10.0,
-            utilization: util,
+            utilization: load,
             unhindered: load,
+            overrun_s: overrun,
+            allowance_s: 100.0,
         }
     }
 
     #[test]
     fn summaries_and_saturation() {
         let points = [
-            point("fcfs", 0.6, 1, 100.0, 0.6),
-            point("fcfs", 0.6, 2, 300.0, 0.5),
-            point("fcfs", 0.5, 1, 10.0, 0.5),
-            point("easy", 0.5, 1, 5.0, 0.5),
+            point("fcfs", 0.6, 1, 100.0, 50.0),
+            point("fcfs", 0.6, 2, 300.0, 250.0),
+            point("fcfs", 0.5, 1, 10.0, 0.0),
+            point("easy", 0.5, 1, 5.0, 100.0),
         ];
         let s = summarize(&points);
         assert_eq!(
@@ -180,7 +284,7 @@ mod tests {
             [("fcfs", 0.5), ("fcfs", 0.6), ("easy", 0.5)]
         );
         assert_eq!(s[1].wait, (200.0, 100.0, 300.0));
-        // (1 + 0.5 / 0.6) / 2 < 0.95: on average the two did not keep up.
+        // (50 + 250) / 2 > 100: on average the two overran their allowance; easy's 100 is within it.
         assert!(!s[1].keeps_up && s[0].keeps_up);
         assert_eq!(saturation(&s, "fcfs"), Some(0.6));
         assert_eq!(saturation(&s, "easy"), None);

@@ -5,8 +5,8 @@ use indicatif::ParallelProgressIterator;
 use rayon::prelude::*;
 
 use schedlab::run::configure;
-use schedlab::studies::loadsweep::{offered_load, points, saturation, summarize, Point, SATURATED};
-use schedlab::workload::{generate, WorkloadOptions};
+use schedlab::studies::loadsweep::{generated, offered_load, points, saturation, summarize, Point, SPAN_SHARE};
+use schedlab::workload::WorkloadOptions;
 
 use crate::{fail, load_trace, settings, usage, Args, Fail};
 
@@ -35,7 +35,7 @@ pub fn cmd_loadsweep(a: &Args) -> Result<(), Fail> {
         Some(g) => {
             let o = WorkloadOptions::parse(g).map_err(|e| usage(format!("generate: {e}")))?;
             let what = format!(
-                "Lublin-Feitelson workloads of {} jobs on {} processors, seeds {}-{}",
+                "Lublin-Feitelson, {} jobs on {} processors, seeds {}-{}",
                 o.jobs,
                 o.machine,
                 o.seed,
@@ -60,12 +60,7 @@ pub fn cmd_loadsweep(a: &Args) -> Result<(), Fail> {
         .progress_with(bar.clone())
         .map(|&(load, seed)| -> Result<Vec<Point>, Fail> {
             let (trace, s) = match &source {
-                Source::Generated(o) => {
-                    let w = generate(&WorkloadOptions { load: Some(load), seed, ..o.clone() });
-                    let t = schedlab::trace::parse(w.to_swf().as_bytes(), &base.trace)
-                        .map_err(|e| fail(format!("generated workload: {e}")))?;
-                    (t, base.clone())
-                }
+                Source::Generated(o) => (generated(o, load, seed, &base.trace).map_err(fail)?, base.clone()),
                 Source::Scaled(path, own) => {
                     let mut sets = a.sets.clone();
                     sets.push(format!("load={}", load / own));
@@ -80,7 +75,7 @@ pub fn cmd_loadsweep(a: &Args) -> Result<(), Fail> {
     let points: Vec<Point> = points.into_iter().flatten().collect();
     let summaries = summarize(&points);
     if let Some(dir) = a.plot.as_deref() {
-        figures(&crate::plot::Out::new(dir)?, &what, &loads, &configs, &summaries)?;
+        figures(&crate::plot::Out::new(dir)?, &what, &summaries)?;
     }
     if a.format.as_deref() == Some("json") {
         let saturates: serde_json::Map<String, serde_json::Value> =
@@ -128,9 +123,9 @@ pub fn cmd_loadsweep(a: &Args) -> Result<(), Fail> {
     for c in &configs {
         match saturation(&summaries, &c.policy) {
             Some(l) => out!(
-                "{} saturates at load {l}: its utilization falls below {:.0}% of the one it would have were every job started at its submission (the work left at the last arrival outlasts it).",
+                "{} saturates at load {l}: its queue grows for as long as jobs arrive (its schedule overruns the one without waiting by more than the longest runtime and {:.0}% of the span).",
                 c.policy,
-                SATURATED * 100.0
+                SPAN_SHARE * 100.0
             ),
             None => out!("{} keeps up at every load swept.", c.policy),
         }
@@ -154,58 +149,11 @@ fn hours(s: f64) -> String {
 fn figures(
     out: &crate::plot::Out,
     what: &str,
-    loads: &[f64],
-    configs: &[schedlab::policy::Configured],
     summaries: &[schedlab::studies::loadsweep::Summary],
 ) -> Result<(), Fail> {
-    use schedlab::render::generic::{Labels, Series};
-    let mut xs: Vec<f64> = loads.to_vec();
-    xs.sort_by(f64::total_cmp);
-    xs.dedup();
-    for (stem, y, scale, pick) in [
-        (
-            "loadsweep-bsld",
-            "mean bounded slowdown",
-            1.0,
-            (|s| s.bsld.0) as fn(&schedlab::studies::loadsweep::Summary) -> f64,
-        ),
-        ("loadsweep-wait", "mean wait (hours)", 3600.0, |s| s.wait.0),
-    ] {
-        let series: Vec<Series> = configs
-            .iter()
-            .map(|c| {
-                let at = saturation(summaries, &c.policy);
-                Series {
-                    name: match at {
-                        Some(l) => format!("{} (saturates at {l})", c.policy),
-                        None => format!("{} (keeps up)", c.policy),
-                    },
-                    values: xs
-                        .iter()
-                        .map(|&x| {
-                            summaries.iter().find(|s| s.policy == c.policy && s.load == x).map(|s| pick(s) / scale)
-                        })
-                        .collect(),
-                    colour: None,
-                    pale: false,
-                }
-            })
-            .collect();
-        let labels = Labels {
-            title: format!("{} against offered load", capitalised(y.split(" (").next().unwrap_or(y))),
-            subtitle: format!("{what}; lower is better"),
-            x: "offered load".into(),
-            y: y.into(),
-            log: crate::plot::wide(&series),
-            value: y.into(),
-            ..Default::default()
-        };
-        crate::plot::xy(out, stem, &labels, &xs, &series)?;
+    use schedlab::studies::loadsweep::{figure, Measure};
+    for (stem, measure) in [("loadsweep-bsld", Measure::Bsld), ("loadsweep-wait", Measure::Wait)] {
+        crate::study::picture(out, stem, &figure(summaries, measure, what), None)?;
     }
     Ok(())
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
 }

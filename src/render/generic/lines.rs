@@ -209,9 +209,21 @@ impl LinePlot<'_> {
             } else {
                 let _ = root.draw(&PathElement::new(pixels.clone(), style));
             }
-            for (&(i, _, v), &(px, py)) in pts.iter().zip(&pixels) {
+            for (&(i, x, v), &(px, py)) in pts.iter().zip(&pixels) {
+                let range = ser.spread_at(i).filter(|(a, b)| !labels.log || (*a > 0.0 && *b > 0.0));
+                if let Some((a, b)) = range {
+                    // A whisker from the least to the greatest value, capped, under the point.
+                    let (top, bottom) = (chart.backend_coord(&(x, b)).1, chart.backend_coord(&(x, a)).1);
+                    let thin = rgba(c, if faded { 0.25 } else { 0.7 }).stroke_width(1);
+                    let _ = root.draw(&PathElement::new(vec![(px, top), (px, bottom)], thin));
+                    for y in [top, bottom] {
+                        let _ = root.draw(&PathElement::new(vec![(px - 4, y), (px + 4, y)], thin));
+                    }
+                }
                 let _ = root.draw(&Circle::new((px, py), 3, rgba(c, 1.0).filled()));
-                let text = format!("{} at {}{}: {}", ser.name, self.at, self.x_text[i], labels.say(v));
+                let spread =
+                    range.map_or(String::new(), |(a, b)| format!(" (from {} to {})", labels.say(a), labels.say(b)));
+                let text = format!("{} at {}{}: {}{spread}", ser.name, self.at, self.x_text[i], labels.say(v));
                 hits.push(Hit { rect: (px, py, px + 1, py + 1), series: k, index: i, text });
             }
         }
@@ -405,6 +417,21 @@ mod tests {
         let c = lines(&labels, &[1.0, 1.25], &down, &ChartOptions::default()).unwrap();
         let (lo, hi) = (c.hits[0].rect.1, c.hits[1].rect.1);
         assert!(lo < c.plot.3 && hi >= c.plot.1 && lo > hi, "{lo} {hi} {:?}", c.plot);
+    }
+
+    #[test]
+    fn a_spread_is_a_whisker_the_axis_holds_named_and_tabled() {
+        let labels = Labels { x: "load".into(), ..Default::default() };
+        let s = Series { spread: vec![Some((8.0, 30.0)), None], ..Series::new("EASY", vec![Some(10.0), Some(12.0)]) };
+        let c = lines(&labels, &[0.5, 0.9], &[s], &ChartOptions::default()).unwrap();
+        assert_eq!(c.hits[0].text, "EASY at load = 0.5: 10.0 (from 8.00 to 30.0)");
+        assert_eq!(c.hits[1].text, "EASY at load = 0.9: 12.0");
+        assert_eq!(c.table.columns, ["load", "EASY", "EASY least", "EASY most"]);
+        assert_eq!(c.table.rows[0], ["0.5", "10", "8", "30"]);
+        assert_eq!(c.table.rows[1], ["0.9", "12", "", ""]);
+        // The axis (from 0) reaches the whisker's top, 30, above every value: 10 sits in its lower third.
+        let (y, (top, bottom)) = (c.hits[0].rect.1, (c.plot.1, c.plot.3));
+        assert!((bottom - y) * 3 <= bottom - top + 3, "{y} in {top}..{bottom}");
     }
 
     #[test]

@@ -44,12 +44,21 @@ pub struct Series {
     /// when drawn as a line.
     #[serde(default)]
     pub pale: bool,
+    /// Lines only: the least and greatest value behind each value (over seeds or runs), drawn
+    /// as a whisker through its point (empty: none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spread: Vec<Option<(f64, f64)>>,
 }
 
 impl Series {
     /// A series in its place's colour.
     pub fn new(name: impl Into<String>, values: Vec<Option<f64>>) -> Series {
-        Series { name: name.into(), values, colour: None, pale: false }
+        Series { name: name.into(), values, colour: None, pale: false, spread: Vec::new() }
+    }
+
+    /// The spread behind value `i`, if any.
+    pub(crate) fn spread_at(&self, i: usize) -> Option<(f64, f64)> {
+        self.spread.get(i).copied().flatten().filter(|(a, b)| a.is_finite() && b.is_finite())
     }
 }
 
@@ -198,7 +207,9 @@ pub(crate) fn category_ticks(categories: &[String], width: u32, s: &Sizes) -> Ve
 
 /// Every finite value of `series`.
 fn all_values(series: &[Series]) -> impl Iterator<Item = f64> + '_ {
-    series.iter().flat_map(|s| s.values.iter().flatten().copied())
+    series
+        .iter()
+        .flat_map(|s| s.values.iter().flatten().copied().chain(s.spread.iter().flatten().flat_map(|&(a, b)| [a, b])))
 }
 
 /// A number for a table cell: exactly the value (the shortest text that reads back as it), so
@@ -210,13 +221,24 @@ pub(crate) fn exact(v: Option<f64>) -> String {
 /// The numbers of a chart of series: a row per category or x, a column per series.
 fn table(labels: &Labels, first: &str, rows: &[String], series: &[Series]) -> Table {
     let mut columns = vec![if first.is_empty() { "x".to_string() } else { first.to_string() }];
-    columns.extend(series.iter().map(|s| s.name.clone()));
+    for s in series {
+        columns.push(s.name.clone());
+        if !s.spread.is_empty() {
+            columns.extend([format!("{} least", s.name), format!("{} most", s.name)]);
+        }
+    }
     let rows = rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
             let mut row = vec![r.clone()];
-            row.extend(series.iter().map(|s| exact(s.values.get(i).copied().flatten())));
+            for s in series {
+                row.push(exact(s.values.get(i).copied().flatten()));
+                if !s.spread.is_empty() {
+                    let range = s.spread_at(i);
+                    row.extend([exact(range.map(|r| r.0)), exact(range.map(|r| r.1))]);
+                }
+            }
             row
         })
         .collect();
