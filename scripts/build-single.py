@@ -51,7 +51,7 @@ def main() -> None:
     # The modules in dependency order, concatenated into one scope, so their names must not clash.
     sources = {
         name: strip_module_syntax(open(f"{www}/{name}", encoding="utf-8").read())
-        for name in ("figures.js", "tasks.js", "predictions.js", "relaxed.js", "lawson.js", "kettimuthu.js", "leung.js", "mine.js", "learn.js", "app.js")
+        for name in ("figures.js", "tasks.js", "predictions.js", "relaxed.js", "lawson.js", "kettimuthu.js", "leung.js", "loadsweep.js", "mine.js", "learn.js", "app.js")
     }
     check_no_clashes(sources)
     modules = "\n".join(sources.values())

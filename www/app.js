@@ -23,6 +23,7 @@ import { installWard, wardUrlValues, clearWard, redrawWard } from './relaxed.js'
 import { installLawson, lawsonUrlValues, clearLawson, redrawLawson, LAWSON_POLICY } from './lawson.js';
 import { installKettimuthu, kmUrlValues, clearKettimuthu, redrawKettimuthu } from './kettimuthu.js';
 import { installLeung, lgUrlValues, clearLeung, redrawLeung, lgTraceLoaded } from './leung.js';
+import { installLoadSweep, lsUrlValues, clearLoadSweep, redrawLoadSweep, lsTraceLoaded, runLoadSweep, lsStarted } from './loadsweep.js';
 import { installLearn, redrawLearn } from './learn.js';
 import { MINE, buildMine, mineTask, mineUrlValues } from './mine.js';
 
@@ -201,6 +202,8 @@ const state = {
   name: '',
   report: null,
   header: null, // the trace's SWF header (dates of the transient plots)
+  offered: 0, // the trace's offered load: work / (span of submissions x machine)
+  generated: null, // the generator's options ({machine, jobs, load, seed}) when the trace was generated
   results: new Map(), // policy -> {result, view, ms, memory, task}
   order: [], // the policies of the last run, in the order asked: each one's colour
   sort: { key: 'avg_bsld', dir: 1 },
@@ -209,7 +212,7 @@ const state = {
 if (params.has('embed')) document.body.classList.add('embed');
 
 /** The views, each kept in the URL as `view=` (Compare, the default, is left out). */
-const VIEWS = ['compare', 'timeline', 'jobs', 'trace', 'studies', 'learn'];
+const VIEWS = ['compare', 'timeline', 'jobs', 'trace', 'load', 'studies', 'learn'];
 /** The studies of the Studies view, one at a time (`study=`). */
 const STUDIES = ['tsafrir', 'ward', 'lawson', 'kettimuthu', 'leung'];
 state.view = VIEWS.includes(params.get('view')) ? params.get('view') : 'compare';
@@ -627,6 +630,7 @@ async function loadFile(file, name) {
   clearLawson();
   clearKettimuthu();
   clearLeung();
+  clearLoadSweep();
   $('#load-warning').hidden = true;
   $('#trace-report').textContent = '';
   for (const id of ['#chart-shape-jobs', '#chart-shape-hours']) emptyFigure($(id), `Reading ${name}…`);
@@ -679,8 +683,10 @@ async function inspectTrace(bytes, name, generation) {
   state.bytes = res.value.ok ? bytes : null;
   state.report = res.value.ok ? res.value.report : null;
   state.header = res.value.ok ? res.value.header : null;
+  state.offered = res.value.ok ? res.value.offered_load : 0;
   renderReport(res.value);
   lgTraceLoaded();
+  lsTraceLoaded();
   if (!res.value.ok) {
     setStatus(`${name}: ${res.value.message}`, 'error');
     return false;
@@ -1057,6 +1063,7 @@ function renderView() {
   else if (state.view === 'jobs') renderJobs();
   else if (state.view === 'timeline') drawTimeline();
   else if (state.view === 'trace') renderShape();
+  else if (state.view === 'load') redrawLoadSweep();
   else if (state.view === 'studies') redrawStudy();
   else if (state.view === 'learn') redrawLearn();
   renderPredictions();
@@ -1366,7 +1373,18 @@ function exportJson() {
 
 async function readFile(file) {
   syncPanelUrl({ gen: null });
-  if (await loadFile(file, file.name)) await runPolicies(selected());
+  state.generated = null;
+  if (await loadFile(file, file.name)) await traceReady();
+}
+
+/**
+ * A trace is read: the chosen policies run on it. A link to the Load view sweeps first (and an
+ * embedded load figure only sweeps: nothing else of the page shows).
+ */
+async function traceReady() {
+  const sweep = state.view === 'load' && !lsStarted();
+  if (sweep) runLoadSweep();
+  if (!(sweep && params.has('embed'))) await runPolicies(selected());
 }
 
 async function main() {
@@ -1396,6 +1414,16 @@ async function main() {
   }
   renderPolicies();
   installLearn({ params, catalogue: state.catalogue, shown: () => state.view === 'learn' });
+  installLoadSweep({
+    pool: state.pool,
+    params,
+    policies: selected,
+    task: taskFor,
+    trace: () => (state.bytes && state.report ? { bytes: state.bytes, offered: state.offered, name: state.name, generated: state.generated } : null),
+    generator: () => Object.fromEntries(['machine', 'jobs', 'seed'].map((k) => [k, $(`#gen-${k}`).value.trim()])),
+    limit: () => state.limit,
+    onurl: () => syncPanelUrl(lsUrlValues()),
+  });
   buildPredictor($('#predictor'), state.catalogue, params.getAll('pred'), syncPredictorUrl);
   installSweep({
     pool: state.pool,
@@ -1644,14 +1672,18 @@ async function loadGenerated(spec) {
   const o = Object.fromEntries(spec.split(',').map((kv) => kv.split('=')));
   const load = o.load === 'model' ? "the model's load" : `load ${o.load}`;
   const name = `Lublin-Feitelson: ${Number(o.jobs).toLocaleString('en')} jobs, ${o.machine} processors, ${load}, seed ${o.seed}`;
-  if (await loadFile(new Blob([res.value]), name)) await runPolicies(selected());
+  // What the workload was made of, read back from its header, so a load sweep makes its kin.
+  const made = /; Note: generated with (\S+)/.exec(res.value)?.[1] ?? '';
+  state.generated = Object.fromEntries(made.split(',').map((kv) => kv.split('=')));
+  if (await loadFile(new Blob([res.value]), name)) await traceReady();
 }
 
 async function loadDemo() {
   syncPanelUrl({ gen: null });
+  state.generated = null;
   setStatus('Loading the demo trace…');
   state.demo ??= await PLATFORM.demo(); // read once: a second click makes no request
-  if (await loadFile(new Blob([state.demo]), 'KTH-SP2 excerpt (demo)')) await runPolicies(selected());
+  if (await loadFile(new Blob([state.demo]), 'KTH-SP2 excerpt (demo)')) await traceReady();
 }
 
 main().catch((e) => setStatus(`Error: ${e.message}`, 'error'));

@@ -8,8 +8,9 @@
  * {values, done, failure, t0, stopped}: the task values in order (null where one failed or was
  * cancelled), how many succeeded, the first failure's message, when the run began, and
  * `stopped(why = failure)`, which tells the panel's status why it stopped (cancelled if no why).
+ * `onvalue(value, i)`, if given, takes each task's value as it arrives, so results show as they finish.
  */
-export async function runTasks(pool, tasks, { group, bar, status, current }) {
+export async function runTasks(pool, tasks, { group, bar, status, current, onvalue }) {
   document.body.dataset[group] = 'running';
   bar.max = tasks.length;
   bar.value = 0;
@@ -18,7 +19,7 @@ export async function runTasks(pool, tasks, { group, bar, status, current }) {
   let done = 0;
   let failure = null;
   const values = await Promise.all(
-    tasks.map(async ({ what, task }) => {
+    tasks.map(async ({ what, task }, i) => {
       const res = await pool.run(task);
       if (!current()) return null;
       if (!res.ok || !res.value.ok) {
@@ -29,6 +30,7 @@ export async function runTasks(pool, tasks, { group, bar, status, current }) {
         return null;
       }
       bar.value = ++done;
+      onvalue?.(res.value, i);
       status(`${done} of ${tasks.length} tasks (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
       return res.value;
     }),

@@ -2,7 +2,9 @@
 // Tasks: {id, kind, bytes, trace, policy, settings, points, view, input}; kind is one of catalogue, inspect,
 // simulate, metrics (a sweep's run: the result alone), schedule, gantt-open, gantt-render,
 // gantt-hover, rank-sweep, explain-job (why job input.job started when it did), to-swf (the trace as SWF text),
-// generate (a synthetic workload as SWF text: input {spec}), lawson (mq-backfill against sq-backfill), kettimuthu-schemes,
+// generate (a synthetic workload as SWF text: input {spec}), load-point (one policy at one load of a
+// load sweep: input {load, seed, spec}: the workload generated from spec at that load and seed, or
+// without spec the trace, which the settings scale), lawson (mq-backfill against sq-backfill), kettimuthu-schemes,
 // kettimuthu (the selective-preemption schemes compared), kettimuthu-load (one load-study point:
 // input {label, factor}), kettimuthu-load-findings (input {labels, loads, utilization, avg_bsld}),
 // leung-policies, leung-policy (one fairshare policy by width class: input {policy}) and
@@ -23,6 +25,7 @@ const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.me
 
 let gantt = null; // the schedule drawn in the Gantt chart, kept between zooms
 let trace = { id: 0, bytes: null }; // the last trace received, so later tasks need not send it again
+let made = { key: '', bytes: null }; // the last workload generated for a load sweep, which its next policies share
 const stops = new Map(); // load id -> why the page asked it to stop
 let running = 0; // the task under way, named in a report of an unhandled rejection
 const CHUNK = 8 << 20; // bytes read from the file at a time
@@ -123,6 +126,18 @@ self.onmessage = async (event) => {
     else if (kind === 'explain-job') value = engine.explain_job(bytes, policy, settings, input.job);
     else if (kind === 'to-swf') value = engine.to_swf(bytes, settings);
     else if (kind === 'generate') value = engine.generate_swf(input.spec);
+    else if (kind === 'load-point') {
+      if (input.spec) {
+        const key = `${input.spec},load=${input.load},seed=${input.seed}`;
+        if (made.key !== key) {
+          const swf = engine.generate_swf(key);
+          if (swf.startsWith('error:')) throw new Error(swf.slice(7));
+          made = { key, bytes: new TextEncoder().encode(swf) };
+        }
+        bytes = made.bytes;
+      }
+      value = engine.load_point(bytes, policy, settings, input.load, input.seed);
+    }
     else if (kind === 'lawson') value = engine.lawson_compare(bytes, settings);
     else if (kind === 'kettimuthu-schemes') value = engine.kettimuthu_schemes();
     else if (kind === 'kettimuthu') value = engine.kettimuthu_compare(bytes, settings);

@@ -124,7 +124,13 @@ pub fn inspect(bytes: &[u8], settings: Vec<String>) -> JsValue {
         Err(e) => return failure(e.to_string(), Value::Null),
     };
     match parse(bytes, &s.trace) {
-        Ok(t) => js(&json!({"ok": true, "report": t.report, "header": t.header, "shape": categories::shape(&t)})),
+        Ok(t) => js(&json!({
+            "ok": true,
+            "report": t.report,
+            "header": t.header,
+            "shape": categories::shape(&t),
+            "offered_load": crate::studies::loadsweep::offered_load(&t),
+        })),
         Err(e) => failure(e.message, json!(e.report)),
     }
 }
@@ -150,6 +156,51 @@ pub fn simulate(
     let (outcome, result) = run_one_observed(&trace, &cfg, &s, &mut report);
     let view = RunView::new(&trace, &outcome, &result, s.metrics.tau, series_points.max(1));
     js(&json!({"ok": true, "result": result, "view": view}))
+}
+
+/// One point of a load sweep ([`crate::studies::loadsweep`]): `policy` on the trace in `bytes`
+/// (a generated workload, or a log its settings scale with `load=`), which stands for offered
+/// load `load` and `seed`: `{"ok", "point"}` or `{"ok": false, "message"}`. Only the metrics
+/// are kept, so no observer beyond the settings' own runs.
+#[wasm_bindgen]
+pub fn load_point(bytes: &[u8], policy: &str, settings: Vec<String>, load: f64, seed: f64) -> JsValue {
+    let run = || -> Result<crate::studies::loadsweep::Point, String> {
+        let s = Settings::parse(&settings).map_err(|e| e.to_string())?;
+        let cfg = configure(policy, &s).map_err(|e| e.to_string())?;
+        let trace = parse(bytes, &s.trace).map_err(|e| e.message)?;
+        let mut points = crate::studies::loadsweep::points(&trace, &cfg, &s, load, seed as u64);
+        points.pop().ok_or_else(|| "no policy".to_string())
+    };
+    match run() {
+        Ok(point) => js(&json!({"ok": true, "point": point})),
+        Err(message) => failure(message, Value::Null),
+    }
+}
+
+/// The points of a load sweep summarised: `{"summary": [...], "saturates_at": {policy: load
+/// or null}}`, policies in the order of their first point.
+#[wasm_bindgen]
+pub fn load_summary(points: JsValue) -> Result<JsValue, JsError> {
+    use crate::studies::loadsweep::{saturation, summarize, Point};
+    let points: Vec<Point> = from_js(points, "points")?;
+    let summary = summarize(&points);
+    let mut saturates = serde_json::Map::new();
+    for s in &summary {
+        saturates.entry(s.policy.clone()).or_insert_with(|| json!(saturation(&summary, &s.policy)));
+    }
+    Ok(js(&json!({"summary": summary, "saturates_at": saturates})))
+}
+
+/// The classic figure of a load sweep's points ([`crate::studies::loadsweep::figure`]):
+/// `measure` is `bsld` or `wait`; `what` names the workloads in the subtitle.
+#[wasm_bindgen]
+pub fn load_figure(points: JsValue, measure: JsValue, what: &str, options: JsValue) -> Result<Figure, JsError> {
+    use crate::studies::loadsweep::{figure, summarize, Measure, Point};
+    let points: Vec<Point> = from_js(points, "points")?;
+    let measure: Measure = from_js(measure, "measure")?;
+    let options: ChartOptions = from_js(options, "chart options")?;
+    let spec = figure(&summarize(&points), measure, what);
+    crate::render::generic::draw(&spec, &options).map(Figure).map_err(|e| JsError::new(&e))
 }
 
 /// Lawson & Smirni's comparison: `mq-backfill` against `sq-backfill` on the trace with the
