@@ -164,6 +164,39 @@ fn a_target_load_is_reached() {
     }
 }
 
+/// A span of days instead of a number of jobs: every job submitted within it and none after,
+/// the model's own jobs (at its own load, the first days of a longer span), and a target load
+/// reached by the jobs within it; `days` and `jobs` together are refused.
+#[test]
+fn a_span_of_days_is_a_workload() {
+    let day = 86_400u64;
+    let month = generate(&WorkloadOptions { days: Some(30.0), seed: 3, ..Default::default() });
+    let two = generate(&WorkloadOptions { days: Some(60.0), seed: 3, ..Default::default() });
+    let last = month.jobs.last().expect("jobs").submit;
+    assert!(last < 30 * day && last > 29 * day, "last submit {last}");
+    // The model's jobs in submission order: a month is the first month of two.
+    assert!(
+        month.jobs.len() > 1000 && two.jobs.len() > month.jobs.len() * 3 / 2,
+        "{} {}",
+        month.jobs.len(),
+        two.jobs.len()
+    );
+    assert_eq!(month.jobs[..], two.jobs[..month.jobs.len()]);
+    assert!(two.jobs[month.jobs.len()].submit >= 30 * day);
+    for (machine, load) in [(128u32, 0.8), (1024, 0.6), (64, 0.95)] {
+        let o = WorkloadOptions { machine, days: Some(20.0), load: Some(load), seed: 5, ..Default::default() };
+        let w = generate(&o);
+        assert!((w.load / load - 1.0).abs() <= 0.005, "machine {machine}: {} for {load}", w.load);
+        let last = w.jobs.last().expect("jobs").submit;
+        assert!(last < 20 * day && last > 19 * day, "machine {machine}: last submit {last}");
+        let swf = w.to_swf();
+        assert!(swf.contains(&format!("generated with model=lublin99,machine={machine},days=20,")), "{}", &swf[..800]);
+    }
+    let err = WorkloadOptions::parse("jobs=100,days=3").expect_err("refused").to_string();
+    assert!(err.contains("cannot both be given"), "{err}");
+    assert_eq!(WorkloadOptions::parse("days=2.5").expect("parses").days, Some(2.5));
+}
+
 /// The same seed gives the same SWF; another seed another.
 #[test]
 fn a_seed_is_a_workload() {

@@ -1670,8 +1670,9 @@ async function loadGenerated(spec) {
   if (refused) return setStatus(`Cannot generate the workload: ${(res.ok ? res.value : res.error).replace(/^error: /, '')}`, 'error');
   syncPanelUrl({ gen: spec });
   const o = Object.fromEntries(spec.split(',').map((kv) => kv.split('=')));
-  const load = o.load === 'model' ? "the model's load" : `load ${o.load}`;
-  const name = `Lublin-Feitelson: ${Number(o.jobs).toLocaleString('en')} jobs, ${o.machine} processors, ${load}, seed ${o.seed}`;
+  const load = o.load === undefined || o.load === 'model' ? "the model's load" : `load ${o.load}`;
+  const size = o.days ? `${o.days} days of jobs` : `${Number(o.jobs ?? 10000).toLocaleString('en')} jobs`;
+  const name = `Lublin-Feitelson: ${size}, ${o.machine ?? 128} processors, ${load}, seed ${o.seed ?? 1}`;
   // What the workload was made of, read back from its header, so a load sweep makes its kin.
   const made = /; Note: generated with (\S+)/.exec(res.value)?.[1] ?? '';
   state.generated = Object.fromEntries(made.split(',').map((kv) => kv.split('=')));

@@ -83,9 +83,10 @@ function lsForm() {
     else if (ctx.limit() && Number(g.jobs) > ctx.limit()) form.error ||= `The page generates at most ${ctx.limit().toLocaleString('en-US')} jobs; the schedlab command-line tool sweeps more (schedlab loadsweep).`;
     form.seeds = seeds;
     form.base = Number(g.seed) || 0;
-    form.spec = ['machine', 'jobs', 'types', 'estimate'].filter((k) => g[k] !== undefined).map((k) => `${k}=${g[k]}`).join(',');
+    form.spec = ['machine', 'jobs', 'days', 'types', 'estimate'].filter((k) => g[k] !== undefined).map((k) => `${k}=${g[k]}`).join(',');
     const range = seeds === 1 ? `seed ${form.base}` : `seeds ${form.base}-${form.base + seeds - 1}`;
-    form.what = `${g.machine} processors, ${Number(g.jobs).toLocaleString('en-US')} jobs, ${range}`;
+    const size = g.days !== undefined ? `${g.days} days of jobs` : `${Number(g.jobs).toLocaleString('en-US')} jobs`;
+    form.what = `${g.machine} processors, ${size}, ${range}`;
   } else {
     const t = ctx.trace();
     if (!t) form.error ||= 'Load a trace first, or sweep generated workloads.';

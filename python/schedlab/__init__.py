@@ -149,24 +149,29 @@ def load(source: Union[str, os.PathLike, bytes], **trace_options: Any) -> Trace:
 
 def generate(
     machine: int = 128,
-    jobs: int = 10_000,
+    jobs: Optional[int] = None,
     load: Optional[float] = None,
     seed: int = 1,
     types: str = "both",
     estimate: Union[str, float] = "exact",
     model: str = "lublin99",
+    days: Optional[float] = None,
     **trace_options: Any,
 ) -> Trace:
     """A synthetic workload from Lublin & Feitelson's model (``lublin99``, its published
     parameters and its reference program's draws): ``jobs`` jobs for a machine of ``machine``
-    processors, batch and interactive (``types="both"``, or ``"batch"``, ``"interactive"``,
+    processors (10,000 if neither ``jobs`` nor ``days`` is given; ``days``: the jobs submitted
+    in that many days), batch and interactive (``types="both"``, or ``"batch"``, ``"interactive"``,
     ``"typeless"``), reaching the offered ``load`` if given by stretching every inter-arrival
     gap. Estimates are not part of the model: ``"exact"`` (the runtime) or a factor. The same
     seed gives the same workload. Its jobs are :attr:`Trace.jobs` (queue 1 = batch, 0 =
     interactive); the header of ``schedlab generate``'s SWF names the model and its options.
     Same as ``load("generate:machine=...,jobs=...")``."""
+    if jobs is not None and days is not None:
+        raise ValueError("generate: give jobs or days, not both")
+    size = f"days={days}" if days is not None else f"jobs={10_000 if jobs is None else jobs}"
     spec = (
-        f"generate:model={model},machine={machine},jobs={jobs},load={'model' if load is None else load},"
+        f"generate:model={model},machine={machine},{size},load={'model' if load is None else load},"
         f"seed={seed},types={types},estimate={estimate}"
     )
     return _read(spec, trace_options)

@@ -13,6 +13,17 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 CLI = ROOT / "target" / "release" / "schedlab"
 
 
+def test_a_span_of_days_instead_of_a_number_of_jobs():
+    t = schedlab.generate(days=5, load=0.8, seed=2)
+    j = t.jobs
+    assert j.submit.max() < 5 * 86400 and j.submit.max() > 4 * 86400
+    load = (j.runtime * j.procs).sum() / ((j.submit.max() - j.submit.min()) * 128)
+    assert abs(load / 0.8 - 1) <= 0.005
+    assert len(t) == len(schedlab.load("generate:days=5,load=0.8,seed=2"))
+    with pytest.raises(ValueError, match="jobs or days"):
+        schedlab.generate(jobs=100, days=5)
+
+
 def test_a_seed_is_a_workload_and_the_load_is_reached():
     t = schedlab.generate(machine=256, jobs=4000, load=0.85, seed=9)
     assert (len(t), t.machine, t.warnings) == (4000, 256, [])

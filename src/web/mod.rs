@@ -351,7 +351,18 @@ pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
 #[wasm_bindgen]
 pub fn generate_swf(spec: &str) -> String {
     match crate::workload::WorkloadOptions::parse(spec) {
-        Ok(o) => crate::workload::generate(&o).to_swf(),
+        Ok(o) => {
+            let w = crate::workload::generate(&o);
+            // A span of days has as many jobs as the load asks: more than the page keeps is refused whole.
+            if w.jobs.len() > crate::trace::PAGE_JOB_LIMIT {
+                return format!(
+                    "error: {} jobs, more than the {} the page keeps; the schedlab command-line tool makes more (schedlab generate)",
+                    w.jobs.len(),
+                    crate::trace::PAGE_JOB_LIMIT
+                );
+            }
+            w.to_swf()
+        }
         Err(e) => format!("error: {e}"),
     }
 }

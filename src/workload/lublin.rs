@@ -314,6 +314,8 @@ pub struct Sample {
     weights: [[f64; BUCKETS]; 2],
     /// Whether stream 0's jobs are batch jobs (not in typeless workloads).
     labelled: bool,
+    /// Which streams make jobs.
+    on: [bool; 2],
 }
 
 /// Draws `n` jobs of `types` for a machine of 2^`log2_machine` processors (UMed and UHi of
@@ -357,24 +359,41 @@ pub fn sample(seed: u64, n: usize, types: JobTypes, log2_machine: f64) -> Sample
         let runtime = draw_runtime(&mut rng, &params[s], size);
         jobs[s].push((size, runtime));
     }
-    Sample { jobs, gaps, weights, labelled: types != JobTypes::Typeless }
+    Sample { jobs, gaps, weights, labelled: types != JobTypes::Typeless, on }
 }
 
 impl Sample {
     /// The jobs with every rush-hour gap stretched by `stretch`, in submission order (ties:
     /// interactive first, then each stream's order). At 1 they are the reference's jobs.
     pub fn timed(&self, stretch: f64) -> Vec<ModelJob> {
+        self.timed_until(stretch, u64::MAX).0
+    }
+
+    /// The jobs of [`Sample::timed`] submitted before `horizon` seconds, and whether they are
+    /// all the model's jobs before it: every stream that makes jobs has its next arrival (the
+    /// one after its last job here) at or past the horizon.
+    pub fn timed_until(&self, stretch: f64, horizon: u64) -> (Vec<ModelJob>, bool) {
         let mut out = Vec::with_capacity(self.jobs[0].len() + self.jobs[1].len());
+        let mut covered = true;
         for s in 0..2 {
             let mut clock = Clock::new(self.weights[s]);
+            let mut past = false;
             for (k, &(size, runtime)) in self.jobs[s].iter().enumerate() {
                 clock.step(self.gaps[s][k] * stretch);
+                if clock.next >= horizon {
+                    past = true;
+                    break;
+                }
                 out.push(ModelJob { submit: clock.next, runtime, size, batch: s == 0 && self.labelled });
+            }
+            if self.on[s] && !past {
+                clock.step(self.gaps[s][self.jobs[s].len()] * stretch);
+                covered &= clock.next >= horizon;
             }
         }
         // A stable sort on (submit, interactive first) keeps each stream's own order.
         out.sort_by_key(|j| (j.submit, j.batch));
-        out
+        (out, covered)
     }
 }
 

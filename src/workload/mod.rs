@@ -17,8 +17,10 @@ use lublin::{offered_load, sample, JobTypes, ModelJob};
 pub struct WorkloadOptions {
     /// Machine size, processors.
     pub machine: u32,
-    /// Number of jobs.
+    /// Number of jobs (unless `days` is given).
     pub jobs: usize,
+    /// Instead of a number of jobs: the jobs submitted in this many days.
+    pub days: Option<f64>,
     /// Job types.
     pub types: JobTypes,
     /// Seed of the model's random stream.
@@ -31,7 +33,15 @@ pub struct WorkloadOptions {
 
 impl Default for WorkloadOptions {
     fn default() -> Self {
-        WorkloadOptions { machine: 128, jobs: 10_000, types: JobTypes::Both, seed: 1, load: None, estimate_factor: 1.0 }
+        WorkloadOptions {
+            machine: 128,
+            jobs: 10_000,
+            days: None,
+            types: JobTypes::Both,
+            seed: 1,
+            load: None,
+            estimate_factor: 1.0,
+        }
     }
 }
 
@@ -40,6 +50,7 @@ pub const WORKLOAD_KEYS: &[(&str, &str, &str)] = &[
     ("model", "lublin99", "the workload model: lublin99 (Lublin & Feitelson 2003)"),
     ("machine", "128", "machine size in processors (sizes scale with log2 of it)"),
     ("jobs", "10000", "number of jobs, 1 to 5,000,000"),
+    ("days", "none", "instead of jobs: the jobs submitted in this many days, 0.01 to 3650"),
     ("types", "both", "job types: both (batch and interactive) | batch | interactive | typeless"),
     ("seed", "1", "seed of the model's random stream: the same seed gives the same workload"),
     ("load", "model", "offered load to reach by stretching every inter-arrival gap, 0.01 to 10, or model (its own)"),
@@ -67,6 +78,13 @@ impl WorkloadOptions {
                     return Err(KeyError::new(key, v, "must be a whole number of jobs, 1 to 5,000,000"));
                 }
                 self.jobs = n as usize;
+            }
+            "days" => {
+                let d: f64 = parse_num(key, v)?;
+                if !(0.01..=3650.0).contains(&d) {
+                    return Err(KeyError::new(key, v, "must be a span of days from 0.01 to 3650"));
+                }
+                self.days = Some(d);
             }
             "types" => {
                 self.types = parse_choice(
@@ -117,9 +135,11 @@ impl WorkloadOptions {
     /// Options from `KEY=VALUE` pairs separated by commas (`machine=128,jobs=5000,load=0.9`).
     pub fn parse(spec: &str) -> Result<Self, KeyError> {
         let mut o = WorkloadOptions::default();
+        let mut jobs_given = false;
         for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) = part.split_once('=').unwrap_or((part, ""));
             let k = k.trim();
+            jobs_given |= k == "jobs";
             // A bare name is the model's (`generate:lublin99,...`).
             if v.is_empty() && !o.set("model", k)? {
                 continue;
@@ -129,7 +149,14 @@ impl WorkloadOptions {
                 return Err(KeyError::new(k, v, format!("is not a workload option; they are {}", keys.join(", "))));
             }
         }
-        if o.load.is_some() && o.jobs < 2 {
+        if let (Some(d), true) = (o.days, jobs_given) {
+            return Err(KeyError::new(
+                "days",
+                &d.to_string(),
+                "and jobs cannot both be given: a workload has one or the other",
+            ));
+        }
+        if o.load.is_some() && o.jobs < 2 && o.days.is_none() {
             // One job has no span of submissions, so no offered load to reach.
             return Err(KeyError::new("jobs", &o.jobs.to_string(), "must be at least 2 to reach a load"));
         }
@@ -152,10 +179,10 @@ pub struct Workload {
 
 /// Generates the workload `o` asks for. With a target load, the same jobs are timed again with
 /// their rush-hour gaps stretched by the ratio of the load they have to the one wanted, until
-/// it is within 0.5%: sizes, runtimes and the daily cycle stay the model's.
+/// it is within 0.5%: sizes, runtimes and the daily cycle stay the model's. With a span of
+/// days, the load is reached by the jobs submitted within it.
 pub fn generate(o: &WorkloadOptions) -> Workload {
     let log2 = (o.machine as f64).log2();
-    let mut stretch = 1.0;
     // Sizes scale with log2 of the machine; on one that is not a power of two the largest
     // power of two drawn can exceed it, and is clipped to it (and on the smallest, where the
     // break points are held at the smallest parallel size, 2^v may round to more than it).
@@ -163,10 +190,40 @@ pub fn generate(o: &WorkloadOptions) -> Workload {
         jobs.iter_mut().for_each(|j| j.size = j.size.clamp(1, o.machine));
         jobs
     };
-    let drawn = sample(o.seed, o.jobs, o.types, log2);
-    let mut jobs = fit(drawn.timed(stretch));
+    let Some(days) = o.days else {
+        let drawn = sample(o.seed, o.jobs, o.types, log2);
+        let (jobs, stretch, load) = reach(o, &|stretch| fit(drawn.timed(stretch)));
+        return Workload { options: o.clone(), jobs, stretch, load };
+    };
+    // A span of days: enough jobs drawn that every stream passes its end at the stretch that
+    // gives the load (twice as many each time it falls short), then the jobs before it.
+    let horizon = (days * 86_400.0) as u64;
+    let mut n = 1024;
+    loop {
+        let drawn = sample(o.seed, n, o.types, log2);
+        let covered = std::cell::Cell::new(true);
+        let (jobs, stretch, load) = reach(o, &|stretch| {
+            let (jobs, all) = drawn.timed_until(stretch, horizon);
+            covered.set(all);
+            fit(jobs)
+        });
+        if covered.get() || n >= MAX_JOBS {
+            return Workload { options: o.clone(), jobs, stretch, load };
+        }
+        n = (n * 2).min(MAX_JOBS);
+    }
+}
+
+/// The most jobs a workload of a span of days draws.
+const MAX_JOBS: usize = 5_000_000;
+
+/// The jobs `time` gives at the stretch that reaches `o`'s load (1 without one), with that
+/// stretch and the load they have.
+fn reach(o: &WorkloadOptions, time: &dyn Fn(f64) -> Vec<ModelJob>) -> (Vec<ModelJob>, f64, f64) {
+    let mut stretch = 1.0;
+    let mut jobs = time(stretch);
     let mut load = offered_load(&jobs, o.machine);
-    if let Some(target) = o.load.filter(|_| o.jobs >= 2) {
+    if let Some(target) = o.load.filter(|_| jobs.len() >= 2) {
         // The load falls as the gaps stretch (the same jobs over a longer span), steeply where
         // the last arrivals cross the night's low rates: the ratio of loads guesses the factor;
         // once factors on both sides are known, every other round bisects between them.
@@ -185,11 +242,11 @@ pub fn generate(o: &WorkloadOptions) -> Workload {
                 (Some(s), Some(l)) if round % 2 == 1 || !(s < guess && guess < l) => (s * l).sqrt(),
                 _ => guess,
             };
-            jobs = fit(drawn.timed(stretch));
+            jobs = time(stretch);
             load = offered_load(&jobs, o.machine);
         }
     }
-    Workload { options: o.clone(), jobs, stretch, load }
+    (jobs, stretch, load)
 }
 
 impl Workload {
@@ -212,9 +269,9 @@ impl Workload {
         );
         let _ = writeln!(
             s,
-            "; Note: generated with model=lublin99,machine={},jobs={},types={types},seed={},load={},estimate={estimate}",
+            "; Note: generated with model=lublin99,machine={},{},types={types},seed={},load={},estimate={estimate}",
             o.machine,
-            o.jobs,
+            o.days.map_or(format!("jobs={}", o.jobs), |d| format!("days={d}")),
             o.seed,
             o.load.map_or("model".to_string(), |l| format!("{l}"))
         );

@@ -183,9 +183,12 @@ pub enum Command {
         /// Machine size in processors (sizes scale with its log2).
         #[arg(long, default_value_t = 128)]
         machine: u32,
-        /// Number of jobs.
-        #[arg(long, default_value_t = 10_000)]
-        jobs: u64,
+        /// Number of jobs (default 10,000).
+        #[arg(long, conflicts_with = "days")]
+        jobs: Option<u64>,
+        /// Instead of a number of jobs: the jobs submitted in this many days.
+        #[arg(long)]
+        days: Option<f64>,
         /// Offered load to reach by stretching every inter-arrival gap (default: the model's own).
         #[arg(long)]
         load: Option<f64>,
@@ -367,10 +370,11 @@ impl Command {
                 (a.positional, a.format_to, a.output, a.sets) = (vec![log], lower(Some(to)), output, set.sets);
                 "convert"
             }
-            Command::Generate { model, machine, jobs, load, seed, types, estimate, output } => {
+            Command::Generate { model, machine, jobs, days, load, seed, types, estimate, output } => {
                 let load = load.map_or("model".to_string(), |l| l.to_string());
+                let size = days.map_or(format!("jobs={}", jobs.unwrap_or(10_000)), |d| format!("days={d}"));
                 let spec = format!(
-                    "model={model},machine={machine},jobs={jobs},load={load},seed={seed},types={types},estimate={estimate}"
+                    "model={model},machine={machine},{size},load={load},seed={seed},types={types},estimate={estimate}"
                 );
                 (a.positional, a.output) = (vec![spec], output);
                 "generate"
