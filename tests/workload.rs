@@ -197,6 +197,40 @@ fn a_span_of_days_is_a_workload() {
     assert_eq!(WorkloadOptions::parse("days=2.5").expect("parses").days, Some(2.5));
 }
 
+/// Estimates from Tsafrir, Etsion & Feitelson's model (`estimate=tef`): as many distinct
+/// estimates as its bin count for the number of jobs, its 20 most popular held by 89% of the
+/// jobs, the maximum (the longest runtime rounded up to an hour) the most popular with the
+/// share its head formula leaves (89% less ranks 2-20: 21.73%), every value popular on the four
+/// logs below the maximum among them, and no estimate below its job's runtime.
+#[test]
+fn tef_estimates_are_the_models() {
+    use schedlab::workload::estimates::{bin_count, EST_JOINT};
+    use schedlab::workload::Estimates;
+    for (jobs, seed) in [(10_000usize, 1u64), (40_000, 2), (3_000, 3)] {
+        let o = WorkloadOptions { jobs, seed, load: Some(0.8), estimates: Estimates::Tef, ..Default::default() };
+        let w = generate(&o);
+        assert_eq!(w.estimates.len(), jobs);
+        assert!(w.jobs.iter().zip(&w.estimates).all(|(j, &e)| e >= j.runtime), "an estimate under its runtime");
+        let mut counts: std::collections::BTreeMap<u64, usize> = Default::default();
+        w.estimates.iter().for_each(|&e| *counts.entry(e).or_default() += 1);
+        assert_eq!(counts.len(), bin_count(jobs), "{jobs} jobs");
+        let mut by_count: Vec<(usize, u64)> = counts.iter().map(|(&e, &n)| (n, e)).collect();
+        by_count.sort_by(|a, b| b.cmp(a));
+        let head: usize = by_count.iter().take(20).map(|c| c.0).sum();
+        assert!((head as f64 / jobs as f64 - 0.89).abs() < 0.005, "{jobs} jobs: head {head}");
+        let longest = w.jobs.iter().map(|j| j.runtime).max().expect("jobs");
+        let max = longest.div_ceil(3600) * 3600;
+        assert_eq!(by_count[0].1, max, "{jobs} jobs: the maximum is the most popular");
+        assert!((by_count[0].0 as f64 / jobs as f64 - 0.217329).abs() < 0.002, "{jobs} jobs: {}", by_count[0].0);
+        for e in EST_JOINT.iter().filter(|&&e| e < max) {
+            assert!(counts.contains_key(e), "{jobs} jobs: {e} s missing");
+        }
+        assert_eq!(generate(&o).estimates, w.estimates, "same seed, same estimates");
+        let swf = w.to_swf();
+        assert!(swf.contains("estimate=tef") && swf.contains("Tsafrir, Etsion & Feitelson"));
+    }
+}
+
 /// The same seed gives the same SWF; another seed another.
 #[test]
 fn a_seed_is_a_workload() {
@@ -209,7 +243,7 @@ fn a_seed_is_a_workload() {
         (parsed.machine, parsed.jobs, parsed.seed, parsed.load, parsed.types),
         (256, 300, 3, Some(0.9), JobTypes::Batch)
     );
-    assert_eq!(parsed.estimate_factor, 2.0);
+    assert_eq!(parsed.estimates, schedlab::workload::Estimates::Factor(2.0));
     let err = WorkloadOptions::parse("machine=12x").expect_err("refused").to_string();
     assert!(err.contains("machine=12x"), "{err}");
     let err = WorkloadOptions::parse("jobs=1,load=0.5").expect_err("refused").to_string();

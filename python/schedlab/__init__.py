@@ -163,7 +163,8 @@ def generate(
     processors (10,000 if neither ``jobs`` nor ``days`` is given; ``days``: the jobs submitted
     in that many days), batch and interactive (``types="both"``, or ``"batch"``, ``"interactive"``,
     ``"typeless"``), reaching the offered ``load`` if given by stretching every inter-arrival
-    gap. Estimates are not part of the model: ``"exact"`` (the runtime) or a factor. The same
+    gap. Estimates are not part of the model: ``"exact"`` (the runtime), a factor, or ``"tef"``
+    (Tsafrir, Etsion & Feitelson's model of modal estimates). The same
     seed gives the same workload. Its jobs are :attr:`Trace.jobs` (queue 1 = batch, 0 =
     interactive); the header of ``schedlab generate``'s SWF names the model and its options.
     Same as ``load("generate:machine=...,jobs=...")``."""

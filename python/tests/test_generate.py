@@ -37,6 +37,9 @@ def test_a_seed_is_a_workload_and_the_load_is_reached():
     assert set(j.queue) == {0, 1} and (j.estimate == j.runtime).all()
     doubled = schedlab.generate(machine=256, jobs=4000, load=0.85, seed=9, estimate=2).jobs
     assert (doubled.estimate >= 2 * doubled.runtime).all()
+    # Tsafrir, Etsion & Feitelson's modal estimates: few distinct values, none under its runtime.
+    tef = schedlab.generate(machine=256, jobs=4000, load=0.85, seed=9, estimate="tef").jobs
+    assert (tef.estimate >= tef.runtime).all() and tef.estimate.nunique() <= 60
 
 
 def test_the_same_as_the_command_line(tmp_path):

@@ -2,15 +2,27 @@
 //! ([`crate::trace::parse`]), so every policy, study and explanation works on it.
 //!
 //! One model so far, Lublin & Feitelson's ([`lublin`]). Users' estimates are not part of it:
-//! a generated job's estimate is its runtime (`estimate=exact`) or its runtime times a factor,
-//! rounded up (`estimate=2`).
+//! a generated job's estimate is its runtime (`estimate=exact`), its runtime times a factor,
+//! rounded up (`estimate=2`), or drawn from Tsafrir, Etsion & Feitelson's model of users'
+//! modal estimates (`estimate=tef`, [`estimates`]).
 
+pub mod estimates;
 pub mod lublin;
 
 use std::fmt::Write as _;
 
 use crate::keys::{parse_choice, parse_num, KeyError};
 use lublin::{offered_load, sample, JobTypes, ModelJob};
+
+/// How a generated job's estimate is made.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Estimates {
+    /// The runtime times this factor, rounded up (1: exact).
+    Factor(f64),
+    /// Drawn from Tsafrir, Etsion & Feitelson's model ([`estimates`]), the maximal estimate
+    /// being the longest runtime rounded up to a whole hour.
+    Tef,
+}
 
 /// What to generate.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,8 +39,8 @@ pub struct WorkloadOptions {
     pub seed: u64,
     /// Offered load to reach, or the model's own.
     pub load: Option<f64>,
-    /// Estimates: the runtime times this factor, rounded up (1 = exact).
-    pub estimate_factor: f64,
+    /// How the jobs' estimates are made.
+    pub estimates: Estimates,
 }
 
 impl Default for WorkloadOptions {
@@ -40,7 +52,7 @@ impl Default for WorkloadOptions {
             types: JobTypes::Both,
             seed: 1,
             load: None,
-            estimate_factor: 1.0,
+            estimates: Estimates::Factor(1.0),
         }
     }
 }
@@ -54,7 +66,11 @@ pub const WORKLOAD_KEYS: &[(&str, &str, &str)] = &[
     ("types", "both", "job types: both (batch and interactive) | batch | interactive | typeless"),
     ("seed", "1", "seed of the model's random stream: the same seed gives the same workload"),
     ("load", "model", "offered load to reach by stretching every inter-arrival gap, 0.01 to 10, or model (its own)"),
-    ("estimate", "exact", "user estimates: exact (the runtime) or a factor >= 1 (the runtime times it, rounded up)"),
+    (
+        "estimate",
+        "exact",
+        "user estimates: exact (the runtime), a factor >= 1 (the runtime times it, rounded up), or tef (Tsafrir, Etsion & Feitelson's model of modal estimates)",
+    ),
 ];
 
 impl WorkloadOptions {
@@ -117,14 +133,16 @@ impl WorkloadOptions {
                 }
             }
             "estimate" => {
-                self.estimate_factor = if v.eq_ignore_ascii_case("exact") {
-                    1.0
+                self.estimates = if v.eq_ignore_ascii_case("exact") {
+                    Estimates::Factor(1.0)
+                } else if v.eq_ignore_ascii_case("tef") {
+                    Estimates::Tef
                 } else {
                     let f: f64 = parse_num(key, v)?;
                     if !(1.0..=1000.0).contains(&f) {
-                        return Err(KeyError::new(key, v, "must be exact or a factor from 1 to 1000"));
+                        return Err(KeyError::new(key, v, "must be exact, tef or a factor from 1 to 1000"));
                     }
-                    f
+                    Estimates::Factor(f)
                 }
             }
             _ => return Ok(false),
@@ -175,6 +193,8 @@ pub struct Workload {
     pub stretch: f64,
     /// The offered load of the jobs: work over (span of submits x machine).
     pub load: f64,
+    /// Each job's estimate, seconds.
+    pub estimates: Vec<u64>,
 }
 
 /// Generates the workload `o` asks for. With a target load, the same jobs are timed again with
@@ -193,7 +213,7 @@ pub fn generate(o: &WorkloadOptions) -> Workload {
     let Some(days) = o.days else {
         let drawn = sample(o.seed, o.jobs, o.types, log2);
         let (jobs, stretch, load) = reach(o, &|stretch| fit(drawn.timed(stretch)));
-        return Workload { options: o.clone(), jobs, stretch, load };
+        return Workload::new(o, jobs, stretch, load);
     };
     // A span of days: enough jobs drawn that every stream passes its end at the stretch that
     // gives the load (twice as many each time it falls short), then the jobs before it.
@@ -208,10 +228,15 @@ pub fn generate(o: &WorkloadOptions) -> Workload {
             fit(jobs)
         });
         if covered.get() || n >= MAX_JOBS {
-            return Workload { options: o.clone(), jobs, stretch, load };
+            return Workload::new(o, jobs, stretch, load);
         }
         n = (n * 2).min(MAX_JOBS);
     }
+}
+
+/// The maximal estimate of [`Estimates::Tef`]: the longest runtime rounded up to a whole hour.
+fn tef_max_estimate(jobs: &[ModelJob]) -> u64 {
+    jobs.iter().map(|j| j.runtime).max().unwrap_or(0).div_ceil(3600).max(1) * 3600
 }
 
 /// The most jobs a workload of a span of days draws.
@@ -250,6 +275,18 @@ fn reach(o: &WorkloadOptions, time: &dyn Fn(f64) -> Vec<ModelJob>) -> (Vec<Model
 }
 
 impl Workload {
+    /// The workload of `jobs`, with their estimates made as `o` asks.
+    fn new(o: &WorkloadOptions, jobs: Vec<ModelJob>, stretch: f64, load: f64) -> Workload {
+        let estimates = match o.estimates {
+            Estimates::Factor(f) => jobs.iter().map(|j| (j.runtime as f64 * f).ceil() as u64).collect(),
+            Estimates::Tef => {
+                let runtimes: Vec<u64> = jobs.iter().map(|j| j.runtime).collect();
+                estimates::assign(&runtimes, tef_max_estimate(&jobs), o.seed)
+            }
+        };
+        Workload { options: o.clone(), jobs, stretch, load, estimates }
+    }
+
     /// The workload as SWF text, with a header naming the model, its parameters and the load.
     pub fn to_swf(&self) -> String {
         let o = &self.options;
@@ -260,7 +297,18 @@ impl Workload {
             JobTypes::Interactive => "interactive",
             JobTypes::Typeless => "typeless",
         };
-        let estimate = if o.estimate_factor == 1.0 { "exact".to_string() } else { format!("{}", o.estimate_factor) };
+        let estimate = match o.estimates {
+            Estimates::Factor(1.0) => "exact".to_string(),
+            Estimates::Factor(f) => format!("{f}"),
+            Estimates::Tef => "tef".to_string(),
+        };
+        let made = match o.estimates {
+            Estimates::Tef => format!(
+                "estimates from Tsafrir, Etsion & Feitelson's model (JSSPP 2005), maximal estimate {} s",
+                tef_max_estimate(&self.jobs)
+            ),
+            Estimates::Factor(_) => "estimates are not part of the model".to_string(),
+        };
         let _ = writeln!(s, "; Version: 2.2");
         let _ = writeln!(s, "; Computer: synthetic (SchedLab's generator)");
         let _ = writeln!(
@@ -277,7 +325,7 @@ impl Workload {
         );
         let _ = writeln!(
             s,
-            "; Note: offered load {:.4} (work / (span of submits x machine)); inter-arrival gaps stretched x{:.6}; queue 1 = batch, 0 = interactive; estimates are not part of the model",
+            "; Note: offered load {:.4} (work / (span of submits x machine)); inter-arrival gaps stretched x{:.6}; queue 1 = batch, 0 = interactive; {made}",
             self.load, self.stretch
         );
         let _ = writeln!(s, "; MaxJobs: {}", self.jobs.len());
@@ -286,8 +334,7 @@ impl Workload {
         let _ = writeln!(s, "; MaxProcs: {}", o.machine);
         let _ = writeln!(s, "; MaxRuntime: 162754");
         let _ = writeln!(s, "; Queues: 0 interactive, 1 batch");
-        for (k, j) in self.jobs.iter().enumerate() {
-            let est = (j.runtime as f64 * o.estimate_factor).ceil() as u64;
+        for (k, (j, &est)) in self.jobs.iter().zip(&self.estimates).enumerate() {
             let _ = writeln!(
                 s,
                 "{} {} -1 {} {} -1 -1 {} {} -1 1 -1 -1 -1 {} -1 -1 -1",

@@ -54,7 +54,7 @@ test('a workload in the URL is generated in the page and simulated with the comm
 test('the wasm generator writes the command line SWF byte for byte', async () => {
   const page = await open(browser, `${base}/?gen=machine=16,jobs=10,seed=1`);
   await waitForResults(page, 8);
-  for (const spec of ['machine=128,jobs=10000,load=0.8,seed=1', 'machine=100,jobs=5000,load=0.95,seed=7,types=batch,estimate=2']) {
+  for (const spec of ['machine=128,jobs=10000,load=0.8,seed=1', 'machine=100,jobs=5000,load=0.95,seed=7,types=batch,estimate=2', 'machine=64,days=20,load=0.7,seed=3,estimate=tef']) {
     const web = await page.evaluate(async (spec) => {
       const m = await import('./www/pkg/schedlab.js');
       await m.default();

@@ -198,7 +198,8 @@ pub enum Command {
         /// Job types: both (batch and interactive), batch, interactive, typeless.
         #[arg(long, default_value = "both")]
         types: String,
-        /// User estimates: exact (the runtime) or a factor >= 1 (the runtime times it, rounded up).
+        /// User estimates: exact (the runtime), a factor >= 1 (the runtime times it, rounded up),
+        /// or tef (Tsafrir, Etsion & Feitelson's model of modal estimates).
         #[arg(long, default_value = "exact")]
         estimate: String,
         /// Write to FILE instead of standard output.
