@@ -354,7 +354,7 @@ pub fn generate_swf(spec: &str) -> String {
         Ok(o) => {
             let w = crate::workload::generate(&o);
             // A span of days has as many jobs as the load asks: more than the page keeps is refused whole.
-            if w.jobs.len() > crate::trace::PAGE_JOB_LIMIT {
+            if w.jobs.len() as u64 > crate::trace::PAGE_JOB_LIMIT {
                 return format!(
                     "error: {} jobs, more than the {} the page keeps; the schedlab command-line tool makes more (schedlab generate)",
                     w.jobs.len(),
