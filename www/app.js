@@ -631,6 +631,7 @@ async function loadFile(file, name) {
   clearKettimuthu();
   clearLeung();
   clearLoadSweep();
+  clearTimeline();
   $('#load-warning').hidden = true;
   $('#trace-report').textContent = '';
   for (const id of ['#chart-shape-jobs', '#chart-shape-hours']) emptyFigure($(id), `Reading ${name}…`);
@@ -1110,7 +1111,8 @@ function installTooltip() {
 // The Timeline: one or two Gantt charts on one time window, and the busy processors and queue
 // length of every run on the same window below. A worker per chart keeps its policy's schedule
 // and rasterises the visible window; the engine on the page draws the frames.
-const timeline = { extent: null, view: null, charts: [] };
+// `whole`: the window shows the whole schedules, so it follows them when a schedule opens.
+const timeline = { extent: null, view: null, whole: true, charts: [] };
 
 /** One Gantt chart: its canvas, its worker, its policy and its drawing state. */
 function ganttChart(canvas) {
@@ -1129,9 +1131,15 @@ async function openGantt(g, policy) {
   if (generation !== g.generation || !res.ok) return;
   g.policy = policy;
   g.extent = res.value; // [first start, last end, machine size]
+  g.canvas.dataset.extent = `${g.extent[0]},${g.extent[1]}`;
+  // Side by side, the window spans both schedules, so neither is cut off.
   const [lo, hi] = timeline.charts.filter((c) => c.extent && c.policy).reduce(([a, b], c) => [Math.min(a, c.extent[0]), Math.max(b, c.extent[1])], [Infinity, -Infinity]);
   timeline.extent = [lo, hi];
-  timeline.view ??= { t0: lo, t1: hi };
+  $('#gantts').dataset.extent = `${lo},${hi}`;
+  if (!timeline.view || timeline.whole) {
+    timeline.view = { t0: lo, t1: hi };
+    timeline.whole = true;
+  }
   drawTimeline();
 }
 
@@ -1157,6 +1165,11 @@ function requestGantt(g) {
   g.busy = true;
   requestAnimationFrame(async () => {
     const c = g.canvas;
+    // A new trace may have come between the request and this frame.
+    if (!timeline.view || !g.policy) {
+      g.busy = g.pending = false;
+      return;
+    }
     const { t0, t1 } = timeline.view;
     const frame = showFigure(c, `gantt-${g.policy}`, (o) =>
       pageEngine().gantt_figure(g.extent[2], t0, t1, `${g.policy}: processors over time`, { ...o, unix_start: state.header?.unix_start_time ?? null }),
@@ -1196,7 +1209,28 @@ function setWindow(t0, t1) {
   const span = Math.min(Math.max(t1 - t0, 10), hi - lo);
   const start = Math.max(lo, Math.min(t0, hi - span));
   timeline.view = { t0: start, t1: start + span };
+  timeline.whole = start <= lo && start + span >= hi;
   drawTimeline();
+}
+
+/** A new trace: the Timeline forgets the last one's schedules and window, and opens on the whole of the next. */
+function clearTimeline() {
+  timeline.view = null;
+  timeline.extent = null;
+  timeline.whole = true;
+  for (const g of timeline.charts) {
+    g.generation++;
+    g.policy = null;
+    g.extent = null;
+    g.selected = null;
+    g.tip = '';
+    delete g.canvas.dataset.extent;
+    delete g.canvas.dataset.view;
+  }
+  delete $('#gantts').dataset.extent;
+  $('#gantt-view').textContent = '';
+  $('#job-card').hidden = true;
+  $('#tip').hidden = true;
 }
 
 /** The time and processor under (x, y) on a Gantt chart, or null outside its plot. */
@@ -1258,6 +1292,12 @@ function installGantt(g) {
     const res = await g.pool.run({ kind: 'gantt-hover', view: at });
     g.tip = res.ok ? res.value : '';
     asking = false;
+    // The answer names the job under the pointer now, not the one the tooltip showed before it.
+    const tip = $('#tip');
+    if (c.matches(':hover') && !tip.hidden) {
+      tip.textContent = g.tip;
+      tip.hidden = !g.tip;
+    }
   });
   c.addEventListener('click', async (e) => {
     const at = ganttPoint(g, e.offsetX, e.offsetY);
