@@ -884,10 +884,10 @@ function runs() {
 /** What the engine draws of the runs shown (their colours follow this order). */
 const views = () => runs().map((r) => ({ ...r.view, policy: r.result.policy }));
 
-/** A run's colour in every chart and legend. */
+/** A policy's colour in every chart and legend: its own, whatever else runs beside it. */
 function colourOf(policy) {
-  const i = state.order.indexOf(policy);
-  return pageEngine()?.run_colour(i < 0 ? 0 : i) ?? '#888';
+  const names = state.order.includes(policy) ? state.order : [...state.order, policy];
+  return pageEngine()?.policy_colours(names)[names.indexOf(policy)] ?? '#888';
 }
 
 /** The leaderboard's columns: the main metrics, lower is better but for utilization. */

@@ -196,10 +196,11 @@ fn round_font_sizes(svg: &str) -> String {
 }
 
 /// The colour of series `i` everywhere (page and pictures): Okabe and Ito's colour-blind-safe
-/// set without its yellow and black (too faint, and taken by text), then Paul Tol's muted and
-/// light sets without their pale yellows and greys; past those it repeats.
+/// set without its yellow and black (too faint, and taken by text), Paul Tol's muted and light
+/// sets without their pale yellows and greys, then his vibrant and dark sets and a few more,
+/// so that every policy of the catalogue has one of its own; past those it repeats.
 pub fn palette(i: usize) -> (u8, u8, u8) {
-    const COLOURS: [(u8, u8, u8); 21] = [
+    const COLOURS: [(u8, u8, u8); PALETTE_LEN] = [
         (0x00, 0x72, 0xB2), // blue
         (0xD5, 0x5E, 0x00), // vermillion
         (0x00, 0x9E, 0x73), // bluish green
@@ -221,8 +222,65 @@ pub fn palette(i: usize) -> (u8, u8, u8) {
         (0x44, 0xBB, 0x99), // mint
         (0xBB, 0xCC, 0x33), // pear
         (0xAA, 0xAA, 0x00), // olive
+        (0xCC, 0x33, 0x11), // Tol vibrant: red
+        (0xEE, 0x33, 0x77), // magenta
+        (0x33, 0xBB, 0xEE), // bright cyan
+        (0x00, 0x44, 0x88), // Tol: dark blue
+        (0x99, 0x77, 0x00), // dark yellow
+        (0x22, 0x55, 0x55), // Tol dark: teal
+        (0x66, 0x66, 0x33), // olive
+        (0x66, 0x33, 0x33), // red
+        (0x22, 0x22, 0x55), // navy
+        (0x22, 0x55, 0x22), // green
+        (0x99, 0x44, 0x55), // Tol: dark rose
+        (0x66, 0x99, 0xCC), // steel blue
+        (0xEE, 0xCC, 0x66), // sand
+        (0xEE, 0x99, 0xAA), // light rose
+        (0x00, 0x99, 0x88), // Tol vibrant: teal
+        (0xEE, 0x77, 0x33), // orange
+        (0x77, 0x44, 0x11), // brown
+        (0x55, 0x55, 0x55), // grey
+        (0x88, 0x88, 0xBB), // lavender
     ];
     COLOURS[i % COLOURS.len()]
+}
+
+/// How many colours [`palette`] has before it repeats.
+pub const PALETTE_LEN: usize = 40;
+
+/// The policies a first comparison shows (one per family), which take the first colours in
+/// this order; the page's default runs.
+pub const FIRST_COLOURS: [&str; 8] =
+    ["fcfs", "easy", "easy++", "conservative", "relaxed", "mq-backfill", "ss", "cplant24.nomax.all"];
+
+/// A catalogue policy's own colour, for ever: [`FIRST_COLOURS`] first, then the other presets
+/// in catalogue order, then the page's own configurations (`custom`, the predictor panel's;
+/// `mine`, the user's policy).
+pub fn policy_colour(name: &str) -> Option<usize> {
+    if let Some(i) = FIRST_COLOURS.iter().position(|n| *n == name) {
+        return Some(i);
+    }
+    let others = crate::policy::POLICIES.iter().map(|p| p.name).filter(|n| !FIRST_COLOURS.contains(n));
+    let page = ["custom", "mine"];
+    others.chain(page).position(|n| n == name).map(|i| FIRST_COLOURS.len() + i)
+}
+
+/// The palette index of each run of `names`: a catalogue policy's own, any other name the first
+/// index no run shown holds, so no two runs share a colour (up to [`PALETTE_LEN`] runs).
+pub fn run_colours(names: &[&str]) -> Vec<usize> {
+    let fixed: Vec<Option<usize>> = names.iter().map(|n| policy_colour(n)).collect();
+    let mut taken: Vec<usize> = fixed.iter().flatten().copied().collect();
+    fixed
+        .iter()
+        .map(|f| {
+            f.unwrap_or_else(|| {
+                let free =
+                    (0..).find(|c| !taken.contains(&(c % PALETTE_LEN)) || taken.len() >= PALETTE_LEN).unwrap_or(0);
+                taken.push(free % PALETTE_LEN);
+                free % PALETTE_LEN
+            })
+        })
+        .collect()
 }
 
 /// [`palette`] as a display-list colour.
@@ -671,7 +729,21 @@ mod tests {
     fn palette_starts_with_okabe_ito_and_is_stable() {
         assert_eq!(palette(0), (0x00, 0x72, 0xB2));
         assert_eq!(palette(1), (0xD5, 0x5E, 0x00));
-        assert_eq!(palette(21), palette(0));
+        assert_eq!(palette(PALETTE_LEN), palette(0));
+        // Every policy of the catalogue and the page's two its own colour, the first eight the strongest.
+        let mut names: Vec<&str> = crate::policy::POLICIES.iter().map(|p| p.name).collect();
+        names.extend(["custom", "mine"]);
+        let mut colours: Vec<usize> = names.iter().map(|n| policy_colour(n).expect("a colour")).collect();
+        assert_eq!(policy_colour("fcfs"), Some(0));
+        assert_eq!(policy_colour("cplant24.nomax.all"), Some(7));
+        colours.sort_unstable();
+        colours.dedup();
+        assert_eq!(colours.len(), names.len());
+        assert!(colours.iter().all(|&c| c < PALETTE_LEN));
+        let distinct: std::collections::BTreeSet<(u8, u8, u8)> = (0..PALETTE_LEN).map(palette).collect();
+        assert_eq!(distinct.len(), PALETTE_LEN);
+        // Names outside the catalogue take colours no run shown holds.
+        assert_eq!(run_colours(&["custom:x", "fcfs", "custom:y"]), [1, 0, 2]);
         let distinct: std::collections::BTreeSet<_> = (0..21).map(palette).collect();
         assert_eq!(distinct.len(), 21);
     }

@@ -20,8 +20,8 @@ use super::axis::{
     wait_ticks, Tick,
 };
 use super::chart::{
-    cartesian, fit, label_style, nothing_below, rgba, series_colour, y_label_width, AxisSpec, Chart, ChartOptions,
-    Frame, Hit, LegendEntry, Sizes, Table, INK,
+    cartesian, fit, label_style, nothing_below, policy_colour, rgba, run_colours, series_colour, y_label_width,
+    AxisSpec, Chart, ChartOptions, Frame, Hit, LegendEntry, Sizes, Table, INK,
 };
 use super::display::{text_size, Colour, Recorder};
 use super::generic::draw_text;
@@ -266,10 +266,21 @@ fn alpha_of(i: usize, highlight: Option<usize>, n: usize) -> f64 {
     }
 }
 
+/// Each run's colour: its policy's own ([`run_colours`]), the same in every chart and on every run.
+fn colours(runs: &[RunView]) -> Vec<Colour> {
+    let names: Vec<&str> = runs.iter().map(|r| r.policy.as_str()).collect();
+    run_colours(&names).into_iter().map(series_colour).collect()
+}
+
+/// The colour of one run drawn alone: its policy's own, else its place's.
+fn colours_of_one(run: &RunView, index: usize) -> Colour {
+    series_colour(policy_colour(&run.policy).unwrap_or(index))
+}
+
 fn legend(runs: &[RunView]) -> Vec<LegendEntry> {
     runs.iter()
         .enumerate()
-        .map(|(i, r)| LegendEntry { label: r.label(), colour: series_colour(i), series: i })
+        .map(|(i, r)| LegendEntry { label: r.label(), colour: colours(runs)[i], series: i })
         .collect()
 }
 
@@ -385,7 +396,7 @@ fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Ch
             let plot = super::chart::plot_rect(chart);
             for (i, v) in scaled.iter().enumerate() {
                 let yc = (n - i) as f64 - 0.5;
-                let c = series_colour(i);
+                let c = colours(runs)[i];
                 let faded = runs[i].stopped.is_some();
                 let alpha = alpha_of(i, highlight, n) * if faded { 0.4 } else { 1.0 };
                 let Some(v) = v else {
@@ -571,7 +582,7 @@ fn wait_cdf(runs: &[RunView], opts: &ChartOptions) -> Result<Chart, String> {
                     );
                     pts.push((px, py, k, text));
                 }
-                let c = series_colour(i);
+                let c = colours(runs)[i];
                 let style = rgba(c, alpha_of(i, highlight, n)).stroke_width(line_width(i, highlight, n));
                 let _ = chart.draw_series(std::iter::once(PathElement::new(path, style)));
                 // The top of each vertical step, furthest right first, so a pixel keeps its highest share.
@@ -724,7 +735,7 @@ fn over_time(runs: &[RunView], opts: &ChartOptions, q: Quantity) -> Result<Chart
                 if pts.is_empty() {
                     continue;
                 }
-                let c = series_colour(i);
+                let c = colours(runs)[i];
                 let style = rgba(c, alpha_of(i, highlight, n)).stroke_width(line_width(i, highlight, n));
                 let path: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
                 let _ = chart.draw_series(std::iter::once(PathElement::new(path, style)));
@@ -943,7 +954,7 @@ fn accuracy(run: &RunView, index: usize, opts: &ChartOptions) -> Result<Chart, S
         .filter(|i| i % (bins / 5).max(1) == 0 || *i == bins)
         .map(|i| (i as f64 * width, format!("{}%", fmt_tick(i as f64 * width, width))))
         .collect();
-    let c = series_colour(index);
+    let c = colours_of_one(run, index);
     let light = Colour { a: 110, ..c };
     let frame = Frame {
         title: format!("{}: accuracy of runtime predictions", run.label()),

@@ -207,15 +207,18 @@ pub fn figure(summaries: &[Summary], measure: Measure, what: &str) -> Spec {
         Measure::Wait => s.wait,
     };
     let spread = summaries.iter().any(|s| s.runs > 1);
+    let colours = crate::render::chart::run_colours(&policies);
     let series: Vec<Series> = policies
         .iter()
-        .map(|&p| {
+        .zip(colours)
+        .map(|(&p, colour)| {
             let at = |x: f64| summaries.iter().find(|s| s.policy == p && s.load == x).map(pick);
             let name = match saturation(summaries, p) {
                 Some(l) => format!("{p} (saturates at {l})"),
                 None => format!("{p} (keeps up)"),
             };
             Series {
+                colour: Some(colour),
                 spread: if spread {
                     xs.iter().map(|&x| at(x).map(|(_, lo, hi)| (lo / scale, hi / scale))).collect()
                 } else {

@@ -609,6 +609,15 @@ pub fn run_colour(index: usize) -> String {
     format!("rgb({r}, {g}, {b})")
 }
 
+/// The colours of the runs of `names` shown together, as CSS `rgb(...)`: each catalogue
+/// policy its own, for ever; other names colours no run shown holds
+/// ([`crate::render::chart::run_colours`]).
+#[wasm_bindgen]
+pub fn policy_colours(names: Vec<String>) -> Vec<String> {
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    crate::render::chart::run_colours(&names).into_iter().map(run_colour).collect()
+}
+
 /// Puts RGBA `pixels` (`width` x `height`, a Gantt raster) on `canvas` at (x, y) in canvas pixels.
 #[wasm_bindgen]
 pub fn put_raster(canvas: &HtmlCanvasElement, pixels: &[u8], width: u32, x: f64, y: f64) -> Result<(), JsError> {
