@@ -286,6 +286,34 @@ function learnStop() {
 }
 
 /** Draws both panels at the current time: each policy's last pass at or before it. */
+/** What `lesson` decides at time `t`: its pass there (sentences and queue), '' before its first, 'idle' between passes. */
+function learnSaid(lesson, t) {
+  let step = -1;
+  lesson.steps.forEach((s, i) => {
+    if (s.time <= t) step = i;
+  });
+  const s = lesson.steps[step];
+  return step < 0 ? '' : s.time !== t ? 'idle' : JSON.stringify([s.sentences, s.waiting]);
+}
+
+/** Says when the two panels show the same decisions, and at which pass the policies part. */
+function learnSame(t) {
+  const note = el('#learn-same');
+  const [a, b] = L.data.lessons;
+  if (!a || !b || learnSaid(a, t) !== learnSaid(b, t)) {
+    note.hidden = true;
+    return;
+  }
+  const differ = (u) => learnSaid(a, u) !== learnSaid(b, u);
+  const later = L.times.findIndex((u, i) => i > L.index && differ(u));
+  const any = later >= 0 ? later : L.times.findIndex(differ);
+  note.textContent =
+    `${a.policy} and ${b.policy} decide alike at this pass` +
+    (any < 0 ? ' and at every other: on this trace they never part.' : `; they part at pass ${any + 1} (t=${L.times[any]} s).`);
+  note.dataset.part = any < 0 ? '' : String(any + 1);
+  note.hidden = false;
+}
+
 export function redrawLearn() {
   learnDraw();
 }
@@ -299,6 +327,7 @@ function learnDraw() {
   el('#learn-first').disabled = L.index <= 0;
   el('#learn-next').disabled = L.index >= L.times.length - 1;
   el('#learn-last').disabled = L.index >= L.times.length - 1;
+  learnSame(t);
   const panels = document.querySelectorAll('.learn-panel');
   panels.forEach((panel, k) => {
     const lesson = L.data.lessons[k];

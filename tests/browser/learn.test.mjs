@@ -95,6 +95,23 @@ test('every worked example steps forward and back through the CLI log, pass by p
   await page.close();
 });
 
+test('when both panels show the same decisions the page says so, and where the policies part', async () => {
+  const page = await open(browser, `${base}/?view=learn&example=tsafrir-fig1&policies=fcfs,easy`);
+  await page.waitForFunction(() => document.querySelector('#learn-time').textContent.startsWith('pass 1 of'), null, { timeout: 60_000 });
+  // The first pass starts jobs 1 and 2 under either policy.
+  assert.equal(await page.isVisible('#learn-same'), true);
+  const note = await page.textContent('#learn-same');
+  const part = Number(await page.getAttribute('#learn-same', 'data-part'));
+  assert.match(note, new RegExp(`^fcfs and easy decide alike at this pass; they part at pass ${part} \\(t=\\d+ s\\)\\.$`));
+  for (let i = 1; i < part; i++) await page.click('#learn-next');
+  await page.waitForFunction((p) => document.querySelector('#learn-time').textContent.startsWith(`pass ${p} of`), part);
+  assert.equal(await page.isVisible('#learn-same'), false, 'the passes differ there');
+  const said = await page.$$eval('.learn-said', (l) => l.map((o) => o.textContent));
+  assert.notEqual(said[0], said[1]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('editing a job runs the policies again and keeps the trace in the link', async () => {
   const page = await open(browser, `${base}/?view=learn&example=tsafrir-fig1&policies=easy`);
   await page.waitForFunction(() => document.querySelector('.learn-panel canvas')?.dataset.hash, null, { timeout: 60_000 });
