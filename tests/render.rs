@@ -599,14 +599,14 @@ fn study_specs_from_the_pages_json_draw() {
                 "log": true, "value": "average bounded slowdown"}, "rows": ["VS", "S"], "cols": ["Seq", "N"],
                 "panels": [{"name": "NS", "values": [[1.5, 12], [null, 3]], "counts": [[10, 4], [0, 2]]},
                            {"name": "IS", "values": [[1.1, 2], [null, 30]], "counts": [[10, 4], [0, 2]]}]}"#,
-            "IS: S × N: average bounded slowdown 30.0 over 2 jobs",
+            "IS: S × N: average bounded slowdown 30 over 2 jobs",
             vec!["runtime", "processors", "jobs", "NS", "IS"],
         ),
         (
             r#"{"kind": "heatmap", "labels": {"title": "Processor-hours", "value": "processor-hours"},
                 "rows": ["0-1 h", "1-4 h"], "cols": ["1", "2", "3-4"], "values": [[1, 2, 3], [40, 50, null]],
                 "counts": [[1, 2, 3], [4, 5, 0]], "range": [1, 100]}"#,
-            "1-4 h × 2: processor-hours 50.0 over 5 jobs",
+            "1-4 h × 2: processor-hours 50 over 5 jobs",
             vec!["row", "column", "jobs", "processor-hours"],
         ),
         (

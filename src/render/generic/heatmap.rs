@@ -321,14 +321,14 @@ fn draw_panels(
                     let place = if panel.name.is_empty() { place } else { format!("{}: {place}", panel.name) };
                     let text = match (v, count) {
                         (Some(v), Some(n)) => {
-                            format!("{place}: {what} {} over {}", labels.say(v), labels.counted(n))
+                            format!("{place}: {what} {}{} over {}", whole_or_number(v), labels.unit, labels.counted(n))
                         }
-                        (Some(v), None) => format!("{place}: {what} {}", labels.say(v)),
+                        (Some(v), None) => format!("{place}: {what} {}{}", whole_or_number(v), labels.unit),
                         (None, Some(0)) => format!("{place}: no {}", labels.noun()),
                         (None, _) => format!("{place}: no value"),
                     };
                     // The value, and its count under it when both fit; smaller type before none.
-                    match v.and_then(|v| shrink(&fmt_number(v), big, room, true)) {
+                    match v.and_then(|v| shrink(&whole_or_number(v), big, room, true)) {
                         Some((value, size)) => {
                             let jobs = labels.counted(count.unwrap_or(0));
                             let under = two_lines && size == big;
@@ -453,17 +453,29 @@ fn colour_key(
     let small = s.label * 0.9;
     let at = |v: f64| bx + (width as f64 * scale.pos(v)).round() as i32;
     // Round values as integers (1, 10, 1,000), the ends as the cells write them.
-    let label_of = |v: f64| if v == v.round() && v.abs() >= 1.0 { fmt_tick(v, 1.0) } else { fmt_number(v) };
-    // The ends always; round values between them where their labels do not touch.
+    let label_of = whole_or_number;
+    // The ends always (the first left-aligned at the ramp's start, the last right-aligned at its
+    // end); round values between them, centred, where their labels stay clear of every other.
+    let extent = |x: i32, l: &str, h: HPos| {
+        let w = text_size(l, small).0 as i32;
+        match h {
+            HPos::Left => (x, x + w),
+            HPos::Right => (x - w, x),
+            HPos::Center => (x - w / 2, x + w / 2),
+        }
+    };
+    let mut spans: Vec<(i32, i32)> = vec![extent(bx, &label_of(scale.lo), HPos::Left)];
     let mut marks: Vec<(i32, String)> = vec![(bx, label_of(scale.lo))];
     if scale.hi > scale.lo {
-        marks.push((bx + width, label_of(scale.hi)));
+        let l = label_of(scale.hi);
+        spans.push(extent(bx + width, &l, HPos::Right));
+        marks.push((bx + width, l));
     }
     for v in scale.ticks(6) {
         let (x, l) = (at(v), label_of(v));
-        let half = text_size(&l, small).0 as i32 / 2 + 6;
-        let clear = marks.iter().all(|(mx, ml)| (mx - x).abs() >= half + text_size(ml, small).0 as i32 / 2);
-        if clear {
+        let (a, b) = extent(x, &l, HPos::Center);
+        if spans.iter().all(|&(c, d)| b + 6 <= c || d + 6 <= a) {
+            spans.push((a, b));
             marks.push((x, l));
         }
     }
@@ -490,6 +502,16 @@ fn colour_key(
     }
 }
 
+/// A value as a cell, a hit text and the colour scale write it: a whole number as one (82 jobs,
+/// 1,000), else to three significant digits.
+fn whole_or_number(v: f64) -> String {
+    if v == v.round() && v.abs() >= 1.0 {
+        fmt_tick(v, 1.0)
+    } else {
+        fmt_number(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -502,6 +524,24 @@ mod tests {
         let values = vec![vec![Some(1.0), Some(10.0), None], vec![Some(100.0), Some(0.0), Some(1000.0)]];
         let counts = vec![vec![5, 7, 0], vec![3, 0, 1]];
         (rows, cols, values, counts)
+    }
+
+    #[test]
+    fn colour_scale_labels_keep_clear_of_its_ends() {
+        // A log scale from 1 to 247,672: 100,000 would sit under the right-aligned end label.
+        let rows = ["a"].map(String::from).to_vec();
+        let cols = ["x", "y", "z"].map(String::from).to_vec();
+        let labels = Labels { value: "jobs".into(), log: true, ..Default::default() };
+        for (top, label) in [(247_672.0, "247,672"), (812_345.0, "812,345")] {
+            let values = vec![vec![Some(1.0), Some(82.0), Some(top)]];
+            let opts = ChartOptions { width: 900, height: 300, ..Default::default() };
+            let c = heatmap(&labels, &rows, &cols, &values, None, None, &opts).unwrap();
+            let texts = c.list.texts();
+            assert!(texts.contains(&label), "{texts:?}");
+            assert!(!texts.contains(&"100,000"), "{top}: {texts:?}");
+            // A count reads as a whole number in its cell and under the pointer.
+            assert!(texts.contains(&"82") && !texts.iter().any(|t| t.contains("82.0")), "{texts:?}");
+        }
     }
 
     #[test]
@@ -534,7 +574,7 @@ mod tests {
         }
         let said =
             |k: usize| c.hit(((r[k].0 + r[k].2) / 2) as f64, ((r[k].1 + r[k].3) / 2) as f64).unwrap().text.clone();
-        assert_eq!(said(1), "short × 2-8: processor-hours 10.0 over 7 jobs");
+        assert_eq!(said(1), "short × 2-8: processor-hours 10 over 7 jobs");
         assert_eq!(said(5), "long × 9+: processor-hours 1000 over 1 job");
         assert_eq!(said(2), "short × 9+: no jobs");
         assert_eq!(said(4), "long × 2-8: no jobs");
@@ -599,7 +639,7 @@ mod tests {
         assert!(tall.hits[12].rect.1 > tall.hits[5].rect.3);
         let centre = |h: &Hit| (((h.rect.0 + h.rect.2) / 2) as f64, ((h.rect.1 + h.rect.3) / 2) as f64);
         let (x, y) = centre(&tall.hits[13]);
-        assert_eq!(tall.hit(x, y).unwrap().text, "P2: short × 2-8: mean 30.0 over 7 jobs");
+        assert_eq!(tall.hit(x, y).unwrap().text, "P2: short × 2-8: mean 30 over 7 jobs");
         // One count column (the same jobs in every panel), then a column per panel.
         assert_eq!(tall.table.columns, ["row", "column", "jobs", "P0", "P1", "P2", "P3"]);
         assert_eq!(tall.table.rows[5], ["long", "9+", "1", "1000", "2000", "3000", "4000"]);
