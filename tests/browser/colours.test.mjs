@@ -1,22 +1,12 @@
 // A policy's colour is its own for ever: the same in the default run, after Run all and in an
 // embed, on its chip and its leaderboard swatch; no two policies on screen share one.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, waitForResults, POLICIES, DEFAULTS, dist } from './harness.mjs';
+import { useBrowser, open, waitForResults, POLICIES, DEFAULTS } from './harness.mjs';
 
-let server;
 let base;
 let browser;
-
-before(async () => {
-  ({ server, base } = await serve(dist));
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+useBrowser((s) => ({ base, browser } = s));
 
 /** Each chosen policy's chip colour, by name. */
 const chips = (page) =>

@@ -2,25 +2,15 @@
 // page and simulated as a file would be, with the command line's schedule; the wasm generator
 // writes the command line's SWF byte for byte; the form generates what it is given and the link
 // keeps it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, waitForResults, tableValues, dist, root, shots } from './harness.mjs';
+import { useBrowser, open, waitForResults, tableValues, root, shots } from './harness.mjs';
 
-let server;
 let base;
 let browser;
-
-before(async () => {
-  ({ server, base } = await serve(dist));
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+useBrowser((s) => ({ base, browser } = s));
 
 const CLI = path.join(root, 'target', 'release', 'schedlab');
 

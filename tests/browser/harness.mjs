@@ -3,6 +3,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const root = path.resolve(import.meta.dirname, '../..');
@@ -74,6 +75,25 @@ export async function launch() {
       '--disable-component-update',
       '--disable-sync',
     ],
+  });
+}
+
+/**
+ * Serves `dir` and launches Chromium before a test file's tests, and closes both after them;
+ * `ready` receives {base, browser} once they are up.
+ */
+export function useBrowser(ready, dir = dist) {
+  let server;
+  let browser;
+  before(async () => {
+    let base;
+    ({ server, base } = await serve(dir));
+    browser = await launch();
+    ready({ base, browser });
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
   });
 }
 

@@ -1,27 +1,17 @@
 // Every class of hostile or broken input of docs/ROBUSTNESS.md, dropped on the page: the page
 // shows the line-numbered message the command line prints, and keeps the good lines.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, dist, shared, root } from './harness.mjs';
+import { useBrowser, open, shared, root } from './harness.mjs';
 
-let server;
 let base;
 let browser;
-
-before(async () => {
-  ({ server, base } = await serve(dist));
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+useBrowser((s) => ({ base, browser } = s));
 
 const HEADER = '; Version: 2.2\n; MaxProcs: 8\n';
 const good = (id, submit) => `${id} ${submit} -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 1 -1 -1\n`;

@@ -2,25 +2,15 @@
 // sweeps them over loads and seeds and draws the classic figure with the numbers the command
 // line's `schedlab loadsweep` prints; results show as they finish and Cancel stops the rest; a
 // log is swept with its arrivals scaled as the command line scales it; the figure embeds.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, waitForResults, DEFAULTS, dist, root, shots } from './harness.mjs';
+import { useBrowser, open, waitForResults, DEFAULTS, root, shots } from './harness.mjs';
 
-let server;
 let base;
 let browser;
-
-before(async () => {
-  ({ server, base } = await serve(dist));
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+useBrowser((s) => ({ base, browser } = s));
 
 const CLI = path.join(root, 'target', 'release', 'schedlab');
 

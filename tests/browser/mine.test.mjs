@@ -1,24 +1,14 @@
 // "Your own policy" in headless Chromium: a priority expression typed on the page runs beside the
 // other policies, a mistake shows in place with its column, and the URL reproduces the policy.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, waitForResults, tableValues, choosePolicies, dist, root, shots } from './harness.mjs';
+import { useBrowser, open, waitForResults, tableValues, choosePolicies, dist, root, shots } from './harness.mjs';
 
-let server;
 let base;
 let browser;
-
-before(async () => {
-  ({ server, base } = await serve(dist));
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+useBrowser((s) => ({ base, browser } = s));
 
 const DEMO = path.join(dist, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf');
 const CLI = path.join(root, 'target', 'release', 'schedlab');

@@ -1,24 +1,14 @@
 // The Timeline the first time: a trace dropped after the demo opens on its own whole schedule
 // (not the demo's window) with its jobs under the pointer, and two schedules side by side share
 // a window that covers both, whichever opened first.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, open, waitForResults, dist, shared, shots } from './harness.mjs';
+import { useBrowser, open, waitForResults, shared, shots } from './harness.mjs';
 
-let server;
 let base;
 let browser;
-
-before(async () => {
-  ({ server, base } = await serve(dist));
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+useBrowser((s) => ({ base, browser } = s));
 
 /** Waits until every shown Gantt chart is drawn on the shared window, and returns {window, extent, charts}. */
 async function drawnWindow(page, charts) {
