@@ -92,6 +92,30 @@ pub fn fmt_number(v: f64) -> String {
     }
 }
 
+/// A value as hit texts and labels write it: a whole number as one (82 jobs, 1,000), else to
+/// three significant digits, so a count never reads "82.0".
+pub fn whole_or_number(v: f64) -> String {
+    if v == v.round() && v.abs() >= 1.0 {
+        fmt_tick(v, 1.0)
+    } else {
+        fmt_number(v)
+    }
+}
+
+/// The end and ticks of an axis of counts (jobs, processors) from 0 to at least `hi`: at most
+/// `max` ticks, 1, 2 or 5 times a power of ten apart, never less than 1, so no tick reads
+/// "0.5 jobs" and the axis ends on a labelled tick.
+pub fn count_ticks(hi: f64, max: usize) -> (f64, Vec<Tick>) {
+    let hi = if hi.is_finite() { hi.max(1.0) } else { 1.0 };
+    let intervals = max.max(2) as f64 - 1.0;
+    let step = (0..20)
+        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
+        .find(|&step| (hi / step).ceil() <= intervals)
+        .unwrap_or(hi);
+    let n = (hi / step).ceil().max(1.0) as i64;
+    (n as f64 * step, (0..=n).map(|k| (k as f64 * step, fmt_tick(k as f64 * step, 1.0))).collect())
+}
+
 /// A duration in seconds in the unit a person would use: `45 s`, `12 min`, `4.2 h`, `3.1 d`.
 pub fn fmt_duration(s: f64) -> String {
     if !s.is_finite() {
@@ -288,6 +312,16 @@ mod tests {
     }
 
     #[test]
+    fn count_ticks_are_whole() {
+        let (top, t) = count_ticks(2.0, 6);
+        assert_eq!(top, 2.0);
+        assert_eq!(t.iter().map(|x| x.1.as_str()).collect::<Vec<_>>(), ["0", "1", "2"]);
+        let (top, t) = count_ticks(93.0, 6);
+        assert_eq!(top, 100.0);
+        assert!(t.iter().all(|x| x.0 == x.0.round() && !x.1.contains('.')), "{t:?}");
+    }
+
+    #[test]
     fn formats_read_naturally() {
         assert_eq!(fmt_duration(45.0), "45 s");
         assert_eq!(fmt_duration(720.0), "12 min");
@@ -296,6 +330,9 @@ mod tests {
         assert_eq!(fmt_number(4.5678), "4.57");
         assert_eq!(fmt_number(12345.6), "12,346");
         assert_eq!(fmt_number(0.01234), "0.0123");
+        assert_eq!(whole_or_number(82.0), "82");
+        assert_eq!(whole_or_number(12_345.0), "12,345");
+        assert_eq!(whole_or_number(2.5), "2.50");
         assert_eq!(fmt_time(3.0 * 86400.0 + 14.0 * 3600.0 + 300.0, None), "day 3 14:05");
         let start = days_from_civil(1996, 3, 5) * DAY;
         assert_eq!(fmt_time(3600.0, Some(start)), "1996-03-05 01:00");

@@ -8,7 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, FontTransform, RGBColor};
 use serde::{Deserialize, Serialize};
 
-use super::super::axis::{fmt_number, fmt_tick, linear_ticks};
+use super::super::axis::{linear_ticks, whole_or_number};
 use super::super::chart::{fit, header, label_style, rgba, Chart, ChartOptions, Hit, Sizes, Table, INK, MUTED};
 use super::super::display::{text_size, Colour, DisplayList, Recorder};
 use super::{draw_text, exact, Labels};
@@ -499,16 +499,6 @@ fn colour_key(
             RGBColor(0xc8, 0xc8, 0xc8).stroke_width(1),
         ));
         draw_text(root, "– no data", (ex + 2 * bar_h + 6, by + bar_h / 2), s.label, MUTED, false, HPos::Left);
-    }
-}
-
-/// A value as a cell, a hit text and the colour scale write it: a whole number as one (82 jobs,
-/// 1,000), else to three significant digits.
-fn whole_or_number(v: f64) -> String {
-    if v == v.round() && v.abs() >= 1.0 {
-        fmt_tick(v, 1.0)
-    } else {
-        fmt_number(v)
     }
 }
 
