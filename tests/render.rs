@@ -12,8 +12,8 @@ use schedlab::metrics::{AccuracyHistogram, SeriesPoint};
 use schedlab::policy::Configured;
 use schedlab::render::axis::{linear_ticks, time_ticks, wait_ticks};
 use schedlab::render::chart::{palette, series_colour, Chart, ChartOptions};
-use schedlab::render::compare::{compare_chart, CompareChart, RunView, MAIN_METRICS};
-use schedlab::render::display::{Colour, Primitive};
+use schedlab::render::compare::{compare_chart, preferred_height, CompareChart, RunView, MAIN_METRICS};
+use schedlab::render::display::{text_size, Colour, HAnchor, Primitive, VAnchor};
 use schedlab::render::gantt::{gantt_frame, gantt_svg, Gantt};
 use schedlab::trace::{parse, TraceOptions};
 
@@ -174,7 +174,8 @@ fn bar_chart_geometry_and_hits() {
     assert!(chart.hit(5.0, 5.0).is_none());
     // The table holds the numbers.
     assert_eq!(chart.table.columns, ["policy", "Jobs backfilled"]);
-    assert_eq!(chart.table.rows[2], ["conservative", "40.00"]);
+    // Counts are whole, in the table too.
+    assert_eq!(chart.table.rows[2], ["conservative", "40"]);
 }
 
 #[test]
@@ -214,7 +215,7 @@ fn line_chart_hits_the_nearest_point_within_reach() {
     let (x, y, _, _) = points[0].rect;
     let hit = chart.hit(x as f64 + 3.0, y as f64 - 4.0).expect("near the point");
     assert_eq!((hit.series, hit.index), (1, 5));
-    assert!(hit.text.starts_with("easy: 30.0 busy processors at day 0 00:09"), "{}", hit.text);
+    assert!(hit.text.starts_with("easy: 30 busy processors at day 0 00:09"), "{}", hit.text);
     // Halfway between the two lines (20 busy), far from both: nothing.
     let fcfs_y = chart.hits.iter().find(|h| h.series == 0 && h.index == 5).unwrap().rect.1;
     assert!((fcfs_y - y) > 40);
@@ -259,18 +260,25 @@ fn highlight_draws_the_series_on_top_and_names_it() {
 }
 
 #[test]
-fn many_series_keep_the_plot_and_sum_up_the_legend() {
-    let runs: Vec<RunView> = (0..37).map(|i| view(&format!("policy-number-{i}"), &[], flat(i as f64, 0.0))).collect();
-    let few = compare_chart(&runs[..2], &CompareChart::Queue, &opts(640, 360)).unwrap();
-    let many = compare_chart(&runs, &CompareChart::Queue, &opts(640, 360)).unwrap();
+fn many_series_keep_the_plot_and_name_every_run() {
+    let runs: Vec<RunView> = (0..9).map(|i| view(&format!("policy-number-{i}"), &[], flat(i as f64, 1.0))).collect();
+    let which = CompareChart::Queue;
+    let few = compare_chart(&runs[..2], &which, &opts(390, 230)).unwrap();
+    // However many rows the legend takes, the plot keeps its height at the preferred height.
+    let narrow = |n: usize| {
+        let o = opts(390, 230);
+        let h = preferred_height(&runs[..n], &which, &o).unwrap().max(230);
+        compare_chart(&runs[..n], &which, &opts(390, h)).unwrap()
+    };
     let height = |c: &Chart| c.plot.3 - c.plot.1;
-    assert!(
-        height(&few) - height(&many) <= 360 / 3,
-        "the legend takes at most a third: {} vs {}",
-        height(&many),
-        height(&few)
-    );
-    assert!(many.list.items.iter().any(|p| matches!(p, Primitive::Text { text, .. } if text.ends_with(" more"))));
+    let many = narrow(9);
+    assert!(many.height > 230, "the chart asks for room for its legend: {}", many.height);
+    assert!(height(&many) >= height(&few), "{} vs {}", height(&many), height(&few));
+    let texts = many.list.texts();
+    for r in &runs {
+        assert!(texts.contains(&r.policy.as_str()), "{} in the legend", r.policy);
+    }
+    assert!(!texts.iter().any(|t| t.contains(" more")), "{texts:?}");
 }
 
 /// Machine 4: job 1 on processors 0-1 over [0, 100), job 2 on all four over [100, 150).
@@ -337,7 +345,7 @@ fn hash_is_stable_and_follows_the_data() {
     changed[1].metrics.insert("avg_wait_s".into(), Some(1900.0));
     assert_ne!(compare_chart(&changed, &which, &opts(400, 240)).unwrap().hash(), a.hash());
     let busy = compare_chart(&hash_runs(), &CompareChart::Busy, &opts(400, 240)).unwrap();
-    assert_eq!(busy.hash(), "9636c8f9ce0e1882");
+    assert_eq!(busy.hash(), "92a84d9f4eca5015");
 }
 
 /// Tags open and close in order (a small well-formedness check without an XML parser).
@@ -740,4 +748,236 @@ fn study_plots_draw_the_pages_figures() {
     assert!(transient.contains("date (UTC)"), "the time axis is dated");
     let sweep = std::fs::read_to_string(plots.join("sweep-window.svg")).unwrap();
     assert!(sweep.contains("window") && sweep.contains("easy++"));
+}
+
+/// `n` runs named after the catalogue's policies, with made-up but plausible numbers: waits
+/// spread over decades, busy processors and queues that differ from run to run.
+fn many_runs(n: usize) -> Vec<RunView> {
+    let names: Vec<&str> = schedlab::policy::POLICIES.iter().map(|p| p.name).filter(|p| *p != "custom").collect();
+    let frac = |x: f64| x - x.floor();
+    (0..n)
+        .map(|i| {
+            let f = i as f64;
+            let (a, b, c) = (frac(f * 0.618), frac(f * 0.377 + 0.2), frac(f * 0.271 + 0.5));
+            let zero = 0.15 + 0.35 * a;
+            let (mu, sigma) = ((300.0f64).ln() + 3.0 * b, 1.0 + 1.5 * c);
+            let wait_quantiles: Vec<i64> = (0..=200)
+                .map(|k| {
+                    let p = k as f64 / 200.0;
+                    if p <= zero {
+                        return 0;
+                    }
+                    let p = ((p - zero) / (1.0 - zero)).clamp(0.001, 0.999);
+                    (mu + sigma * 0.6 * (p / (1.0 - p)).ln()).exp().round() as i64
+                })
+                .collect();
+            let series: Vec<SeriesPoint> = (0..400)
+                .map(|k| {
+                    let t = k as f64 / 400.0;
+                    let wave = (t * 40.0 + f).sin() * 0.5 + 0.5;
+                    let busy = (60.0 + 35.0 * wave * (0.6 + 0.4 * a) + 5.0 * (t * 300.0 * (1.0 + b)).sin()).min(100.0);
+                    let queued = (30.0 * (1.0 - wave) * (0.5 + c) + 8.0 * (t * 170.0 + f).sin()).max(0.0);
+                    SeriesPoint {
+                        time: k * 71_280,
+                        busy_avg: busy,
+                        busy_max: busy.ceil() as u32,
+                        queued_avg: queued,
+                        queued_max: queued.ceil() as u32,
+                    }
+                })
+                .collect();
+            let mut r = view(
+                names[i % names.len()],
+                &[
+                    ("avg_wait_s", 1800.0 + 40_000.0 * a * a),
+                    ("avg_bsld", 2.0 + 300.0 * b.powi(3)),
+                    ("p95_wait_s", 20_000.0 + 200_000.0 * c),
+                    ("utilization", 0.6 + 0.15 * a),
+                    ("jobs_backfilled", (82.0 + 3000.0 * b * b).round()),
+                ],
+                series,
+            );
+            r.wait_quantiles = wait_quantiles;
+            r
+        })
+        .collect()
+}
+
+/// The compare charts the page shows for many runs, and the canvas heights it gives them.
+fn page_charts() -> Vec<(&'static str, CompareChart, u32)> {
+    vec![
+        ("bars", CompareChart::MetricBars { metric: "avg_bsld".into() }, 280),
+        ("wait", CompareChart::MetricBars { metric: "avg_wait_s".into() }, 280),
+        ("backfilled", CompareChart::MetricBars { metric: "jobs_backfilled".into() }, 280),
+        ("cdf", CompareChart::WaitCdf, 300),
+        ("busy", CompareChart::Busy, 230),
+        ("queue", CompareChart::Queue, 230),
+    ]
+}
+
+/// A chart drawn as the page draws it: `width` wide (compact under 480 px, as the page decides),
+/// at the larger of the page's height and the chart's preferred one.
+fn as_on_the_page(runs: &[RunView], which: &CompareChart, width: u32, page_h: u32) -> Chart {
+    let o = ChartOptions {
+        width,
+        height: page_h,
+        compact: width < 480,
+        unix_start: Some(843_462_000),
+        ..Default::default()
+    };
+    let h = preferred_height(runs, which, &o).expect("a chart to draw").max(page_h);
+    compare_chart(runs, which, &ChartOptions { height: h, ..o }).unwrap()
+}
+
+/// Each text's box (x0, y0, x1, y1) by the layout's measure, horizontal texts only.
+fn text_boxes(chart: &Chart) -> Vec<(String, (i32, i32, i32, i32))> {
+    chart
+        .list
+        .items
+        .iter()
+        .filter_map(|p| match p {
+            Primitive::Text { text, x, y, size, h, v, rotation: 0, .. } => {
+                let (w, ht) = text_size(text, *size);
+                let (w, ht) = (w as i32, ht as i32);
+                let x0 = match h {
+                    HAnchor::Left => *x,
+                    HAnchor::Center => x - w / 2,
+                    HAnchor::Right => x - w,
+                };
+                let y0 = match v {
+                    VAnchor::Top => *y,
+                    VAnchor::Center => y - ht / 2,
+                    VAnchor::Bottom => y - ht,
+                };
+                Some((text.clone(), (x0, y0, x0 + w, y0 + ht)))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `t` writes a number with decimals ("82.0 jobs", not "cplant24.72max").
+fn has_decimals(t: &str) -> bool {
+    t.split_whitespace().any(|w| {
+        let w = w.trim_matches(|c: char| ",;:()%".contains(c)).replace(',', "");
+        w.contains('.') && w.parse::<f64>().is_ok()
+    })
+}
+
+#[test]
+fn many_runs_stay_legible_at_their_preferred_height() {
+    for n in [8, 37] {
+        let runs = many_runs(n);
+        for width in [1400, 390] {
+            for (name, which, page_h) in page_charts() {
+                let what = format!("{name} with {n} runs at {width} px");
+                let chart = as_on_the_page(&runs, &which, width, page_h);
+                let texts = chart.list.texts();
+                // Every run named, nothing summed up as "+N more", nothing cut with an ellipsis.
+                for r in &runs {
+                    assert!(texts.iter().any(|t| *t == r.policy), "{what}: {} named in {texts:?}", r.policy);
+                }
+                assert!(!texts.iter().any(|t| t.contains(" more") || t.ends_with('…')), "{what}: {texts:?}");
+                // No two texts overlap (ticks thinned, legend in columns, titles wrapped).
+                let boxes = text_boxes(&chart);
+                for (i, (a, ba)) in boxes.iter().enumerate() {
+                    assert!(ba.0 >= 0 && ba.2 <= width as i32 + 2, "{what}: {a:?} {ba:?} inside");
+                    for (b, bb) in &boxes[i + 1..] {
+                        let apart = ba.2 <= bb.0 + 1 || bb.2 <= ba.0 + 1 || ba.3 <= bb.1 + 1 || bb.3 <= ba.1 + 1;
+                        assert!(apart, "{what}: {a:?} {ba:?} overlaps {b:?} {bb:?}");
+                    }
+                }
+                // Counts are whole: no "82.0".
+                let all: Vec<String> = texts
+                    .iter()
+                    .map(|t| t.to_string())
+                    .chain(chart.hits.iter().map(|h| h.text.clone()))
+                    .chain(chart.table.rows.iter().flatten().cloned())
+                    .collect();
+                if name == "backfilled" {
+                    assert!(!all.iter().any(|t| has_decimals(t)), "{what}: {:?}", all.iter().find(|t| has_decimals(t)));
+                }
+                // Bars at least 9 px thick (12 px in full-size type).
+                if let CompareChart::MetricBars { .. } = which {
+                    let least = if width < 480 { 9 } else { 11 };
+                    for h in &chart.hits {
+                        assert!(h.rect.3 - h.rect.1 >= least, "{what}: bar {} is {} px", h.series, h.rect.3 - h.rect.1);
+                    }
+                }
+                // Every run can be pointed at.
+                for i in 0..n {
+                    assert!(chart.hits.iter().any(|h| h.series == i), "{what}: run {i} has hits");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn subtitles_wrap_rather_than_end_in_an_ellipsis() {
+    let runs = many_runs(3);
+    let chart = as_on_the_page(&runs, &CompareChart::WaitCdf, 390, 300);
+    let lines: Vec<&str> = chart
+        .list
+        .items
+        .iter()
+        .filter_map(|p| match p {
+            Primitive::Text { text, colour, y, .. } if colour.r == 0x59 && *y < chart.plot.1 => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(lines.len() >= 2, "{lines:?}");
+    assert_eq!(
+        lines.join(" "),
+        "wait = start − submit, over started jobs; waits under 1 s drawn at 1 s; higher and further left is better"
+    );
+    // A short chart with a long subtitle shrinks its plot rather than the text.
+    let wide = as_on_the_page(&runs, &CompareChart::WaitCdf, 1400, 300);
+    assert!(wide.plot.1 < chart.plot.1, "the narrow chart's plot starts lower");
+}
+
+#[test]
+fn counts_read_as_whole_numbers() {
+    let runs = vec![
+        view("fcfs", &[("jobs_backfilled", 0.0)], flat(3.0, 1.0)),
+        view("easy", &[("jobs_backfilled", 82.0)], flat(2.0, 2.0)),
+    ];
+    let bars =
+        compare_chart(&runs, &CompareChart::MetricBars { metric: "jobs_backfilled".into() }, &opts(640, 300)).unwrap();
+    assert!(bars.list.texts().contains(&"82"), "{:?}", bars.list.texts());
+    assert!(bars.hits[1].text.ends_with(" 82"), "{}", bars.hits[1].text);
+    assert!(bars.list.texts().iter().all(|t| !t.contains('.')), "{:?}", bars.list.texts());
+    // Two jobs at most: ticks at whole jobs only, in the queue and in the hits.
+    let queue = compare_chart(&runs, &CompareChart::Queue, &opts(640, 300)).unwrap();
+    let ticks: Vec<String> = queue
+        .list
+        .items
+        .iter()
+        .filter_map(|p| match p {
+            Primitive::Text { text, x, .. } if *x < queue.plot.0 => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(ticks.iter().all(|t| !t.contains('.')), "{ticks:?}");
+    assert!(queue.hits.iter().any(|h| h.text.starts_with("easy: 2 waiting jobs at")));
+    assert!(queue.table.rows.iter().flatten().all(|c| !c.ends_with(".00")), "{:?}", queue.table.rows[0]);
+}
+
+/// Writes the pictures of many runs' charts to `target/browser-screenshots/` (PNG, as the
+/// page would draw them) for a person to look at: `cargo test --release --test render -- --ignored`.
+#[test]
+#[ignore]
+fn pictures_of_many_runs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    for n in [8, 37] {
+        let runs = many_runs(n);
+        for width in [1400, 390] {
+            for (name, which, page_h) in page_charts() {
+                let chart = as_on_the_page(&runs, &which, width, page_h);
+                let suffix = if width == 1400 { String::new() } else { format!("-{width}") };
+                std::fs::write(dir.join(format!("many-{name}-{n}{suffix}.png")), chart.png(1)).unwrap();
+            }
+        }
+    }
 }

@@ -366,17 +366,64 @@ pub(crate) fn fit(text: &str, size: f64, width: i32) -> String {
     format!("{}…", out.trim_end())
 }
 
-/// Draws the title (bold) and subtitle at the top left; returns the height they take.
-pub(crate) fn header(root: &DrawingArea<Recorder<'_>, Shift>, title: &str, subtitle: &str, s: &Sizes, w: u32) -> i32 {
+/// `text` in lines no wider than `width` pixels at `size`, broken between words. A word wider
+/// than a whole line is broken between its characters, so that nothing is ever cut off.
+pub(crate) fn wrap(text: &str, size: f64, width: i32) -> Vec<String> {
+    let fits = |t: &str| text_size(t, size).0 as i32 <= width;
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let joined = if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
+        if fits(&joined) {
+            line = joined;
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        for c in word.chars() {
+            line.push(c);
+            if !fits(&line) && line.chars().count() > 1 {
+                line.pop();
+                lines.push(std::mem::replace(&mut line, c.to_string()));
+            }
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Bold type runs wider than the layout's measure (DejaVu Sans Bold by about a tenth), so a
+/// title is wrapped as if its type were this much larger.
+const BOLD_WIDTH: f64 = 1.1;
+
+/// The title's and the subtitle's lines in a chart `w` pixels wide.
+fn header_lines(title: &str, subtitle: &str, s: &Sizes, w: u32) -> (Vec<String>, Vec<String>) {
     let width = w as i32 - 2 * s.margin;
+    (wrap(title, s.title * BOLD_WIDTH, width), wrap(subtitle, s.small, width))
+}
+
+/// The height the title and subtitle take in a chart `w` pixels wide, each wrapped onto as
+/// many lines as it needs ([`header`] draws them so).
+pub(crate) fn header_height(title: &str, subtitle: &str, s: &Sizes, w: u32) -> i32 {
+    let (t, sub) = header_lines(title, subtitle, s, w);
+    s.margin + t.len() as i32 * (s.title * 1.35).round() as i32 + sub.len() as i32 * (s.small * 1.4).round() as i32
+}
+
+/// Draws the title (bold) and subtitle at the top left, each wrapped rather than cut; returns
+/// the height they take.
+pub(crate) fn header(root: &DrawingArea<Recorder<'_>, Shift>, title: &str, subtitle: &str, s: &Sizes, w: u32) -> i32 {
+    let (title_lines, subtitle_lines) = header_lines(title, subtitle, s, w);
     let mut y = s.margin;
-    if !title.is_empty() {
+    for line in title_lines {
         let style = (FONT_FAMILY, s.title, FontStyle::Bold).into_font().color(&INK);
-        let _ = root.draw(&Text::new(fit(title, s.title, width), (s.margin, y), style));
+        let _ = root.draw(&Text::new(line, (s.margin, y), style));
         y += (s.title * 1.35).round() as i32;
     }
-    if !subtitle.is_empty() {
-        let _ = root.draw(&Text::new(fit(subtitle, s.small, width), (s.margin, y), label_style(s.small, MUTED)));
+    for line in subtitle_lines {
+        let _ = root.draw(&Text::new(line, (s.margin, y), label_style(s.small, MUTED)));
         y += (s.small * 1.4).round() as i32;
     }
     y
@@ -393,74 +440,47 @@ pub(crate) struct LegendEntry {
     pub series: usize,
 }
 
-/// Where each shown legend entry goes, below the plot, wrapping: at most a third of the
-/// chart's height, the rest summed up as "+N more".
+/// Where each legend entry goes below the plot: side by side when all fit on one row, else in
+/// equal columns read downwards. Every entry is listed, however many: the chart asks for the
+/// height ([`frame_height`]) rather than leave names out.
+#[derive(Debug)]
 struct LegendLayout {
     height: i32,
+    /// Per entry listed: its index, x and y from the legend's top left.
     items: Vec<(usize, i32, i32)>,
-    more: Option<(String, i32, i32)>,
 }
 
-fn legend_layout(entries: &[LegendEntry], highlight: Option<usize>, w: u32, h: u32, s: &Sizes) -> LegendLayout {
+/// Room between two legend entries side by side.
+const LEGEND_GAP: i32 = 14;
+
+fn legend_layout(entries: &[LegendEntry], w: u32, s: &Sizes) -> LegendLayout {
     if entries.is_empty() {
-        return LegendLayout { height: 0, items: Vec::new(), more: None };
+        return LegendLayout { height: 0, items: Vec::new() };
     }
     let row_h = (s.label * 1.6).round() as i32;
-    let max_rows = ((h as i32 / 3) / row_h).max(1);
     let width = w as i32 - 2 * s.margin;
     let swatch = s.label as i32;
-    let entry_w = |e: &LegendEntry| swatch + 5 + text_size(&e.label, s.label).0 as i32 + 14;
-    // The highlighted series is always listed, even when the legend must leave others out.
-    let mut order: Vec<usize> = (0..entries.len()).collect();
-    if let Some(hl) = highlight.and_then(|hl| entries.iter().position(|e| e.series == hl)) {
-        order.sort_by_key(|&i| if i == hl { 0 } else { 1 + i });
+    let entry_w = |e: &LegendEntry| swatch + 5 + text_size(&e.label, s.label).0 as i32;
+    let one_row: i32 = entries.iter().map(|e| entry_w(e) + LEGEND_GAP).sum::<i32>() - LEGEND_GAP;
+    if one_row <= width {
+        let mut x = 0;
+        let items = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let at = (i, x, 0);
+                x += entry_w(e) + LEGEND_GAP;
+                at
+            })
+            .collect();
+        return LegendLayout { height: row_h, items };
     }
-    let place = |take: usize, more: Option<&str>| -> Option<LegendLayout> {
-        let (mut x, mut row) = (0, 0);
-        let mut items = Vec::new();
-        let mut chosen: Vec<usize> = order[..take].to_vec();
-        chosen.sort_unstable();
-        for &i in &chosen {
-            let ew = entry_w(&entries[i]).min(width);
-            if x > 0 && x + ew > width {
-                row += 1;
-                x = 0;
-            }
-            items.push((i, x, row));
-            x += ew;
-        }
-        let more = more.map(|m| {
-            let mw = text_size(m, s.label).0 as i32;
-            if x > 0 && x + mw > width {
-                row += 1;
-                x = 0;
-            }
-            (m.to_string(), x, row)
-        });
-        if row >= max_rows {
-            return None;
-        }
-        let rows = row + 1;
-        Some(LegendLayout {
-            height: rows * row_h,
-            items: items.into_iter().map(|(i, x, r)| (i, x, r * row_h)).collect(),
-            more: more.map(|(m, x, r)| (m, x, r * row_h)),
-        })
-    };
-    if let Some(l) = place(entries.len(), None) {
-        return l;
-    }
-    for take in (1..entries.len()).rev() {
-        let more = format!("+{} more", entries.len() - take);
-        if let Some(l) = place(take, Some(&more)) {
-            return l;
-        }
-    }
-    place(0, Some(&format!("{} series", entries.len()))).unwrap_or(LegendLayout {
-        height: row_h,
-        items: Vec::new(),
-        more: None,
-    })
+    let col_w = entries.iter().map(entry_w).max().unwrap_or(0).min(width) + LEGEND_GAP;
+    let n = entries.len() as i32;
+    let cols = ((width + LEGEND_GAP) / col_w).clamp(1, n);
+    let rows = (n + cols - 1) / cols;
+    let items = (0..n).map(|i| (i as usize, i / rows * col_w, i % rows * row_h)).collect();
+    LegendLayout { height: rows * row_h, items }
 }
 
 fn draw_legend(
@@ -493,13 +513,6 @@ fn draw_legend(
         let max_w = root.dim_in_pixel().0 as i32 - x - swatch - 5 - s.margin;
         let _ = root.draw(&Text::new(fit(&e.label, s.label, max_w), (x + swatch + 5, y + row_h / 2), style));
     }
-    if let Some((m, x, y)) = &layout.more {
-        let style = label_style(s.label, MUTED).pos(plotters::style::text_anchor::Pos::new(
-            plotters::style::text_anchor::HPos::Left,
-            plotters::style::text_anchor::VPos::Center,
-        ));
-        let _ = root.draw(&Text::new(m.clone(), (x + s.margin, top + y + row_h / 2), style));
-    }
 }
 
 /// One axis of a cartesian frame: its ticks (plotters draws exactly these), its description,
@@ -525,6 +538,82 @@ pub(crate) struct Frame {
     pub below: i32,
     /// Font size of the y tick labels (0: the usual), smaller when many bars share the height.
     pub y_label: f64,
+}
+
+/// The heights a cartesian frame takes above, below and around its plot, in a chart `w`
+/// pixels wide: what [`laid_out`] leaves the plot, and what [`frame_height`] adds to one.
+struct Chrome {
+    /// Title and subtitle, wrapped.
+    top: i32,
+    /// Room above the plot for the top tick label's upper half.
+    margin_top: i32,
+    /// Tick marks, tick labels and the description under the plot.
+    x_area: i32,
+    /// Between the x axis and the legend.
+    legend_gap: i32,
+    legend: LegendLayout,
+    /// The caller's strip under the legend.
+    below: i32,
+    margin: i32,
+}
+
+impl Chrome {
+    fn of(frame: &Frame, w: u32, s: &Sizes) -> Chrome {
+        let label_h = s.label.round() as i32;
+        let legend = legend_layout(&frame.legend, w, s);
+        Chrome {
+            top: header_height(&frame.title, &frame.subtitle, s, w),
+            margin_top: label_h / 2 + 2,
+            x_area: 2 * s.tick + label_h + 4 + if frame.x.desc.is_empty() { 0 } else { label_h + 6 },
+            legend_gap: if legend.height > 0 { s.margin / 2 } else { 0 },
+            legend,
+            below: frame.below,
+            margin: s.margin,
+        }
+    }
+
+    /// Everything below the plot's drawing area: legend, the caller's strip, the margin.
+    fn bottom(&self) -> i32 {
+        self.legend.height + self.legend_gap + self.below + self.margin
+    }
+}
+
+/// The height of a chart with this frame whose plot is `plot_h` pixels tall, at the options'
+/// width (titles wrapped and the legend listed in full as they will be drawn).
+pub(crate) fn frame_height(frame: &Frame, opts: &ChartOptions, plot_h: i32) -> u32 {
+    let c = Chrome::of(frame, opts.size().0, &Sizes::of(opts));
+    // One pixel more: plotters' pixel ranges end exclusive.
+    (c.top + c.margin_top + plot_h.max(0) + 1 + c.x_area + c.bottom()) as u32
+}
+
+/// The height of the plot in a chart of the options' size with this frame.
+pub(crate) fn frame_plot_height(frame: &Frame, opts: &ChartOptions) -> i32 {
+    let (w, h) = opts.size();
+    let c = Chrome::of(frame, w, &Sizes::of(opts));
+    (h as i32 - c.top - c.bottom()).max(40) - c.margin_top - c.x_area
+}
+
+/// Least room between two x tick labels side by side.
+pub(crate) const X_LABEL_GAP: i32 = 6;
+
+/// `ticks` with only every k-th label kept (the others empty, so no text is drawn), k the
+/// least for which no two kept labels come closer than `gap` pixels. `at` is each tick's pixel
+/// along the axis and `extent` a label's length along it; labels are centred on their ticks.
+pub(crate) fn thin_labels(ticks: &[Tick], at: &[i32], extent: impl Fn(&str) -> i32, gap: i32) -> Vec<Tick> {
+    let span = |i: usize| {
+        let e = extent(&ticks[i].1);
+        (at[i] - e / 2, at[i] - e / 2 + e)
+    };
+    let clear = |k: usize| {
+        let kept: Vec<usize> = (0..ticks.len()).step_by(k).filter(|&i| !ticks[i].1.is_empty()).collect();
+        kept.windows(2).all(|p| {
+            let (a, b) = (span(p[0]), span(p[1]));
+            let (lo, hi) = if a.0 <= b.0 { (a, b) } else { (b, a) };
+            hi.0 - lo.1 >= gap
+        })
+    };
+    let k = (1..=ticks.len().max(1)).find(|&k| clear(k)).unwrap_or(1);
+    ticks.iter().enumerate().map(|(i, t)| (t.0, if i % k == 0 { t.1.clone() } else { String::new() })).collect()
 }
 
 /// A plotters coordinate with exactly the given ticks. (plotters' own `WithKeyPoints` loses
@@ -642,17 +731,15 @@ where
         let root = Recorder::new(&mut list, w, h).into_drawing_area();
         root.fill(&RGBColor(255, 255, 255)).map_err(err)?;
         let top = header(&root, &frame.title, &frame.subtitle, &s, w);
-        let legend = legend_layout(&frame.legend, opts.highlight, w, h, &s);
-        let legend_gap = if legend.height > 0 { s.margin / 2 } else { 0 };
-        let bottom = legend.height + legend_gap + frame.below + s.margin;
+        let c = Chrome::of(frame, w, &s);
+        let bottom = c.bottom();
         let area = root.clone().shrink((0, top), (w, (h as i32 - top - bottom).max(40) as u32));
 
         let label_h = s.label.round() as i32;
-        let desc_h = label_h + 6;
         let y_size = if frame.y_label > 0.0 { frame.y_label } else { s.label };
         let y_area = y_label_width(&frame.y.ticks, &Sizes { label: y_size, ..s })
-            + if frame.y.desc.is_empty() { 0 } else { desc_h };
-        let x_area = 2 * s.tick + label_h + 4 + if frame.x.desc.is_empty() { 0 } else { desc_h };
+            + if frame.y.desc.is_empty() { 0 } else { label_h + 6 };
+        let x_area = c.x_area;
         let last_x = frame.x.ticks.iter().map(|t| text_size(&t.1, s.label).0 as i32).max().unwrap_or(0);
         let right = (last_x * 3 / 5 + 2).max(s.margin) + frame.right;
 
@@ -661,14 +748,21 @@ where
         let mut chart = ChartBuilder::on(&area)
             .margin_left(s.margin)
             .margin_right(right)
-            .margin_top(label_h / 2 + 2)
+            .margin_top(c.margin_top)
             .x_label_area_size(x_area)
             .y_label_area_size(y_area)
             .build_cartesian_2d(Ticked { inner: xs, ticks: xt }, Ticked { inner: ys, ticks: yt })
             .map_err(err)?;
+        // Labels that would run into their neighbours are left out, evenly (every second or
+        // third decade), keeping their ticks and grid lines.
+        let (xr, yr) = (chart.x_range(), chart.y_range());
+        let x_at: Vec<i32> = frame.x.ticks.iter().map(|t| chart.backend_coord(&(t.0, yr.start)).0).collect();
+        let y_at: Vec<i32> = frame.y.ticks.iter().map(|t| chart.backend_coord(&(xr.start, t.0)).1).collect();
+        let x_ticks = thin_labels(&frame.x.ticks, &x_at, |l| text_size(l, s.label).0 as i32, X_LABEL_GAP);
+        let y_ticks = thin_labels(&frame.y.ticks, &y_at, |_| y_size.round() as i32, 0);
         let label = |ticks: &[Tick], v: f64| ticks.iter().find(|t| t.0 == v).map(|t| t.1.clone()).unwrap_or_default();
-        let xf = |v: &f64| label(&frame.x.ticks, *v);
-        let yf = |v: &f64| label(&frame.y.ticks, *v);
+        let xf = |v: &f64| label(&x_ticks, *v);
+        let yf = |v: &f64| label(&y_ticks, *v);
         {
             let mut mesh = chart.configure_mesh();
             mesh.bold_line_style(ShapeStyle::from(&GRID))
@@ -696,10 +790,10 @@ where
         let (xr, yr) = chart.plotting_area().get_pixel_range();
         plot = (xr.start, yr.start, xr.end, yr.end);
         draw(&mut chart, &root, &s, &mut hits);
-        let legend_top = h as i32 - bottom + legend_gap;
-        draw_legend(&root, &frame.legend, &legend, legend_top, opts.highlight, &s);
+        let legend_top = h as i32 - bottom + c.legend_gap;
+        draw_legend(&root, &frame.legend, &c.legend, legend_top, opts.highlight, &s);
         if frame.below > 0 {
-            below(&root, legend_top + legend.height, plot, &s);
+            below(&root, legend_top + c.legend.height, plot, &s);
         }
     }
     Ok(Chart { width: w, height: h, list, hits, table: Table::default(), plot, reach: 0.0 })
@@ -757,21 +851,48 @@ mod tests {
     }
 
     #[test]
-    fn legend_wraps_and_summarises_what_does_not_fit() {
+    fn wrap_breaks_between_words_and_never_cuts() {
+        let text = "higher and further left is better; waits under 1 s drawn at 1 s";
+        let lines = wrap(text, 10.0, 120);
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|l| text_size(l, 10.0).0 <= 120), "{lines:?}");
+        assert_eq!(lines.join(" "), text);
+        // A word longer than a line is broken, not cut.
+        let long = wrap("supercalifragilistic", 10.0, 40);
+        assert_eq!(long.concat(), "supercalifragilistic");
+        assert!(long.iter().all(|l| text_size(l, 10.0).0 <= 40), "{long:?}");
+        assert_eq!(wrap("", 10.0, 40), Vec::<String>::new());
+    }
+
+    #[test]
+    fn legend_lists_every_entry_in_columns() {
         let s = Sizes::of(&ChartOptions::default());
         let entries: Vec<LegendEntry> = (0..37)
             .map(|i| LegendEntry { label: format!("conservative-{i}"), colour: series_colour(i), series: i })
             .collect();
-        let l = legend_layout(&entries, None, 640, 360, &s);
-        assert!(l.height <= 120, "a third of the height at most: {}", l.height);
-        let more = l.more.as_ref().expect("not all 37 fit");
-        assert_eq!(more.0, format!("+{} more", 37 - l.items.len()));
-        // The highlighted series is listed even when it would have been left out.
-        let l = legend_layout(&entries, Some(36), 640, 360, &s);
-        assert!(l.items.iter().any(|&(i, _, _)| i == 36));
-        let few = legend_layout(&entries[..3], None, 640, 360, &s);
+        let l = legend_layout(&entries, 640, &s);
+        assert_eq!(l.items.len(), 37);
+        // Equal columns, read downwards: entry 1 under entry 0, and no two entries on one spot.
+        assert_eq!((l.items[1].1, l.items[1].2 > l.items[0].2), (l.items[0].1, true));
+        let spots: std::collections::BTreeSet<(i32, i32)> = l.items.iter().map(|&(_, x, y)| (x, y)).collect();
+        assert_eq!(spots.len(), 37);
+        let row_h = (s.label * 1.6).round() as i32;
+        assert_eq!(l.height, l.items.iter().map(|&(_, _, y)| y).max().unwrap() + row_h);
+        let few = legend_layout(&entries[..3], 640, &s);
         assert_eq!(few.items.len(), 3);
-        assert!(few.more.is_none());
         assert_eq!(few.items[0].2, few.items[2].2, "three short entries share a row");
+    }
+
+    #[test]
+    fn crowded_labels_are_thinned_evenly() {
+        let ticks: Vec<Tick> = (0..7).map(|k| (k as f64, format!("{}", 10u64.pow(k)))).collect();
+        let at: Vec<i32> = (0..7).map(|k| k * 30).collect();
+        let width = |l: &str| text_size(l, 12.0).0 as i32;
+        let kept = thin_labels(&ticks, &at, width, X_LABEL_GAP);
+        let shown: Vec<&str> = kept.iter().map(|t| t.1.as_str()).filter(|l| !l.is_empty()).collect();
+        assert_eq!(shown, ["1", "100", "10000", "1000000"]);
+        // Room enough: all kept.
+        let at: Vec<i32> = (0..7).map(|k| k * 80).collect();
+        assert!(thin_labels(&ticks, &at, width, X_LABEL_GAP).iter().all(|t| !t.1.is_empty()));
     }
 }

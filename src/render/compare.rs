@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 
 use plotters::coord::combinators::IntoLogRange;
+use plotters::coord::ranged1d::Ranged;
 use plotters::coord::Shift;
 use plotters::drawing::DrawingArea;
 use plotters::element::{PathElement, Rectangle, Text};
@@ -16,16 +17,18 @@ use plotters::style::{Color, RGBColor};
 use serde::{Deserialize, Serialize};
 
 use super::axis::{
-    duration_unit, fmt_duration, fmt_number, fmt_tick, fmt_time, linear_ticks, nice_max, time_axis_name, time_ticks,
-    wait_ticks, Tick,
+    count_ticks, duration_unit, fmt_duration, fmt_number, fmt_tick, fmt_time, linear_ticks, nice_max, time_axis_name,
+    time_ticks, wait_ticks, whole_or_number, Tick,
 };
 use super::chart::{
-    cartesian, fit, label_style, nothing_below, policy_colour, rgba, run_colours, series_colour, y_label_width,
-    AxisSpec, Chart, ChartOptions, Frame, Hit, LegendEntry, Sizes, Table, INK,
+    cartesian, fit, frame_height, frame_plot_height, label_style, nothing_below, policy_colour, rgba, run_colours,
+    series_colour, y_label_width, AxisSpec, Chart, ChartOptions, Ctx, Frame, Hit, LegendEntry, Sizes, Table, INK,
 };
 use super::display::{text_size, Colour, Recorder};
 use super::generic::draw_text;
 use super::generic::heatmap::ramp;
+use super::line_labels;
+use super::multiples::{self, Line, Scale};
 use crate::engine::Outcome;
 use crate::metrics::categories::{bsld_by_category, Grid};
 use crate::metrics::SeriesPoint;
@@ -258,6 +261,71 @@ pub fn compare_chart(runs: &[RunView], which: &CompareChart, opts: &ChartOptions
     }
 }
 
+/// The least height in pixels at which `compare_chart(runs, which, opts)` keeps every part
+/// legible at `opts.width` (and `opts.compact`): bars at least 10 px thick, a line chart's plot
+/// its usual height however many rows its legend and subtitle take, each of many runs' panels
+/// readable. It does not depend on `opts.height`, so a page may draw at the larger of its own
+/// height and this one and ask again at any time. None when there is no chart to draw (no
+/// runs, a run out of range).
+pub fn preferred_height(runs: &[RunView], which: &CompareChart, opts: &ChartOptions) -> Option<u32> {
+    if runs.is_empty() {
+        return None;
+    }
+    let s = Sizes::of(opts);
+    let n = runs.len();
+    let lines = |strip: bool, frame: Frame| frame_height(&frame, opts, min_line_plot(strip, &s));
+    Some(match which {
+        CompareChart::MetricBars { metric } => {
+            frame_height(&bars_frame(runs, &bar_values(runs, metric)), opts, n as i32 * bar_pitch(&s))
+        }
+        CompareChart::WaitCdf if n > ONE_PLOT_MAX => {
+            let (lo, hi) = cdf_range(runs);
+            let x_ticks = |_: i32| wait_ticks(lo, hi, false);
+            multiples::preferred_height(&cdf_multiples(cdf_lines(runs, lo, hi), (lo, hi), &x_ticks, &share_axis), opts)
+        }
+        CompareChart::WaitCdf => lines(false, cdf_frame(runs)),
+        CompareChart::Busy | CompareChart::Queue => {
+            let q = if *which == CompareChart::Busy { Quantity::Busy } else { Quantity::Queue };
+            if n > ONE_PLOT_MAX {
+                // The panels' frame, without drawing their lines.
+                let top = runs.iter().flat_map(|r| series_points(&r.series, q)).fold(1.0f64, |a, p| a.max(p.1));
+                let y = |ph: i32| {
+                    let (end, ticks) = count_ticks(top, s.ticks_y(ph).max(4));
+                    (Scale::Linear(0.0, end), ticks)
+                };
+                let x_ticks = |_: i32| Vec::new();
+                let (what, unit) = quantity_names(q);
+                let blank = |i: usize| Line {
+                    name: runs[i].policy.clone(),
+                    colour: Colour::rgb(0, 0, 0),
+                    path: Vec::new(),
+                    marks: Vec::new(),
+                };
+                let spec = multiples::Spec {
+                    title: format!("{what} over time"),
+                    subtitle: format!("mean {unit} per time bucket; a panel per policy, the others in grey"),
+                    lines: (0..n).map(blank).collect(),
+                    x: Scale::Linear(0.0, 1.0),
+                    x_ticks: &x_ticks,
+                    x_desc: time_axis_name(opts.unix_start).to_string(),
+                    y: &y,
+                };
+                multiples::preferred_height(&spec, opts)
+            } else {
+                lines(true, over_time_frame(runs, opts, q))
+            }
+        }
+        CompareChart::Categories { run } => {
+            // Four rows of cells, each tall enough for its value and its count of jobs.
+            frame_height(&categories_frame(runs.get(*run)?, &s), opts, 4 * (s.label * 3.0).round() as i32)
+        }
+        CompareChart::Accuracy { run } => {
+            runs.get(*run)?;
+            frame_height(&accuracy_frame(&runs[*run], *run), opts, min_line_plot(false, &s))
+        }
+    })
+}
+
 /// A bar's or line's opacity: full, or faded when another series is highlighted.
 fn alpha_of(i: usize, highlight: Option<usize>, n: usize) -> f64 {
     match highlight {
@@ -294,68 +362,50 @@ fn axis_unit(unit: Unit, max: f64) -> (f64, String, Box<dyn Fn(f64) -> String>) 
         Unit::Fraction => (0.01, "percent".to_string(), Box::new(|v| format!("{}%", fmt_number(v * 100.0)))),
         Unit::Percent => (1.0, "percent".to_string(), Box::new(|v| format!("{}%", fmt_number(v)))),
         Unit::Ratio => (1.0, String::new(), Box::new(fmt_number)),
-        Unit::Count => (1.0, "jobs".to_string(), Box::new(|v| fmt_number(v.round()))),
+        Unit::Count => (1.0, "jobs".to_string(), Box::new(|v| fmt_tick(v.round(), 1.0))),
     }
 }
 
-fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Chart, String> {
+/// A metric's values per run, scaled to the unit its axis shows, and whether that axis is a
+/// log one.
+struct BarValues {
+    info: MetricInfo,
+    /// Per run, in the metric's own unit (seconds, a share).
+    values: Vec<Option<f64>>,
+    /// Per run, in the axis's unit (hours, percent).
+    scaled: Vec<Option<f64>>,
+    /// The largest value in the axis's unit.
+    smax: f64,
+    /// The axis's unit ("hours", "percent", "jobs"), empty for ratios.
+    unit_name: String,
+    /// A value (in the metric's unit) as its bar's label and hit text write it.
+    fmt: Box<dyn Fn(f64) -> String>,
+    /// Shares, on an axis to 100%.
+    percent: bool,
+    /// Values over more than a factor of [`LOG_SPREAD`], on a log axis.
+    log: bool,
+}
+
+fn bar_values(runs: &[RunView], metric: &str) -> BarValues {
     let info = metric_info(metric);
-    let (w, h) = opts.size();
-    let s = Sizes::of(opts);
-    let n = runs.len();
     let values: Vec<Option<f64>> = runs.iter().map(|r| r.metric(metric)).collect();
     let max = values.iter().flatten().fold(0.0f64, |a, &b| a.max(b));
     let (scale, unit_name, fmt) = axis_unit(info.unit, max);
     let scaled: Vec<Option<f64>> = values.iter().map(|v| v.map(|v| v / scale)).collect();
     let smax = max / scale;
-
-    // Policy names on the y axis, first run at the top; smaller type when many runs share the height.
-    let approx_plot_h = h as i32 - 2 * s.margin - (s.title * 1.35) as i32 - (s.small * 1.4) as i32 - 3 * s.label as i32;
-    let pitch = approx_plot_h as f64 / n as f64;
-    let name_size = s.label.min((pitch / 1.15).floor()).max(7.0);
-    let names: Vec<String> = runs.iter().map(|r| fit(&r.label(), name_size, w as i32 * 2 / 5)).collect();
-    let y_ticks: Vec<Tick> = names.iter().enumerate().map(|(i, l)| ((n - i) as f64 - 0.5, l.clone())).collect();
-    let name_sizes = Sizes { label: name_size, ..s };
-    let y_area = y_label_width(&y_ticks, &name_sizes);
-
-    // Room at the end of the longest bar for its value.
-    let value_labels: Vec<String> = values.iter().map(|v| v.map_or("n/a".to_string(), &fmt)).collect();
-    let label_w = value_labels.iter().map(|l| text_size(l, name_size).0 as i32).max().unwrap_or(0) + 6;
-    let plot_w = (w as i32 - y_area - 3 * s.margin - 12).max(40);
-    let room = (plot_w - label_w).max(plot_w / 2) as f64;
     let percent = matches!(info.unit, Unit::Fraction | Unit::Percent) && smax <= 100.0;
     // Values over more than a factor of LOG_SPREAD (FCFS's slowdown beside backfilling's) go on
     // a log axis, in decades, so the small bars stay readable; x is then log10 of the value.
     let present: Vec<f64> = scaled.iter().flatten().copied().collect();
     let smin = present.iter().copied().fold(f64::INFINITY, f64::min);
     let log = !percent && present.len() >= 2 && smin > 0.0 && smax / smin >= LOG_SPREAD;
-    let (xmin, xmax) = if percent {
-        // Shares run to 100%; a long bar's value goes inside its end.
-        (0.0, 100.0)
-    } else if log {
-        // Half a decade at least before the smallest value, so its bar has a length.
-        let lo = (smin.log10() - 0.5).floor();
-        let hi = smax.log10().ceil().max(lo + 1.0);
-        // Room after the longest bar for its value, as on a linear axis.
-        (lo, (lo + (smax.log10() - lo) * plot_w as f64 / room).max(hi))
-    } else if smax > 0.0 {
-        (0.0, nice_max(smax * plot_w as f64 / room, s.ticks(plot_w)))
-    } else {
-        (0.0, 1.0)
-    };
-    let x_ticks: Vec<Tick> = if log {
-        (xmin as i32..=xmax.floor() as i32)
-            .map(|k| (k as f64, fmt_tick(10f64.powi(k), 10f64.powi(k).min(1.0))))
-            .collect()
-    } else {
-        linear_ticks(0.0, xmax, s.ticks(plot_w))
-            .into_iter()
-            .filter(|t| t.0 <= xmax * (1.0 + 1e-9))
-            .map(|(v, _)| (v, tick_label(info.unit, v, xmax, s.ticks(plot_w))))
-            .collect()
-    };
-    let at = |v: f64| if log { v.log10() } else { v };
+    BarValues { info, values, scaled, smax, unit_name, fmt, percent, log }
+}
 
+/// The title (with the unit) and the subtitle (definition, which way is better, notes) of a
+/// metric's bars; the axes are left for the caller.
+fn bars_frame(runs: &[RunView], v: &BarValues) -> Frame {
+    let info = &v.info;
     let stopped = runs.iter().any(|r| r.stopped.is_some());
     let mut subtitle = info.definition.clone();
     if let Some(lower) = info.lower_is_better {
@@ -367,23 +417,85 @@ fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Ch
     if stopped {
         subtitle.push_str("; faded bars: runs stopped early (finished jobs only)");
     }
-    if log {
+    if v.log {
         subtitle.push_str("; log scale");
     }
-    let title = if unit_name.is_empty() || info.unit == Unit::Count {
+    let title = if v.unit_name.is_empty() || info.unit == Unit::Count {
         info.label.clone()
     } else {
-        format!("{} ({unit_name})", info.label)
+        format!("{} ({})", info.label, v.unit_name)
     };
-    let frame = Frame {
-        title: title.clone(),
-        subtitle,
-        x: AxisSpec { ticks: x_ticks, desc: String::new(), grid: true },
-        y: AxisSpec { ticks: y_ticks, desc: String::new(), grid: false },
-        legend: Vec::new(),
-        y_label: name_size,
-        ..Default::default()
+    Frame { title, subtitle, ..Default::default() }
+}
+
+/// Pixels per bar's row at which bars stay thick (72% of the row: 12 px, 10 px when compact)
+/// and their names are in full-size type.
+fn bar_pitch(s: &Sizes) -> i32 {
+    (s.label * 1.4).ceil() as i32
+}
+
+fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Chart, String> {
+    let (w, _) = opts.size();
+    let s = Sizes::of(opts);
+    let n = runs.len();
+    let bv = bar_values(runs, metric);
+    let BarValues { values, scaled, smax, percent, log, .. } = &bv;
+    let (info, smax, percent, log) = (&bv.info, *smax, *percent, *log);
+    let mut frame = bars_frame(runs, &bv);
+
+    // Policy names on the y axis, first run at the top; smaller type when the chart is too short
+    // for a row each at the usual size ([`preferred_height`] says how tall it should be).
+    let pitch = frame_plot_height(&frame, opts) as f64 / n as f64;
+    let name_size = s.label.min((pitch / 1.15).floor()).max(7.0);
+    let names: Vec<String> = runs.iter().map(|r| fit(&r.label(), name_size, w as i32 * 2 / 5)).collect();
+    let y_ticks: Vec<Tick> = names.iter().enumerate().map(|(i, l)| ((n - i) as f64 - 0.5, l.clone())).collect();
+    let name_sizes = Sizes { label: name_size, ..s };
+    let y_area = y_label_width(&y_ticks, &name_sizes);
+
+    // Room at the end of the longest bar for its value.
+    let value_labels: Vec<String> = values.iter().map(|v| v.map_or("n/a".to_string(), &bv.fmt)).collect();
+    let label_w = value_labels.iter().map(|l| text_size(l, name_size).0 as i32).max().unwrap_or(0) + 6;
+    let plot_w = (w as i32 - y_area - 3 * s.margin - 12).max(40);
+    let room = (plot_w - label_w).max(plot_w / 2) as f64;
+    let smin = scaled.iter().flatten().copied().fold(f64::INFINITY, f64::min);
+    let count = info.unit == Unit::Count;
+    let (xmin, xmax) = if percent {
+        // Shares run to 100%; a long bar's value goes inside its end.
+        (0.0, 100.0)
+    } else if log {
+        // Half a decade at least before the smallest value, so its bar has a length.
+        let lo = (smin.log10() - 0.5).floor();
+        let hi = smax.log10().ceil().max(lo + 1.0);
+        // Room after the longest bar for its value, as on a linear axis.
+        (lo, (lo + (smax.log10() - lo) * plot_w as f64 / room).max(hi))
+    } else if count {
+        (0.0, count_ticks(smax * plot_w as f64 / room, s.ticks(plot_w)).0)
+    } else if smax > 0.0 {
+        (0.0, nice_max(smax * plot_w as f64 / room, s.ticks(plot_w)))
+    } else {
+        (0.0, 1.0)
     };
+    let x_ticks: Vec<Tick> = if log {
+        // A count is whole: no decade under 1 is labelled on its axis.
+        (xmin as i32..=xmax.floor() as i32)
+            .filter(|&k| !count || k >= 0)
+            .map(|k| (k as f64, fmt_tick(10f64.powi(k), 10f64.powi(k).min(1.0))))
+            .collect()
+    } else if count {
+        count_ticks(xmax, s.ticks(plot_w)).1
+    } else {
+        linear_ticks(0.0, xmax, s.ticks(plot_w))
+            .into_iter()
+            .filter(|t| t.0 <= xmax * (1.0 + 1e-9))
+            .map(|(v, _)| (v, tick_label(info.unit, v, xmax, s.ticks(plot_w))))
+            .collect()
+    };
+    let at = |v: f64| if log { v.log10() } else { v };
+    let title = frame.title.clone();
+    frame.x = AxisSpec { ticks: x_ticks, desc: String::new(), grid: true };
+    frame.y = AxisSpec { ticks: y_ticks, desc: String::new(), grid: false };
+    frame.y_label = name_size;
+    let stopped = runs.iter().any(|r| r.stopped.is_some());
     // Bars fill 72% of their row, but no more than 32 px however few the runs.
     let half = 0.36f64.min(16.0 / pitch.max(1.0));
     let highlight = opts.highlight;
@@ -436,9 +548,10 @@ fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Ch
     }
     let rows = runs
         .iter()
-        .zip(&scaled)
+        .zip(scaled)
         .map(|(r, v)| {
-            let mut row = vec![r.policy.clone(), v.map_or("n/a".to_string(), fmt_table)];
+            let cell = |v: f64| if count { format!("{:.0}", v.round()) } else { fmt_table(v) };
+            let mut row = vec![r.policy.clone(), v.map_or("n/a".to_string(), cell)];
             if stopped {
                 row.push(r.stopped.clone().unwrap_or_default());
             }
@@ -463,6 +576,16 @@ fn fmt_table(v: f64) -> String {
     } else {
         let decimals = (3 - a.log10().floor() as i32).clamp(0, 6) as usize;
         format!("{v:.decimals$}")
+    }
+}
+
+/// A table cell as [`fmt_table`] writes it, but a whole number as one: a mean of 30 busy
+/// processors reads "30", not "30.00".
+fn fmt_table_whole(v: f64) -> String {
+    if v == v.round() {
+        format!("{v:.0}")
+    } else {
+        fmt_table(v)
     }
 }
 
@@ -526,79 +649,199 @@ fn point_hits(points: &[(i32, i32, usize, String)], series: usize, hits: &mut Ve
     }
 }
 
-fn wait_cdf(runs: &[RunView], opts: &ChartOptions) -> Result<Chart, String> {
-    let n = runs.len();
-    let s = Sizes::of(opts);
-    let (w, _) = opts.size();
+/// Past this many runs a line chart draws a panel per run ([`multiples`]) rather than one plot:
+/// a legend of more colours than this cannot be matched to lines by eye.
+const ONE_PLOT_MAX: usize = 10;
+
+/// Least height of a line chart's plot at the height [`preferred_height`] asks for. The busy
+/// and queue strips are short by design, under the Gantt chart they follow.
+fn min_line_plot(strip: bool, s: &Sizes) -> i32 {
+    match (strip, s.label < 11.0) {
+        (true, true) => 80,
+        (true, false) => 100,
+        (false, true) => 110,
+        (false, false) => 150,
+    }
+}
+
+/// Draws `lines` into one plot: each in its colour (the highlighted one on top, the others
+/// faded), the points the pointer finds, and each name beside its line where there is room.
+/// The highlighted line is named at `anchors[i]` when it found no room of its own.
+fn draw_lines<X, Y>(
+    chart: &mut Ctx<'_, '_, X, Y>,
+    root: &DrawingArea<Recorder<'_>, Shift>,
+    s: &Sizes,
+    hits: &mut Vec<Hit>,
+    lines: &[Line],
+    anchors: &[Option<(f64, f64)>],
+    highlight: Option<usize>,
+) where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let n = lines.len();
+    let plot = super::chart::plot_rect(chart);
+    let in_pixels: Vec<(Vec<(i32, i32)>, String)> = lines
+        .iter()
+        .map(|l| {
+            let mut px: Vec<(i32, i32)> = Vec::with_capacity(l.path.len());
+            for p in &l.path {
+                let q = chart.backend_coord(p);
+                if px.last() != Some(&q) {
+                    px.push(q);
+                }
+            }
+            (px, l.name.clone())
+        })
+        .collect();
+    // Placed from the geometry alone, so names stay put as the pointer moves between lines.
+    let places = line_labels::place(&in_pixels, plot, s);
+    for i in draw_order(n, highlight) {
+        let l = &lines[i];
+        if l.path.is_empty() {
+            continue;
+        }
+        let style = rgba(l.colour, alpha_of(i, highlight, n)).stroke_width(line_width(i, highlight, n));
+        let _ = chart.draw_series(std::iter::once(PathElement::new(l.path.clone(), style)));
+        let marks: Vec<(i32, i32, usize, String)> = l
+            .marks
+            .iter()
+            .map(|(x, y, k, text)| {
+                let (px, py) = chart.backend_coord(&(*x, *y));
+                (px, py, *k, text.clone())
+            })
+            .collect();
+        point_hits(&marks, i, hits);
+    }
+    for (i, b) in places.iter().enumerate() {
+        if let Some(b) = b {
+            line_labels::draw(root, &lines[i].name, *b, lines[i].colour, highlight == Some(i), s);
+        }
+    }
+    if let Some(h) = highlight.filter(|&h| h < n && places[h].is_none()) {
+        if let Some(a) = anchors[h] {
+            label_line(root, &lines[h].name, chart.backend_coord(&a), plot, lines[h].colour, s);
+        }
+    }
+}
+
+const CDF_TITLE: &str = "Share of jobs that waited at most x";
+
+/// The wait axis's range: from 1 s to the first round duration at or above the longest wait.
+fn cdf_range(runs: &[RunView]) -> (f64, f64) {
     let top = runs.iter().filter_map(|r| r.wait_quantiles.last()).copied().max().unwrap_or(0) as f64;
-    // The axis ends on the first round duration at or above the longest wait.
     let ends = [60.0, 600.0, 3600.0, 86_400.0, 604_800.0, 2_592_000.0, 31_536_000.0];
-    let hi = ends.iter().copied().find(|&e| e >= top).unwrap_or(top.max(1.0) * 1.5);
-    let lo = 1.0;
-    let x_ticks = wait_ticks(lo, hi, opts.compact || w < 420);
+    (1.0, ends.iter().copied().find(|&e| e >= top).unwrap_or(top.max(1.0) * 1.5))
+}
+
+/// Each run's distribution of waits as a line (wait, share of jobs) through its quantiles, and
+/// the points the pointer finds on it.
+fn cdf_lines(runs: &[RunView], lo: f64, hi: f64) -> Vec<Line> {
+    let colours = colours(runs);
+    runs.iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let q = &r.wait_quantiles;
+            let mut line = Line { name: r.policy.clone(), colour: colours[i], path: Vec::new(), marks: Vec::new() };
+            if q.is_empty() {
+                return line;
+            }
+            let steps = q.len() - 1;
+            let x = |k: usize| (q[k] as f64).clamp(lo, hi);
+            // Through the quantiles: the share reaches k/steps at the k-th. The jobs that waited
+            // at most 1 s are one point on the left edge, not a climb up the axis.
+            if q[0] as f64 > lo {
+                line.path.push((x(0), 0.0));
+            }
+            for (k, &wait) in q.iter().enumerate().skip(1) {
+                let p = k as f64 / steps as f64;
+                if (wait as f64) <= lo && q.get(k + 1).is_some_and(|&n| n as f64 <= lo) {
+                    continue;
+                }
+                line.path.push((x(k), p));
+                let text =
+                    format!("{}: {}% of jobs waited ≤ {}", r.policy, fmt_number(p * 100.0), fmt_duration(wait as f64));
+                line.marks.push((x(k), p, k, text));
+            }
+            // The top of each vertical step, furthest right first, so a pixel keeps its highest share.
+            line.marks.reverse();
+            line
+        })
+        .collect()
+}
+
+/// The CDF's frame without its x ticks (they depend on the width only).
+fn cdf_frame(runs: &[RunView]) -> Frame {
     let y_ticks: Vec<Tick> =
         [0.0, 0.25, 0.5, 0.75, 1.0].iter().map(|&v| (v, format!("{}%", (v * 100.0) as i32))).collect();
-    let frame = Frame {
-        title: "Share of jobs that waited at most x".to_string(),
+    Frame {
+        title: CDF_TITLE.to_string(),
         subtitle:
             "wait = start − submit, over started jobs; waits under 1 s drawn at 1 s; higher and further left is better"
                 .to_string(),
-        x: AxisSpec { ticks: x_ticks, desc: "wait (log scale)".to_string(), grid: true },
+        x: AxisSpec { ticks: Vec::new(), desc: "wait (log scale)".to_string(), grid: true },
         y: AxisSpec { ticks: y_ticks, desc: "share of jobs".to_string(), grid: true },
         legend: legend(runs),
         ..Default::default()
+    }
+}
+
+/// Small multiples of the waits' distributions: a panel per run.
+fn cdf_multiples<'a>(
+    lines: Vec<Line>,
+    (lo, hi): (f64, f64),
+    x_ticks: &'a dyn Fn(i32) -> Vec<Tick>,
+    y: &'a dyn Fn(i32) -> (Scale, Vec<Tick>),
+) -> multiples::Spec<'a> {
+    multiples::Spec {
+        title: CDF_TITLE.to_string(),
+        subtitle: "wait = start − submit, over started jobs; higher and further left is better; a panel per policy, \
+                   the others in grey"
+            .to_string(),
+        lines,
+        x: Scale::Log(lo, hi),
+        x_ticks,
+        x_desc: "wait (log scale)".to_string(),
+        y,
+    }
+}
+
+/// The y axis of a panel of shares: 0, 50% and 100%.
+fn share_axis(_: i32) -> (Scale, Vec<Tick>) {
+    (Scale::Linear(0.0, 1.0), [0.0, 0.5, 1.0].iter().map(|&v| (v, format!("{}%", (v * 100.0) as i32))).collect())
+}
+
+fn wait_cdf(runs: &[RunView], opts: &ChartOptions) -> Result<Chart, String> {
+    let n = runs.len();
+    let (w, _) = opts.size();
+    let (lo, hi) = cdf_range(runs);
+    let lines = cdf_lines(runs, lo, hi);
+    let mut chart = if n > ONE_PLOT_MAX {
+        let x_ticks = |_: i32| wait_ticks(lo, hi, false);
+        multiples::draw(&cdf_multiples(lines, (lo, hi), &x_ticks, &share_axis), opts)
+    } else {
+        let mut frame = cdf_frame(runs);
+        frame.x.ticks = wait_ticks(lo, hi, opts.compact || w < 420);
+        let anchors: Vec<Option<(f64, f64)>> = runs
+            .iter()
+            .map(|r| {
+                let q = &r.wait_quantiles;
+                let k = q.len().checked_sub(1)? * 9 / 10;
+                Some(((q[k] as f64).clamp(lo, hi), k as f64 / (q.len() - 1) as f64))
+            })
+            .collect();
+        let highlight = opts.highlight;
+        let mut chart = cartesian(
+            opts,
+            &frame,
+            (lo..hi).log_scale(),
+            0.0..1.0,
+            |chart, root, s, hits| draw_lines(chart, root, s, hits, &lines, &anchors, highlight),
+            nothing_below,
+        )?;
+        chart.reach = 8.0;
+        chart
     };
-    let highlight = opts.highlight;
-    let mut chart = cartesian(
-        opts,
-        &frame,
-        (lo..hi).log_scale(),
-        0.0..1.0,
-        |chart, root, s, hits| {
-            let plot = super::chart::plot_rect(chart);
-            for i in draw_order(n, highlight) {
-                let q = &runs[i].wait_quantiles;
-                if q.is_empty() {
-                    continue;
-                }
-                let steps = q.len() - 1;
-                let x = |k: usize| (q[k] as f64).clamp(lo, hi);
-                // Through the quantiles: the share reaches k/steps at the k-th. The jobs that
-                // waited at most 1 s are one point on the left edge, not a climb up the axis.
-                let mut path = if q[0] as f64 > lo { vec![(x(0), 0.0)] } else { Vec::new() };
-                let mut pts = Vec::new();
-                for (k, &wait) in q.iter().enumerate().skip(1) {
-                    let p = k as f64 / steps as f64;
-                    if (wait as f64) <= lo && q.get(k + 1).is_some_and(|&n| n as f64 <= lo) {
-                        continue;
-                    }
-                    path.push((x(k), p));
-                    let (px, py) = chart.backend_coord(&(x(k), p));
-                    let text = format!(
-                        "{}: {}% of jobs waited ≤ {}",
-                        runs[i].policy,
-                        fmt_number(p * 100.0),
-                        fmt_duration(wait as f64)
-                    );
-                    pts.push((px, py, k, text));
-                }
-                let c = colours(runs)[i];
-                let style = rgba(c, alpha_of(i, highlight, n)).stroke_width(line_width(i, highlight, n));
-                let _ = chart.draw_series(std::iter::once(PathElement::new(path, style)));
-                // The top of each vertical step, furthest right first, so a pixel keeps its highest share.
-                pts.reverse();
-                point_hits(&pts, i, hits);
-                if highlight == Some(i) {
-                    let k = steps * 9 / 10;
-                    let at = chart.backend_coord(&(x(k), k as f64 / steps as f64));
-                    label_line(root, &runs[i].policy, at, plot, c, s);
-                }
-            }
-        },
-        nothing_below,
-    )?;
-    chart.reach = 8.0;
-    let _ = s;
     // Every 1%: 101 rows, a column of waits per run.
     let mut columns = vec!["jobs (share)".to_string()];
     columns.extend(runs.iter().map(|r| format!("{} wait (s)", r.policy)));
@@ -685,76 +928,106 @@ fn thin(points: Vec<(f64, f64, usize)>, max: usize) -> Vec<(f64, f64, usize)> {
         .collect()
 }
 
+/// What an over-time chart calls its quantity: in its title, and per unit.
+fn quantity_names(q: Quantity) -> (&'static str, &'static str) {
+    match q {
+        Quantity::Busy => ("Busy processors", "busy processors"),
+        Quantity::Queue => ("Waiting jobs", "waiting jobs"),
+    }
+}
+
+/// The window an over-time chart shows: the options' zoom, else every run's whole series.
+fn time_window(runs: &[RunView], opts: &ChartOptions) -> Option<(f64, f64)> {
+    let span = runs
+        .iter()
+        .filter_map(|r| Some((r.series.first()?.time as f64, r.series.last()?.time as f64)))
+        .fold(None, |acc: Option<(f64, f64)>, (a, b)| Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b)))));
+    match (opts.x_range, span) {
+        (Some((a, b)), _) if b > a => Some((a, b)),
+        (_, Some((a, b))) => Some((a, b.max(a + 1.0))),
+        _ => None,
+    }
+}
+
+/// An over-time chart's frame without its ticks.
+fn over_time_frame(runs: &[RunView], opts: &ChartOptions, q: Quantity) -> Frame {
+    let (what, unit) = quantity_names(q);
+    Frame {
+        title: format!("{what} over time"),
+        subtitle: format!("mean {unit} per time bucket, one line per policy"),
+        x: AxisSpec { ticks: Vec::new(), desc: time_axis_name(opts.unix_start).to_string(), grid: true },
+        y: AxisSpec { ticks: Vec::new(), desc: unit.to_string(), grid: true },
+        legend: legend(runs),
+        ..Default::default()
+    }
+}
+
 fn over_time(runs: &[RunView], opts: &ChartOptions, q: Quantity) -> Result<Chart, String> {
     let n = runs.len();
     let s = Sizes::of(opts);
     let (w, _) = opts.size();
     let all: Vec<Vec<(f64, f64)>> = runs.iter().map(|r| series_points(&r.series, q)).collect();
-    let (what, unit) = match q {
-        Quantity::Busy => ("Busy processors", "busy processors"),
-        Quantity::Queue => ("Waiting jobs", "waiting jobs"),
-    };
-    let span = runs
-        .iter()
-        .filter_map(|r| Some((r.series.first()?.time as f64, r.series.last()?.time as f64)))
-        .fold(None, |acc: Option<(f64, f64)>, (a, b)| Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b)))));
-    let (t0, t1) = match (opts.x_range, span) {
-        (Some((a, b)), _) if b > a => (a, b),
-        (_, Some((a, b))) => (a, b.max(a + 1.0)),
-        _ => return Ok(Chart::message(opts, what, "no run has a time series")),
+    let (what, unit) = quantity_names(q);
+    let Some((t0, t1)) = time_window(runs, opts) else {
+        return Ok(Chart::message(opts, what, "no run has a time series"));
     };
     let visible: Vec<Vec<(f64, f64, usize)>> = all.iter().map(|p| clip(p, t0, t1)).collect();
     let top = visible.iter().flatten().fold(0.0f64, |a, p| a.max(p.1));
     let approx_plot_w = w as i32 - 90;
-    let approx_plot_h = s.plot_height(opts.size().1);
-    let ymax = nice_max(top.max(1.0), s.ticks_y(approx_plot_h));
-    let y_ticks = linear_ticks(0.0, ymax, s.ticks_y(approx_plot_h));
-    // More points than one per 3 pixels only draws noise: average runs of neighbours.
-    let visible: Vec<Vec<(f64, f64, usize)>> =
-        visible.into_iter().map(|v| thin(v, (approx_plot_w / 3).max(10) as usize)).collect();
-    let x_ticks = time_ticks(t0, t1, s.time_ticks(approx_plot_w), opts.unix_start);
-    let frame = Frame {
-        title: format!("{what} over time"),
-        subtitle: format!("mean {unit} per time bucket, one line per policy"),
-        x: AxisSpec { ticks: x_ticks, desc: time_axis_name(opts.unix_start).to_string(), grid: true },
-        y: AxisSpec { ticks: y_ticks, desc: unit.to_string(), grid: true },
-        legend: legend(runs),
-        ..Default::default()
-    };
-    let highlight = opts.highlight;
+    // More points than one per 3 pixels only draws noise: average runs of neighbours. A panel of
+    // small multiples is some 170 px wide: about 90 points are plenty there.
+    let most = if n > ONE_PLOT_MAX { 90 } else { (approx_plot_w / 3).max(10) as usize };
+    let colours = colours(runs);
     let unix = opts.unix_start;
-    let mut chart = cartesian(
-        opts,
-        &frame,
-        t0..t1,
-        0.0..ymax,
-        |chart, root, s, hits| {
-            let plot = super::chart::plot_rect(chart);
-            for i in draw_order(n, highlight) {
-                let pts = &visible[i];
-                if pts.is_empty() {
-                    continue;
-                }
-                let c = colours(runs)[i];
-                let style = rgba(c, alpha_of(i, highlight, n)).stroke_width(line_width(i, highlight, n));
-                let path: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
-                let _ = chart.draw_series(std::iter::once(PathElement::new(path, style)));
-                let marks: Vec<(i32, i32, usize, String)> = pts
-                    .iter()
-                    .map(|&(t, v, k)| {
-                        let (x, y) = chart.backend_coord(&(t, v));
-                        (x, y, k, format!("{}: {} {unit} at {}", runs[i].policy, fmt_number(v), fmt_time(t, unix)))
-                    })
-                    .collect();
-                point_hits(&marks, i, hits);
-                if highlight == Some(i) {
-                    let last = pts[pts.len() - 1];
-                    label_line(root, &runs[i].policy, chart.backend_coord(&(last.0, last.1)), plot, c, s);
-                }
+    let lines: Vec<Line> = visible
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let v = thin(v, most);
+            let say =
+                |v: f64, t: f64| format!("{}: {} {unit} at {}", runs[i].policy, whole_or_number(v), fmt_time(t, unix));
+            Line {
+                name: runs[i].policy.clone(),
+                colour: colours[i],
+                path: v.iter().map(|p| (p.0, p.1)).collect(),
+                marks: v.iter().map(|&(t, y, k)| (t, y, k, say(y, t))).collect(),
             }
-        },
-        nothing_below,
-    )?;
+        })
+        .collect();
+    let mut chart = if n > ONE_PLOT_MAX {
+        // Panels are narrow: as many date ticks as fit side by side, thinned if they touch.
+        let x_ticks = |pw: i32| time_ticks(t0, t1, ((pw as f64 / (s.label * 4.4)) as usize).clamp(2, 12), unix);
+        // At least four ticks, so the axis ends near the highest value, thinned if crowded.
+        let y = |ph: i32| {
+            let (end, ticks) = count_ticks(top, s.ticks_y(ph).max(4));
+            (Scale::Linear(0.0, end), ticks)
+        };
+        let spec = multiples::Spec {
+            title: format!("{what} over time"),
+            subtitle: format!("mean {unit} per time bucket; a panel per policy, the others in grey"),
+            lines,
+            x: Scale::Linear(t0, t1),
+            x_ticks: &x_ticks,
+            x_desc: time_axis_name(unix).to_string(),
+            y: &y,
+        };
+        multiples::draw(&spec, opts)
+    } else {
+        let mut frame = over_time_frame(runs, opts, q);
+        let (ymax, y_ticks) = count_ticks(top, s.ticks_y(frame_plot_height(&frame, opts)));
+        frame.y.ticks = y_ticks;
+        frame.x.ticks = time_ticks(t0, t1, s.time_ticks(approx_plot_w), unix);
+        let anchors: Vec<Option<(f64, f64)>> = lines.iter().map(|l| l.path.last().copied()).collect();
+        let highlight = opts.highlight;
+        cartesian(
+            opts,
+            &frame,
+            t0..t1,
+            0.0..ymax,
+            |chart, root, s, hits| draw_lines(chart, root, s, hits, &lines, &anchors, highlight),
+            nothing_below,
+        )?
+    };
     chart.reach = 8.0;
     // A common time grid of at most 200 rows; each run's value is its bucket's at that time.
     let rows_n = all.iter().map(|p| p.len()).max().unwrap_or(0).clamp(1, 200);
@@ -770,7 +1043,7 @@ fn over_time(runs: &[RunView], opts: &ChartOptions, q: Quantity) -> Result<Chart
                     b + 1 < r.series.len() || t - (r.series[b].time as f64) < 1.0 + (t1 - t0) / rows_n as f64
                 });
                 row.push(match (b, inside) {
-                    (Some(b), true) => fmt_table(match q {
+                    (Some(b), true) => fmt_table_whole(match q {
                         Quantity::Busy => r.series[b].busy_avg,
                         Quantity::Queue => r.series[b].queued_avg,
                     }),
@@ -793,6 +1066,20 @@ fn scale_pos(v: f64, top: f64) -> f64 {
     }
 }
 
+/// The categories heatmap's frame without its ticks.
+fn categories_frame(run: &RunView, s: &Sizes) -> Frame {
+    Frame {
+        title: format!("{}: mean bounded slowdown by job category", run.label()),
+        subtitle:
+            "rows: runtime, columns: processors (Kettimuthu et al.); darker is slower; one scale for all policies"
+                .to_string(),
+        x: AxisSpec { ticks: Vec::new(), desc: "processors".to_string(), grid: false },
+        y: AxisSpec { ticks: Vec::new(), desc: "runtime".to_string(), grid: false },
+        below: (s.label * 3.6).round() as i32,
+        ..Default::default()
+    }
+}
+
 fn categories(run: &RunView, index: usize, top: f64, opts: &ChartOptions) -> Result<Chart, String> {
     let g = &run.categories;
     let (nr, nc) = (g.rows.len(), g.cols.len());
@@ -804,17 +1091,9 @@ fn categories(run: &RunView, index: usize, top: f64, opts: &ChartOptions) -> Res
     let top_scale = 10f64.powi(top.log10().ceil().max(1.0) as i32);
     let x_ticks: Vec<Tick> = g.cols.iter().enumerate().map(|(c, l)| (c as f64 + 0.5, l.clone())).collect();
     let y_ticks: Vec<Tick> = g.rows.iter().enumerate().map(|(r, l)| ((nr - r) as f64 - 0.5, l.clone())).collect();
-    let scale_h = (s.label * 3.6).round() as i32;
-    let frame = Frame {
-        title: format!("{}: mean bounded slowdown by job category", run.label()),
-        subtitle:
-            "rows: runtime, columns: processors (Kettimuthu et al.); darker is slower; one scale for all policies"
-                .to_string(),
-        x: AxisSpec { ticks: x_ticks, desc: "processors".to_string(), grid: false },
-        y: AxisSpec { ticks: y_ticks, desc: "runtime".to_string(), grid: false },
-        below: scale_h,
-        ..Default::default()
-    };
+    let mut frame = categories_frame(run, &s);
+    frame.x.ticks = x_ticks;
+    frame.y.ticks = y_ticks;
     let policy = run.policy.clone();
     let mut chart = cartesian(
         opts,
@@ -936,6 +1215,22 @@ fn colour_scale(root: &DrawingArea<Recorder<'_>, Shift>, y: i32, plot: (i32, i32
     }
 }
 
+/// The accuracy histogram's frame without its ticks.
+fn accuracy_frame(run: &RunView, index: usize) -> Frame {
+    let c = colours_of_one(run, index);
+    Frame {
+        title: format!("{}: accuracy of runtime predictions", run.label()),
+        subtitle: "per job: runtime / predicted runtime, time-weighted (Tsafrir et al. Fig. 2); jobs killed at their estimate are at 100%".to_string(),
+        x: AxisSpec { ticks: Vec::new(), desc: "accuracy".to_string(), grid: false },
+        y: AxisSpec { ticks: Vec::new(), desc: "jobs".to_string(), grid: true },
+        legend: vec![
+            LegendEntry { label: "all jobs".to_string(), colour: Colour { a: 110, ..c }, series: index },
+            LegendEntry { label: "without jobs killed at their estimate".to_string(), colour: c, series: index },
+        ],
+        ..Default::default()
+    }
+}
+
 fn accuracy(run: &RunView, index: usize, opts: &ChartOptions) -> Result<Chart, String> {
     let h = &run.accuracy;
     let bins = h.all.len().max(h.without_killed.len());
@@ -945,10 +1240,6 @@ fn accuracy(run: &RunView, index: usize, opts: &ChartOptions) -> Result<Chart, S
     let s = Sizes::of(opts);
     let get = |v: &Vec<u64>, i: usize| v.get(i).copied().unwrap_or(0);
     let top = (0..bins).map(|i| get(&h.all, i).max(get(&h.without_killed, i))).max().unwrap_or(0) as f64;
-    let approx_plot_h = s.plot_height(opts.size().1);
-    let ymax = nice_max(top.max(1.0), s.ticks_y(approx_plot_h));
-    let y_ticks: Vec<Tick> =
-        linear_ticks(0.0, ymax, s.ticks_y(approx_plot_h)).into_iter().filter(|t| t.0 <= ymax * (1.0 + 1e-9)).collect();
     let width = 100.0 / bins as f64;
     let x_ticks: Vec<Tick> = (0..=bins)
         .filter(|i| i % (bins / 5).max(1) == 0 || *i == bins)
@@ -956,17 +1247,10 @@ fn accuracy(run: &RunView, index: usize, opts: &ChartOptions) -> Result<Chart, S
         .collect();
     let c = colours_of_one(run, index);
     let light = Colour { a: 110, ..c };
-    let frame = Frame {
-        title: format!("{}: accuracy of runtime predictions", run.label()),
-        subtitle: "per job: runtime / predicted runtime, time-weighted (Tsafrir et al. Fig. 2); jobs killed at their estimate are at 100%".to_string(),
-        x: AxisSpec { ticks: x_ticks, desc: "accuracy".to_string(), grid: false },
-        y: AxisSpec { ticks: y_ticks, desc: "jobs".to_string(), grid: true },
-        legend: vec![
-            LegendEntry { label: "all jobs".to_string(), colour: light, series: index },
-            LegendEntry { label: "without jobs killed at their estimate".to_string(), colour: c, series: index },
-        ],
-        ..Default::default()
-    };
+    let mut frame = accuracy_frame(run, index);
+    let (ymax, y_ticks) = count_ticks(top, s.ticks_y(frame_plot_height(&frame, opts)));
+    frame.x.ticks = x_ticks;
+    frame.y.ticks = y_ticks;
     let all_n: u64 = h.all.iter().sum();
     let wk_n: u64 = h.without_killed.iter().sum();
     let policy = run.policy.clone();

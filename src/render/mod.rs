@@ -13,6 +13,8 @@
 //! - [`generic`]: charts of any table of numbers (bars, grouped bars, lines, error bars,
 //!   heatmaps) from a serde spec, for the studies' figures and the trace's shape.
 //! - [`answer`]: the comparison said in words, on the page's first screen.
+//! - `multiples` and `line_labels`: what keeps line charts of many runs legible (a panel per
+//!   run; names written beside lines where they fit).
 
 pub mod answer;
 pub mod axis;
@@ -22,5 +24,7 @@ pub mod display;
 pub mod gantt;
 pub mod generic;
 pub mod learn;
+mod line_labels;
+mod multiples;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
