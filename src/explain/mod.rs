@@ -45,13 +45,9 @@ impl<'a> Words<'a> {
         }
     }
 
-    /// A duration: exact seconds up to two minutes, then the unit a person would use.
+    /// A duration as every view writes it (exact seconds up to two minutes).
     pub fn dur(&self, s: i64) -> String {
-        if s.abs() < 120 {
-            format!("{s} s")
-        } else {
-            fmt_duration(s as f64)
-        }
+        fmt_duration(s as f64)
     }
 
     /// Jobs by number, as a person lists them: `job 4`, `jobs 1 and 4`, `jobs 1, 2, 4 and 9

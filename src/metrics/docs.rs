@@ -22,7 +22,7 @@ pub const METRIC_DOCS: &[MetricDoc] = &[
     MetricDoc { key: "median_response_s", unit: "s", doc: "median (nearest rank) of end − submit" },
     MetricDoc { key: "p95_response_s", unit: "s", doc: "95th percentile (nearest rank) of end − submit" },
     MetricDoc { key: "max_response_s", unit: "s", doc: "longest end − submit" },
-    MetricDoc { key: "avg_bsld", unit: "", doc: "mean bounded slowdown max(1, (wait + run) / max(tau, run)), tau = 10 s" },
+    MetricDoc { key: "avg_bsld", unit: "", doc: "mean bounded slowdown = max(1, (wait + run) / max(τ, run)), τ = 10 s unless set" },
     MetricDoc { key: "median_bsld", unit: "", doc: "median bounded slowdown" },
     MetricDoc { key: "p95_bsld", unit: "", doc: "95th percentile bounded slowdown" },
     MetricDoc { key: "max_bsld", unit: "", doc: "largest bounded slowdown" },

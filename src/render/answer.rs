@@ -267,7 +267,7 @@ pub fn answer(runs: &[RunView], trace_loss: &[String]) -> Answer {
     if !stopped.is_empty() {
         more.push(format!("Not ranked, stopped before the end: {}.", stopped.join(", ")));
     }
-    more.push("Bounded slowdown is (wait + run) / max(10 s, run): 1 means no wait; lower is better.".to_string());
+    more.push(format!("{}: 1 means no wait; lower is better.", capitalised(super::compare::BSLD_DEFINITION)));
     Answer { lead, warnings, more, flags }
 }
 

@@ -116,7 +116,8 @@ pub fn count_ticks(hi: f64, max: usize) -> (f64, Vec<Tick>) {
     (n as f64 * step, (0..=n).map(|k| (k as f64 * step, fmt_tick(k as f64 * step, 1.0))).collect())
 }
 
-/// A duration in seconds in the unit a person would use: `45 s`, `12 min`, `4.2 h`, `3.1 d`.
+/// A duration in seconds in the unit a person would use: `45 s`, `90 s`, `12 min`, `4.2 h`,
+/// `3.1 d`: the one way every view writes a duration.
 pub fn fmt_duration(s: f64) -> String {
     if !s.is_finite() {
         return "n/a".to_string();
@@ -131,7 +132,8 @@ pub fn fmt_duration(s: f64) -> String {
             format!("{v:.1} {unit}")
         }
     };
-    if a < 60.0 {
+    // Seconds up to two minutes, as a duration axis (`duration_unit`) counts them.
+    if a < 120.0 {
         format!("{s:.0} s")
     } else if a < 3600.0 {
         one(s / 60.0, "min")

@@ -190,12 +190,15 @@ pub struct MetricInfo {
     pub lower_is_better: Option<bool>,
 }
 
+/// Bounded slowdown, defined once for every view that names it (τ is the metric option `tau`).
+pub const BSLD_DEFINITION: &str = "bounded slowdown = max(1, (wait + run) / max(τ, run)), τ = 10 s unless set";
+
 /// What the charts say about a metric key of [`crate::metrics::Metrics`].
 pub fn metric_info(key: &str) -> MetricInfo {
     use Unit::*;
     let wait = "wait = start − submit";
     let resp = "response = end − submit";
-    let bsld = "bounded slowdown = max(1, (wait + run) / max(τ, run))";
+    let bsld = BSLD_DEFINITION;
     let (label, unit, def, lower): (&str, Unit, &str, Option<bool>) = match key {
         "avg_wait_s" => ("Mean wait", Seconds, wait, Some(true)),
         "median_wait_s" => ("Median wait", Seconds, wait, Some(true)),
@@ -248,7 +251,7 @@ pub fn compare_chart(runs: &[RunView], which: &CompareChart, opts: &ChartOptions
     }
     let one = |run: usize| runs.get(run).ok_or_else(|| format!("run {run} out of range (there are {})", runs.len()));
     match which {
-        CompareChart::MetricBars { metric } => metric_bars(runs, metric, opts),
+        CompareChart::MetricBars { metric } => metric_bars(&ranked(runs), metric, opts),
         CompareChart::WaitCdf => wait_cdf(runs, opts),
         CompareChart::Busy => over_time(runs, opts, Quantity::Busy),
         CompareChart::Queue => over_time(runs, opts, Quantity::Queue),
@@ -326,6 +329,17 @@ pub fn preferred_height(runs: &[RunView], which: &CompareChart, opts: &ChartOpti
     })
 }
 
+/// The runs in the leaderboard's order (mean bounded slowdown, lowest first; unmeasured last), so
+/// every bar chart lists the policies as the leaderboard ranks them.
+pub fn ranked(runs: &[RunView]) -> Vec<RunView> {
+    let mut out = runs.to_vec();
+    out.sort_by(|a, b| {
+        let key = |r: &RunView| r.metric("avg_bsld").filter(|v| v.is_finite()).unwrap_or(f64::INFINITY);
+        key(a).total_cmp(&key(b))
+    });
+    out
+}
+
 /// A bar's or line's opacity: full, or faded when another series is highlighted.
 fn alpha_of(i: usize, highlight: Option<usize>, n: usize) -> f64 {
     match highlight {
@@ -352,17 +366,29 @@ fn legend(runs: &[RunView]) -> Vec<LegendEntry> {
         .collect()
 }
 
+/// A value of `unit` as every view writes it (a chart's label, a table's cell, a card), so one
+/// quantity reads the same wherever it is shown.
+pub fn fmt_value(unit: Unit, v: f64) -> String {
+    match unit {
+        Unit::Seconds => fmt_duration(v),
+        Unit::Fraction => format!("{}%", fmt_number(v * 100.0)),
+        Unit::Percent => format!("{}%", fmt_number(v)),
+        Unit::Ratio => fmt_number(v),
+        Unit::Count => fmt_tick(v.round(), 1.0),
+    }
+}
+
 /// How values of a unit are scaled and labelled on an axis whose largest value is `max`.
 fn axis_unit(unit: Unit, max: f64) -> (f64, String, Box<dyn Fn(f64) -> String>) {
+    let fmt: Box<dyn Fn(f64) -> String> = Box::new(move |v| fmt_value(unit, v));
     match unit {
         Unit::Seconds => {
             let (name, scale) = duration_unit(max);
-            (scale, name.to_string(), Box::new(fmt_duration))
+            (scale, name.to_string(), fmt)
         }
-        Unit::Fraction => (0.01, "percent".to_string(), Box::new(|v| format!("{}%", fmt_number(v * 100.0)))),
-        Unit::Percent => (1.0, "percent".to_string(), Box::new(|v| format!("{}%", fmt_number(v)))),
-        Unit::Ratio => (1.0, String::new(), Box::new(fmt_number)),
-        Unit::Count => (1.0, "jobs".to_string(), Box::new(|v| fmt_tick(v.round(), 1.0))),
+        Unit::Fraction | Unit::Percent => (if unit == Unit::Fraction { 0.01 } else { 1.0 }, "percent".to_string(), fmt),
+        Unit::Ratio => (1.0, String::new(), fmt),
+        Unit::Count => (1.0, "jobs".to_string(), fmt),
     }
 }
 
