@@ -979,5 +979,12 @@ fn pictures_of_many_runs() {
                 std::fs::write(dir.join(format!("many-{name}-{n}{suffix}.png")), chart.png(1)).unwrap();
             }
         }
+        // As the pointer rests on the sixth run.
+        for (name, which, page_h) in page_charts().into_iter().filter(|c| matches!(c.1, CompareChart::WaitCdf)) {
+            let o = ChartOptions { width: 1400, height: page_h, highlight: Some(5), ..Default::default() };
+            let h = preferred_height(&runs, &which, &o).unwrap().max(page_h);
+            let chart = compare_chart(&runs, &which, &ChartOptions { height: h, ..o }).unwrap();
+            std::fs::write(dir.join(format!("many-{name}-{n}-highlight.png")), chart.png(1)).unwrap();
+        }
     }
 }
