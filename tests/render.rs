@@ -798,13 +798,26 @@ fn many_runs(n: usize) -> Vec<RunView> {
                 series,
             );
             r.wait_quantiles = wait_quantiles;
+            r.categories = Grid {
+                title: "mean bounded slowdown".into(),
+                rows: ["VS", "S", "L", "VL"].map(String::from).to_vec(),
+                cols: ["Seq", "N", "W", "VW"].map(String::from).to_vec(),
+                count: (0..4)
+                    .map(|i| (0..4).map(|j| ((i * 4 + j) as u64 * 137 * (i as u64 + 1)) % 4000).collect())
+                    .collect(),
+                value: (0..4).map(|i| (0..4).map(|j| 1.0 + (i * 4 + j) as f64 * (1.0 + 20.0 * b)).collect()).collect(),
+            };
+            r.accuracy = AccuracyHistogram {
+                all: (0..20).map(|k| ((k * 37 + i * 11) % 90) as u64 + if k == 19 { 400 } else { 0 }).collect(),
+                without_killed: (0..20).map(|k| ((k * 37 + i * 11) % 90) as u64).collect(),
+            };
             r
         })
         .collect()
 }
 
 /// The compare charts the page shows for many runs, and the canvas heights it gives them.
-fn page_charts() -> Vec<(&'static str, CompareChart, u32)> {
+fn page_charts(n: usize) -> Vec<(&'static str, CompareChart, u32)> {
     vec![
         ("bars", CompareChart::MetricBars { metric: "avg_bsld".into() }, 280),
         ("wait", CompareChart::MetricBars { metric: "avg_wait_s".into() }, 280),
@@ -812,6 +825,8 @@ fn page_charts() -> Vec<(&'static str, CompareChart, u32)> {
         ("cdf", CompareChart::WaitCdf, 300),
         ("busy", CompareChart::Busy, 230),
         ("queue", CompareChart::Queue, 230),
+        ("categories", CompareChart::Categories { run: 30 % n }, 300),
+        ("accuracy", CompareChart::Accuracy { run: 29 % n }, 300),
     ]
 }
 
@@ -869,12 +884,13 @@ fn many_runs_stay_legible_at_their_preferred_height() {
     for n in [8, 37] {
         let runs = many_runs(n);
         for width in [1400, 390] {
-            for (name, which, page_h) in page_charts() {
+            for (name, which, page_h) in page_charts(n) {
                 let what = format!("{name} with {n} runs at {width} px");
                 let chart = as_on_the_page(&runs, &which, width, page_h);
                 let texts = chart.list.texts();
+                let of_all = !matches!(which, CompareChart::Categories { .. } | CompareChart::Accuracy { .. });
                 // Every run named, nothing summed up as "+N more", nothing cut with an ellipsis.
-                for r in &runs {
+                for r in runs.iter().filter(|_| of_all) {
                     assert!(texts.iter().any(|t| *t == r.policy), "{what}: {} named in {texts:?}", r.policy);
                 }
                 assert!(!texts.iter().any(|t| t.contains(" more") || t.ends_with('…')), "{what}: {texts:?}");
@@ -905,7 +921,7 @@ fn many_runs_stay_legible_at_their_preferred_height() {
                     }
                 }
                 // Every run can be pointed at.
-                for i in 0..n {
+                for i in (0..n).filter(|_| of_all) {
                     assert!(chart.hits.iter().any(|h| h.series == i), "{what}: run {i} has hits");
                 }
             }
@@ -973,14 +989,14 @@ fn pictures_of_many_runs() {
     for n in [8, 37] {
         let runs = many_runs(n);
         for width in [1400, 390] {
-            for (name, which, page_h) in page_charts() {
+            for (name, which, page_h) in page_charts(n) {
                 let chart = as_on_the_page(&runs, &which, width, page_h);
                 let suffix = if width == 1400 { String::new() } else { format!("-{width}") };
                 std::fs::write(dir.join(format!("many-{name}-{n}{suffix}.png")), chart.png(1)).unwrap();
             }
         }
         // As the pointer rests on the sixth run.
-        for (name, which, page_h) in page_charts().into_iter().filter(|c| matches!(c.1, CompareChart::WaitCdf)) {
+        for (name, which, page_h) in page_charts(n).into_iter().filter(|c| matches!(c.1, CompareChart::WaitCdf)) {
             let o = ChartOptions { width: 1400, height: page_h, highlight: Some(5), ..Default::default() };
             let h = preferred_height(&runs, &which, &o).unwrap().max(page_h);
             let chart = compare_chart(&runs, &which, &ChartOptions { height: h, ..o }).unwrap();
