@@ -7,12 +7,16 @@ once on the page, and classic workers made from a Blob that receive the compiled
 WebAssembly.Module by postMessage; the page instantiates the same module for its charts. The page's own scripts are reused verbatim, less their
 import/export lines and the block that only module builds need.
 
-Usage: build-single.py GLUE.js WASM INDEX.html WWW_DIR OUT.html
+The tz database goes in too: the served page fetches the TZif file of the zone a trace names
+(tz/Area/City), which a page opened from disk cannot, so its workers carry every zone's file.
+
+Usage: build-single.py GLUE.js WASM INDEX.html WWW_DIR TZ_DIR OUT.html
 """
 
 import base64
 import gzip
 import json
+import os
 import re
 import sys
 
@@ -40,8 +44,30 @@ def js_string(text: str) -> str:
     return json.dumps(text).replace("</", "<\\/")
 
 
+def zone_table(tz_dir: str) -> str:
+    """`zoneFile(name)` for the Blob worker: every TZif file under `tz_dir` by its zone name,
+    each distinct file once (a zone and its aliases share one)."""
+    names, data, index = {}, [], {}
+    paths = sorted(os.path.join(root, f) for root, _, files in os.walk(tz_dir) for f in files)
+    for path in paths:
+        b64 = base64.b64encode(open(path, "rb").read()).decode()
+        names[os.path.relpath(path, tz_dir).replace(os.sep, "/")] = index.setdefault(b64, len(index))
+        if len(index) > len(data):
+            data.append(b64)
+    if not names:
+        sys.exit(f"build-single: no zone files in {tz_dir}")
+    return (
+        f"const ZONES = {json.dumps(names, sort_keys=True)};\n"
+        f"const ZONE_DATA = {json.dumps(data)};\n"
+        "async function zoneFile(name) {\n"
+        "  if (!(name in ZONES)) throw new Error(`no zone ${name}`);\n"
+        "  return Uint8Array.from(atob(ZONE_DATA[ZONES[name]]), (c) => c.charCodeAt(0));\n"
+        "}\n"
+    )
+
+
 def main() -> None:
-    glue_path, wasm_path, index_path, www, out_path = sys.argv[1:6]
+    glue_path, wasm_path, index_path, www, tz_dir, out_path = sys.argv[1:7]
     glue = open(glue_path, encoding="utf-8").read()
     wasm_b64 = base64.b64encode(open(wasm_path, "rb").read()).decode()
     demo = open(f"{www}/demo/KTH-SP2-1996-2.1-cln.excerpt.swf", "rb").read()
@@ -67,6 +93,7 @@ def main() -> None:
         + "self.addEventListener('message', (e) => {\n"
         + "  if (e.data && e.data.wasmModule) { gotModule(e.data.wasmModule); e.stopImmediatePropagation(); }\n"
         + "});\n"
+        + zone_table(tz_dir)
         + worker_body
     )
     platform = f"""

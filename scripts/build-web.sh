@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the page into dist/: the engine compiled to wasm, its JS glue (wasm-bindgen, pinned to
-# the crate's exact version), the front end and the demo trace; and dist/schedlab.html, the
+# the crate's exact version), the front end, the demo trace and the tz database as one TZif file
+# per zone (the wasm has none: a worker fetches the zone a trace names; written by a native
+# example from the database the command line bundles); and dist/schedlab.html, the
 # whole page in one file that works when opened straight from disk. Installs the wasm target and the
 # wasm-bindgen CLI if they are missing (idempotent).
 set -euo pipefail
@@ -28,10 +30,13 @@ node_modules/binaryen/bin/wasm-opt -Oz --converge --strip-producers --enable-ref
   www/pkg/schedlab_bg.wasm -o www/pkg/schedlab_bg.wasm
 cp www/pkg/schedlab_bg.wasm target/pkg-no-modules/schedlab_bg.wasm
 
+rm -rf www/tz
+cargo run --release --quiet --example tzdb -- www/tz
+
 rm -rf dist
 mkdir -p dist/www
 cp index.html dist/
-cp -r www/*.js www/*.css www/demo www/pkg dist/www/
+cp -r www/*.js www/*.css www/demo www/pkg www/tz dist/www/
 python3 scripts/build-single.py target/pkg-no-modules/schedlab.js target/pkg-no-modules/schedlab_bg.wasm \
-  index.html www dist/schedlab.html
+  index.html www www/tz dist/schedlab.html
 echo "built dist/ ($(du -sh dist | cut -f1)); wasm $(wc -c < dist/www/pkg/schedlab_bg.wasm) bytes, $(gzip -9c dist/www/pkg/schedlab_bg.wasm | wc -c) gzipped"

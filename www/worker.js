@@ -19,8 +19,15 @@ import init, * as engine from './pkg/schedlab.js';
 
 const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.meta.url) });
 
+/** The TZif file of a tz database zone (the wasm has no database): tz/Area/City beside this script. */
+async function zoneFile(name) {
+  const res = await fetch(new URL(`./tz/${name}`, import.meta.url));
+  if (!res.ok) throw new Error(`${name}: ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
 // Everything below is shared verbatim with the single-file build's classic Blob worker,
-// which defines `engine` and `ready` itself.
+// which defines `engine`, `ready` and `zoneFile` itself.
 // @shared
 
 let gantt = null; // the schedule drawn in the Gantt chart, kept between zooms
@@ -29,6 +36,20 @@ let made = { key: '', bytes: null }; // the last workload generated for a load s
 const stops = new Map(); // load id -> why the page asked it to stop
 let running = 0; // the task under way, named in a report of an unhandled rejection
 const CHUNK = 8 << 20; // bytes read from the file at a time
+const zonesAsked = new Set(); // zones whose files were fetched (or failed to be): each is asked for once
+let zonesRead = null; // the trace bytes whose header was last read for its zone
+
+/** Registers the zones the trace and the settings name before the engine reads them. */
+async function zones(bytes, settings) {
+  const fresh = bytes && bytes !== zonesRead ? bytes : new Uint8Array(0);
+  zonesRead = bytes ?? zonesRead;
+  for (const name of engine.zones_wanted(fresh, settings)) {
+    if (zonesAsked.has(name)) continue;
+    zonesAsked.add(name);
+    // A zone without its file is read as an unknown one: the header's fixed offset, else UTC.
+    await zoneFile(name).then((tzif) => engine.register_zone(name, tzif)).catch(() => {});
+  }
+}
 
 /** The engine instance's memory in bytes (init's value is the instance's exports). */
 async function memory() {
@@ -100,6 +121,7 @@ self.onmessage = async (event) => {
       else throw new Error('the trace was not sent to this worker');
     }
     await ready;
+    await zones(bytes, settings);
     const t0 = performance.now();
     let value;
     if (kind === 'load') {

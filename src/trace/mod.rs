@@ -347,6 +347,28 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
     build(&scanned, report)
 }
 
+/// The header of a trace (plain, gzip or packed) without its jobs: a file is read up to its
+/// first job line, a packed trace's records are skipped. What the page needs before parsing (the
+/// time zone the trace names, whose file it fetches); unreadable bytes give an empty header.
+pub fn read_header(bytes: &[u8]) -> Header {
+    let scanned = if loader::is_packed(bytes) {
+        match loader::decode(bytes) {
+            Ok(s) => s,
+            Err(_) => return Header::default(),
+        }
+    } else {
+        let mut l = Loader::new(Some(0));
+        // Fed in pieces, so a gzip stream is inflated only as far as the first job line.
+        for piece in bytes.chunks(1 << 16) {
+            if !l.feed(piece) {
+                break;
+            }
+        }
+        l.scanned()
+    };
+    scanned.header().0
+}
+
 /// Applies the trace options to a scan: the jobs, the machine and the report.
 fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, TraceError> {
     let opts = report.options.clone();

@@ -23,6 +23,8 @@ use crate::render::gantt::Gantt;
 use crate::run::{configure, run_one, run_one_observed, Settings};
 use crate::trace::{parse, Trace, TRACE_KEYS};
 
+mod tz;
+
 /// Installs the panic hook; wasm-bindgen runs it when the module is instantiated.
 #[wasm_bindgen(start)]
 pub fn start() {

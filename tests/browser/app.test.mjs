@@ -167,6 +167,12 @@ test('the single-file build works opened from disk (file://)', async () => {
   await page.click('#lg-run');
   await page.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 60_000 });
   await checkLeung(page, cliLeung(DEMO));
+  // Months in the zone the demo names, from the zone files the single file carries (no fetch).
+  await showView(page, 'studies', 'ward');
+  await page.fill('#ward-omegas', '0');
+  await page.click('#ward-run');
+  await page.waitForFunction(() => document.body.dataset.ward === 'done', null, { timeout: 60_000 });
+  assert.match(await page.textContent('#ward-status'), /months in Europe\/Stockholm \(UTC\+01:00, with daylight saving time\)\./);
   const trace = path.join(shared, 'traces', 'KTH-SP2-1996-2.1-cln.swf.gz');
   await page.setInputFiles('#file', trace);
   await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('28467'));
@@ -682,6 +688,9 @@ test('relaxed backfill (Ward et al.): omega x Est/Act runs give Tables 1-3 equal
   }
   const months = cli['inf:est'].monthly.months;
   assert.ok(months.length >= 3, 'the demo spans several months');
+  // Months are those of the zone the demo names, whose file the workers fetch, as the CLI reads them.
+  assert.match(cli['inf:est'].monthly.zone, /^Europe\/Stockholm \(UTC\+01:00, with daylight saving time\)/);
+  assert.ok((await page.textContent('#ward-status')).includes(`months in ${cli['inf:est'].monthly.zone}.`));
   // Table 1: two sub-rows per month, then the Total rows.
   const wait = await tableData(page, '#ward-wait');
   const rowsOf = (rows) =>
