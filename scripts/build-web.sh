@@ -39,4 +39,15 @@ cp index.html dist/
 cp -r www/*.js www/*.css www/demo www/pkg www/tz dist/www/
 python3 scripts/build-single.py target/pkg-no-modules/schedlab.js target/pkg-no-modules/schedlab_bg.wasm \
   index.html www www/tz dist/schedlab.html
-echo "built dist/ ($(du -sh dist | cut -f1)); wasm $(wc -c < dist/www/pkg/schedlab_bg.wasm) bytes, $(gzip -9c dist/www/pkg/schedlab_bg.wasm | wc -c) gzipped"
+
+# What opening the page downloads, each file gzipped (-9) as a server sends it: the page, its
+# scripts and style, the glue, the wasm and the demo's zone file; the demo trace is counted aside.
+gz() { gzip -9c "$1" | wc -c; }
+demo=dist/www/demo/KTH-SP2-1996-2.1-cln.excerpt.swf
+demo_zone=$(sed -n 's/^; *TimeZoneString: *//p' "$demo" | head -n 1 | tr -d '\r')
+start_files=(dist/index.html dist/www/*.js dist/www/*.css dist/www/pkg/schedlab.js dist/www/pkg/schedlab_bg.wasm "dist/www/tz/$demo_zone")
+page_gz=0
+for f in "${start_files[@]}"; do page_gz=$((page_gz + $(gz "$f"))); done
+wasm=dist/www/pkg/schedlab_bg.wasm
+echo "built dist/ ($(du -sh dist | cut -f1)); wasm $(wc -c < $wasm) bytes, $(gz $wasm) gzipped;" \
+  "page $page_gz bytes gzipped on start (${#start_files[@]} files), demo trace $(gz "$demo") more"
