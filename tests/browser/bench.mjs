@@ -77,6 +77,9 @@ try {
   const wasm = fs.statSync(path.join(dist, 'www', 'pkg', 'schedlab_bg.wasm')).size;
   const gz = (f) => zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length;
   const files = ['index.html', ...fs.readdirSync(path.join(dist, 'www')).filter((f) => /\.(js|css)$/.test(f)).map((f) => path.join('www', f)), 'www/pkg/schedlab.js', 'www/pkg/schedlab_bg.wasm'];
+  // The demo's zone file too: the workers fetch it on start (the wasm has no tz database).
+  const zone = fs.readFileSync(path.join(dist, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf'), 'latin1').match(/^;\s*TimeZoneString:\s*(\S+)/m);
+  if (zone) files.push(`www/tz/${zone[1]}`);
   const page_gz = files.reduce((n, f) => n + gz(path.join(dist, f)), 0);
   console.log(`wasm size: ${wasm} bytes, ${gz(path.join(dist, 'www', 'pkg', 'schedlab_bg.wasm'))} gzipped; the whole page (${files.length} files, demo aside) ${page_gz} bytes gzipped`);
 } finally {
