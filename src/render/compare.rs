@@ -284,7 +284,7 @@ pub fn preferred_height(runs: &[RunView], which: &CompareChart, opts: &ChartOpti
         CompareChart::WaitCdf if n > ONE_PLOT_MAX => {
             let (lo, hi) = cdf_range(runs);
             let x_ticks = |_: i32| wait_ticks(lo, hi, false);
-            multiples::preferred_height(&cdf_multiples(cdf_lines(runs, lo, hi), (lo, hi), &x_ticks, &share_axis), opts)
+            multiples::preferred_height(&cdf_multiples(named(runs), (lo, hi), &x_ticks, &share_axis), opts)
         }
         CompareChart::WaitCdf => lines(false, cdf_frame(runs)),
         CompareChart::Busy | CompareChart::Queue => {
@@ -298,16 +298,10 @@ pub fn preferred_height(runs: &[RunView], which: &CompareChart, opts: &ChartOpti
                 };
                 let x_ticks = |_: i32| Vec::new();
                 let (what, unit) = quantity_names(q);
-                let blank = |i: usize| Line {
-                    name: runs[i].policy.clone(),
-                    colour: Colour::rgb(0, 0, 0),
-                    path: Vec::new(),
-                    marks: Vec::new(),
-                };
                 let spec = multiples::Spec {
                     title: format!("{what} over time"),
                     subtitle: format!("mean {unit} per time bucket; a panel per policy, the others in grey"),
-                    lines: (0..n).map(blank).collect(),
+                    lines: named(runs),
                     x: Scale::Linear(0.0, 1.0),
                     x_ticks: &x_ticks,
                     x_desc: time_axis_name(opts.unix_start).to_string(),
@@ -338,6 +332,17 @@ pub fn ranked(runs: &[RunView]) -> Vec<RunView> {
         key(a).total_cmp(&key(b))
     });
     out
+}
+
+/// The runs as lines with their names only: what the panels' layout needs.
+fn named(runs: &[RunView]) -> Vec<Line> {
+    let line = |r: &RunView| Line {
+        name: r.policy.clone(),
+        colour: Colour::rgb(0, 0, 0),
+        path: Vec::new(),
+        marks: Vec::new(),
+    };
+    runs.iter().map(line).collect()
 }
 
 /// A bar's or line's opacity: full, or faded when another series is highlighted.
@@ -1001,8 +1006,8 @@ fn over_time(runs: &[RunView], opts: &ChartOptions, q: Quantity) -> Result<Chart
     let top = visible.iter().flatten().fold(0.0f64, |a, p| a.max(p.1));
     let approx_plot_w = w as i32 - 90;
     // More points than one per 3 pixels only draws noise: average runs of neighbours. A panel of
-    // small multiples is some 170 px wide: about 90 points are plenty there.
-    let most = if n > ONE_PLOT_MAX { 90 } else { (approx_plot_w / 3).max(10) as usize };
+    // small multiples is some 180 px wide: 60 points there.
+    let most = if n > ONE_PLOT_MAX { 60 } else { (approx_plot_w / 3).max(10) as usize };
     let colours = colours(runs);
     let unix = opts.unix_start;
     let lines: Vec<Line> = visible

@@ -120,9 +120,19 @@ pub(crate) fn draw(
     draw_text(root, name, (b.0 + 2, (b.1 + b.3) / 2), s.label, readable(colour), bold, HPos::Left);
 }
 
-/// `c`, darkened until text in it reads on white (relative luminance at most about 0.35).
+/// How light `c` is, 0 to 1 (its luma, sRGB channels weighted as the eye weighs them).
+fn lightness(c: Colour) -> f64 {
+    (0.2126 * c.r as f64 + 0.7152 * c.g as f64 + 0.0722 * c.b as f64) / 255.0
+}
+
+/// Whether a line in `c` is too pale to stand out on white and grey (sand, light cyan, pink).
+pub(crate) fn pale(c: Colour) -> bool {
+    lightness(c) > 0.6
+}
+
+/// `c`, darkened until text in it reads on white (lightness at most about 0.35).
 pub(crate) fn readable(c: Colour) -> RGBColor {
-    let lum = (0.2126 * c.r as f64 + 0.7152 * c.g as f64 + 0.0722 * c.b as f64) / 255.0;
+    let lum = lightness(c);
     let k = if lum > 0.35 { 0.35 / lum } else { 1.0 };
     let d = |v: u8| (v as f64 * k).round() as u8;
     RGBColor(d(c.r), d(c.g), d(c.b))

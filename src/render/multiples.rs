@@ -17,6 +17,7 @@ use super::chart::{
     X_LABEL_GAP,
 };
 use super::display::{text_size, Colour, DisplayList, Recorder, FONT_FAMILY};
+use super::line_labels::{pale, readable};
 
 /// One series: its name, colour, line and the points the pointer finds on it.
 pub(crate) struct Line {
@@ -214,12 +215,16 @@ pub(crate) fn draw(spec: &Spec<'_>, opts: &ChartOptions) -> Chart {
             let py = (p.3 - 1) as f64 - ys.share(y) * (p.3 - p.1 - 1) as f64;
             (px.round() as i32, py.round() as i32)
         };
-        // Each line in pixels of a panel, one point per pixel it passes.
-        let pixels = |p, line: &Line| {
+        // Each line in pixels of a panel: its own line a point per pixel it passes; the others,
+        // thin grey context drawn 37 times over, a point per 2 px, which looks the same and
+        // keeps the drawing small enough to redraw as the pointer moves.
+        let pixels = |p, line: &Line, step: i32| {
             let mut out: Vec<(i32, i32)> = Vec::with_capacity(line.path.len());
-            for &(x, y) in &line.path {
+            for (k, &(x, y)) in line.path.iter().enumerate() {
                 let q = to_px(p, x, y);
-                if out.last() != Some(&q) {
+                let near =
+                    out.last().is_some_and(|l: &(i32, i32)| (l.0 - q.0).abs() < step && (l.1 - q.1).abs() < step);
+                if out.last() != Some(&q) && (!near || k + 1 == line.path.len()) {
                     out.push(q);
                 }
             }
@@ -256,15 +261,20 @@ pub(crate) fn draw(spec: &Spec<'_>, opts: &ChartOptions) -> Chart {
             let _ = root.draw(&Rectangle::new([(p.0, p.1), (p.2 - 1, p.3 - 1)], axis_colour.stroke_width(1)));
             for (j, other) in spec.lines.iter().enumerate() {
                 if j != k && Some(j) != highlight {
-                    let _ = root.draw(&PathElement::new(pixels(p, other), rgba(context, 1.0).stroke_width(1)));
+                    let _ = root.draw(&PathElement::new(pixels(p, other, 2), rgba(context, 1.0).stroke_width(1)));
                 }
             }
             if let Some(hl) = highlight.filter(|&hl| hl != k) {
                 let other = &spec.lines[hl];
-                let _ = root.draw(&PathElement::new(pixels(p, other), rgba(other.colour, 0.9).stroke_width(1)));
+                let _ = root.draw(&PathElement::new(pixels(p, other, 2), rgba(other.colour, 0.9).stroke_width(1)));
             }
             let width = if highlight == Some(k) { 3 } else { 2 };
-            let _ = root.draw(&PathElement::new(pixels(p, line), rgba(line.colour, 1.0).stroke_width(width)));
+            let own = pixels(p, line, 1);
+            // A pale line (sand, light cyan) is edged in a darker shade, or it fades into the grey.
+            if pale(line.colour) {
+                let _ = root.draw(&PathElement::new(own.clone(), readable(line.colour).stroke_width(width + 2)));
+            }
+            let _ = root.draw(&PathElement::new(own, rgba(line.colour, 1.0).stroke_width(width)));
             let mut last = None;
             for (x, y, index, text) in &line.marks {
                 let q = to_px(p, *x, *y);
