@@ -1,7 +1,7 @@
 // SchedLab page: load a trace, run policies in a pool of workers, show the results in views.
 // Data flows one way: bytes -> workers (engine) -> results -> the views' tables and the charts,
 // which the engine draws on the page (figures.js).
-import { startFigures, pageEngine, showFigure, emptyFigure, saveBlob, fmt } from './figures.js';
+import { startFigures, pageEngine, showFigure, emptyFigure, saveBlob } from './figures.js';
 import {
   CUSTOM,
   buildPredictor,
@@ -17,12 +17,13 @@ import {
   sweepUrlValues,
   clearSweep,
   redrawSweep,
+  runSweep,
   presetName,
 } from './predictions.js';
-import { installWard, wardUrlValues, clearWard, redrawWard } from './relaxed.js';
-import { installLawson, lawsonUrlValues, clearLawson, redrawLawson, LAWSON_POLICY } from './lawson.js';
-import { installKettimuthu, kmUrlValues, clearKettimuthu, redrawKettimuthu } from './kettimuthu.js';
-import { installLeung, lgUrlValues, clearLeung, redrawLeung, lgTraceLoaded } from './leung.js';
+import { installWard, wardUrlValues, clearWard, redrawWard, runWard } from './relaxed.js';
+import { installLawson, lawsonUrlValues, clearLawson, redrawLawson, runLawson, LAWSON_POLICY } from './lawson.js';
+import { installKettimuthu, kmUrlValues, clearKettimuthu, redrawKettimuthu, runKettimuthu } from './kettimuthu.js';
+import { installLeung, lgUrlValues, clearLeung, redrawLeung, runLeung, lgTraceLoaded } from './leung.js';
 import { installLoadSweep, lsUrlValues, clearLoadSweep, redrawLoadSweep, lsTraceLoaded, runLoadSweep, lsStarted } from './loadsweep.js';
 import { installLearn, redrawLearn } from './learn.js';
 import { MINE, buildMine, mineTask, mineUrlValues } from './mine.js';
@@ -208,8 +209,18 @@ const state = {
   order: [], // the policies of the last run, in the order asked: each one's colour
   sort: { key: 'avg_bsld', dir: 1 },
   generation: 0, // bumped by every new trace and run, so stale runs stay silent
+  studiesRun: new Set(), // the studies that have run by themselves on this trace
 };
-if (params.has('embed')) document.body.classList.add('embed');
+if (params.has('embed')) {
+  // An embed shows its view sized to the frame, names the trace and links to the full page; the
+  // controls show only when the embedding page asks for them.
+  document.body.classList.add('embed');
+  if (params.get('controls') === '1') document.body.classList.add('controls');
+  const full = new URL(location.href);
+  full.searchParams.delete('embed');
+  full.searchParams.delete('controls');
+  Object.assign($('#open-full'), { href: full.href, hidden: false });
+}
 
 /** The views, each kept in the URL as `view=` (Compare, the default, is left out). */
 const VIEWS = ['compare', 'timeline', 'jobs', 'trace', 'load', 'studies', 'learn'];
@@ -470,7 +481,7 @@ function renderTraceChip(value) {
   const r = value?.report;
   const facts = [];
   if (r && value.ok) {
-    facts.push(`${r.jobs_kept.toLocaleString('en-US')} jobs`, `${r.machine_size.toLocaleString('en-US')} processors`, `${duration(r.span_s)} of submissions`);
+    facts.push(`${show('number', r.jobs_kept)} jobs`, `${show('number', r.machine_size)} processors`, `${duration(r.span_s)} of submissions`);
     if (value.header?.computer) facts.unshift(value.header.computer);
   } else if (value && !value.ok) facts.push('cannot be used: see Trace');
   $('#trace-facts').textContent = facts.length ? `· ${facts.join(' · ')}` : '';
@@ -496,9 +507,9 @@ function renderReport(value) {
     if (value.header?.installation) rows.push(['installation', value.header.installation]);
     for (const note of value.header?.notes || []) rows.push(['note', note]);
     rows.push(['lines read', `${r.lines_read} (${r.job_lines} job lines)`]);
-    rows.push(['jobs kept', r.jobs_kept]);
-    rows.push(['machine', `${r.machine_size} processors (${r.machine_source})`]);
-    rows.push(['span', `${(r.span_s / 86400).toFixed(1)} days`]);
+    rows.push(['jobs kept', show('number', r.jobs_kept)]);
+    rows.push(['machine', `${show('number', r.machine_size)} processors (${r.machine_source})`]);
+    rows.push(['span', duration(r.span_s)]);
     rows.push(['users, queues', `${r.users}, ${r.queues}`]);
     // Each reason with the first line it applied to, when the engine says.
     const first = (lines, k) => (lines?.[k] ? ` (first at line ${lines[k]})` : '');
@@ -630,6 +641,7 @@ async function loadFile(file, name) {
   clearLawson();
   clearKettimuthu();
   clearLeung();
+  state.studiesRun.clear();
   clearLoadSweep();
   clearTimeline();
   $('#load-warning').hidden = true;
@@ -688,6 +700,7 @@ async function inspectTrace(bytes, name, generation) {
   renderReport(res.value);
   lgTraceLoaded();
   lsTraceLoaded();
+  if (state.view === 'studies') redrawStudy();
   if (!res.value.ok) {
     setStatus(`${name}: ${res.value.message}`, 'error');
     return false;
@@ -764,7 +777,7 @@ async function runPolicies(names) {
   const partial = [...state.results.values()].filter((r) => r.result.stopped).length;
   const said = [];
   if (state.results.size === names.length) {
-    said.push(`Ran ${names.length} ${names.length === 1 ? 'policy' : 'policies'} on ${state.report.jobs_kept} jobs in ${((performance.now() - t0) / 1000).toFixed(2)} s.`);
+    said.push(`Ran ${names.length} ${names.length === 1 ? 'policy' : 'policies'} on ${show('number', state.report.jobs_kept)} jobs in ${((performance.now() - t0) / 1000).toFixed(2)} s.`);
   } else if (!failures.length) {
     said.push(`Stopped: ${state.results.size} of ${names.length} policies finished.`);
   } else {
@@ -862,7 +875,7 @@ function renderResults() {
       td.dataset.key = key;
       const v = r.result.metrics[key];
       td.dataset.value = String(v);
-      td.textContent = v === null || v === undefined ? '–' : fmt(v);
+      td.textContent = show(key, v);
       if (v === null) td.title = 'not measured';
     }
   }
@@ -881,8 +894,11 @@ function runs() {
   return order.filter((n) => state.results.has(n)).map((n) => state.results.get(n));
 }
 
-/** What the engine draws of the runs shown (their colours follow this order). */
+/** What the engine draws of the runs shown. */
 const views = () => runs().map((r) => ({ ...r.view, policy: r.result.policy }));
+
+/** The runs in the leaderboard's order: by mean bounded slowdown, lowest first. */
+const ranked = (list) => [...list].sort((a, b) => (a.result.metrics.avg_bsld ?? Infinity) - (b.result.metrics.avg_bsld ?? Infinity));
 
 /** A policy's colour in every chart and legend: its own, whatever else runs beside it. */
 function colourOf(policy) {
@@ -892,21 +908,22 @@ function colourOf(policy) {
 
 /** The leaderboard's columns: the main metrics, lower is better but for utilization. */
 const BOARD = [
-  ['avg_bsld', 'mean bounded slowdown', (v) => fmt(v)],
-  ['avg_wait_s', 'mean wait', (v) => duration(v)],
-  ['max_wait_s', 'longest wait', (v) => duration(v)],
-  ['p95_wait_s', '95th percentile wait', (v) => duration(v)],
-  ['utilization', 'utilization', (v) => `${(100 * v).toFixed(1)}%`],
+  ['avg_bsld', 'mean bounded slowdown'],
+  ['avg_wait_s', 'mean wait'],
+  ['max_wait_s', 'longest wait'],
+  ['p95_wait_s', '95th percentile wait'],
+  ['utilization', 'utilization'],
 ];
 
-/** Seconds for people: 42 s, 12 min, 3.4 h, 2.1 d. */
-function duration(s) {
-  if (s === null || s === undefined) return '–';
-  if (s < 90) return `${Math.round(s)} s`;
-  if (s < 5400) return `${(s / 60).toFixed(s < 600 ? 1 : 0)} min`;
-  if (s < 172800) return `${(s / 3600).toFixed(1)} h`;
-  return `${(s / 86400).toFixed(1)} d`;
+/** A value of a metric (or a unit: seconds, fraction, count, number) as every chart writes it. */
+function show(what, v) {
+  if (v === null || v === undefined) return '–';
+  // Before the engine has loaded only counts are shown, grouped as the engine groups them.
+  return pageEngine()?.format_value(what, v) ?? (Math.abs(v) >= 1e4 ? v.toLocaleString('en-US') : String(v));
 }
+
+/** Seconds for people: 42 s, 12 min, 3.4 h, 2.1 d. */
+const duration = (s) => show('seconds', s);
 
 /** Compare: the answer in words, the leaderboard, the small multiples. */
 function renderCompare() {
@@ -990,7 +1007,7 @@ function renderBoard(list) {
     th.title = title;
     head.append(th);
   }
-  const sorted = [...list].sort((a, b) => (a.result.metrics.avg_bsld ?? Infinity) - (b.result.metrics.avg_bsld ?? Infinity));
+  const sorted = ranked(list);
   const body = table.createTBody();
   sorted.forEach((r, i) => {
     const tr = body.insertRow();
@@ -1013,10 +1030,10 @@ function renderBoard(list) {
       tag.title = flag === 'bound' ? 'knows every job\'s true runtime: a bound to measure against, not a choice' : 'its worst case is far beyond the other policies\': see the warning above';
       name.append(' ', tag);
     }
-    for (const [k, , f] of BOARD) {
+    for (const [k] of BOARD) {
       const td = tr.insertCell();
-      const v = r.result.metrics[k];
-      td.textContent = v === null || v === undefined ? '–' : f(v);
+      td.dataset.key = k;
+      td.textContent = show(k, r.result.metrics[k]);
       if (k === 'max_wait_s' && flags.includes('starves')) td.className = 'flagged';
     }
   });
@@ -1647,9 +1664,18 @@ function showView(view, study = state.study, write = true) {
   renderView();
 }
 
-/** Redraws the study shown (its charts were not drawn while hidden). */
+/** Each study's own run with the settings its panel shows. */
+const STUDY_RUNS = { tsafrir: runSweep, ward: runWard, lawson: runLawson, kettimuthu: runKettimuthu, leung: runLeung };
+/** Up to this many jobs, a study runs by itself the first time it is shown on a trace. */
+const AUTO_STUDY_JOBS = 20_000;
+
+/** Redraws the study shown (its charts were not drawn while hidden); on a trace of modest size, runs it the first time. */
 function redrawStudy() {
   ({ tsafrir: redrawSweep, ward: redrawWard, lawson: redrawLawson, kettimuthu: redrawKettimuthu, leung: redrawLeung })[state.study]?.();
+  if (state.bytes && state.report?.jobs_kept <= AUTO_STUDY_JOBS && !state.studiesRun.has(state.study)) {
+    state.studiesRun.add(state.study);
+    STUDY_RUNS[state.study]();
+  }
 }
 
 /** The trace's shape: jobs and processor-hours by length and width (Leung et al. Tables I-II). */

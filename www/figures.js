@@ -41,14 +41,22 @@ export function emptyFigure(canvas, text) {
 export function showFigure(canvas, name, make, extra = {}) {
   if (!engine || !canvas.isConnected || canvas.parentElement.closest('[hidden]')) return null;
   canvas.hidden = false;
+  // A canvas grown for an earlier figure asks again at the page's own height.
+  if (canvas.dataset.grown) canvas.style.height = '';
   const width = Math.max(160, Math.round(canvas.clientWidth || 640));
-  const height = Math.max(120, Math.round(canvas.clientHeight || 300));
+  let height = Math.max(120, Math.round(canvas.clientHeight || 300));
   let fig;
   try {
     fig = make({ width, height, compact: width < 480, ...extra });
   } catch (e) {
     emptyFigure(canvas, String(e.message ?? e));
     return null;
+  }
+  // Many runs need more room than the page gave (e.g. bars that stay thick): the canvas grows.
+  canvas.dataset.grown = fig.height?.() > height ? 'yes' : '';
+  if (canvas.dataset.grown) {
+    height = fig.height();
+    canvas.style.setProperty('height', `${height}px`, 'important');
   }
   const ratio = window.devicePixelRatio || 1;
   canvas.width = Math.round(width * ratio);
@@ -136,15 +144,8 @@ function fillTable(box, t) {
   box.append(table);
 }
 
-/** A number for a table cell: three significant digits, thousands as k and millions as M. */
-export function fmt(v) {
-  if (!Number.isFinite(v)) return String(v);
-  const a = Math.abs(v);
-  if (a >= 1e6) return (v / 1e6).toFixed(a >= 1e7 ? 0 : 1) + 'M';
-  if (a >= 1e4) return (v / 1e3).toFixed(0) + 'k';
-  if (a >= 100 || Number.isInteger(v)) return v.toFixed(0);
-  return v.toPrecision(3);
-}
+/** A number for a table cell, as the charts write it: a whole number as one (thousands grouped), else three significant digits. */
+export const fmt = (v) => (Number.isFinite(v) && engine ? engine.format_value('number', v) : String(v));
 
 /** Offers `blob` as a download named `name`. */
 export function saveBlob(name, blob) {

@@ -212,7 +212,8 @@ function learnCompute(write) {
   el('#learn-b').value = L.policies[1] ?? '';
   const ex = L.example;
   el('#learn-example-title').textContent = ex ? `${ex.title} (${ex.source})` : 'Your trace';
-  el('#learn-example-text').textContent = ex
+  // The title keeps the whole lesson where an embed shows one line of it.
+  el('#learn-example-text').textContent = el('#learn-example-text').title = ex
     ? ex.lesson
     : 'Edited from the example: every change runs the policies again. "Back to the example" restores it.';
   for (const b of document.querySelectorAll('#learn-examples button')) {

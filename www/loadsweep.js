@@ -232,7 +232,7 @@ function lsTable(summary) {
     ['offered', 'offered load of the workloads: work / (span of submissions × processors)'],
     ['mean wait [h]', 'mean wait over all jobs'],
     ...(spread ? [['wait range [h]', 'least and most mean wait over the seeds']] : []),
-    ['mean bsld', 'mean bounded slowdown: (wait + run) / max(10 s, run)'],
+    ['mean bsld', 'mean bounded slowdown: max(1, (wait + run) / max(τ, run)), τ = 10 s unless set'],
     ...(spread ? [['bsld range', 'least and most mean bounded slowdown over the seeds']] : []),
     ['utilization', 'used processor-seconds / (makespan × machine size)'],
     ['keeps up', 'whether the schedule ends within the longer of the longest runtime and 5% of the span after the one without waiting (every job started at its submission); else its queue grows for as long as jobs arrive: saturated'],

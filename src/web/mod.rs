@@ -18,7 +18,7 @@ use crate::metrics::{categories, records, schedule_csv, METRIC_KEYS};
 use crate::policy::Configured;
 use crate::policy::{family_options, POLICIES};
 use crate::render::chart::{Chart, ChartOptions};
-use crate::render::compare::{compare_chart, CompareChart, RunView};
+use crate::render::compare::{compare_chart, preferred_height, CompareChart, RunView};
 use crate::render::gantt::Gantt;
 use crate::run::{configure, run_one, run_one_observed, Settings};
 use crate::trace::{parse, Trace, TRACE_KEYS};
@@ -339,6 +339,24 @@ pub fn leung_findings(
     js(&json!(findings(&rows)))
 }
 
+/// A value as every view writes it, so a quantity reads the same in a chart, a table and a card:
+/// `what` is a metric key, a unit (`seconds`, `fraction`, `percent`, `ratio`, `count`) or `number`
+/// (a whole number as one, thousands grouped, else three significant digits).
+#[wasm_bindgen]
+pub fn format_value(what: &str, v: f64) -> String {
+    use crate::render::compare::{fmt_value, metric_info, Unit};
+    let unit = match what {
+        "seconds" => Unit::Seconds,
+        "fraction" => Unit::Fraction,
+        "percent" => Unit::Percent,
+        "ratio" => Unit::Ratio,
+        "count" => Unit::Count,
+        "number" => return crate::render::axis::whole_or_number(v),
+        key => metric_info(key).unit,
+    };
+    fmt_value(unit, v)
+}
+
 /// One policy's schedule as CSV (the CLI's `--schedule-out` format), or `error: ...` on failure.
 #[wasm_bindgen]
 pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
@@ -544,6 +562,11 @@ impl Figure {
         self.0.hash()
     }
 
+    /// The chart's height in CSS pixels (more than asked when its runs need the room).
+    pub fn height(&self) -> u32 {
+        self.0.height
+    }
+
     /// The chart as SVG, through plotters' SVG backend as the CLI writes it.
     pub fn svg(&self) -> String {
         self.0.svg()
@@ -601,7 +624,9 @@ pub fn compare_figure(runs: JsValue, which: JsValue, options: JsValue) -> Result
     let runs: Vec<RunView> = from_js(runs, "runs")?;
     let which: CompareChart = from_js(which, "chart")?;
     let options: ChartOptions = from_js(options, "chart options")?;
-    compare_chart(&runs, &which, &options).map(Figure).map_err(|e| JsError::new(&e))
+    // Taller than the canvas when many runs need it (the page grows the canvas to the figure).
+    let height = preferred_height(&runs, &which, &options).map_or(options.height, |h| h.max(options.height));
+    compare_chart(&runs, &which, &ChartOptions { height, ..options }).map(Figure).map_err(|e| JsError::new(&e))
 }
 
 /// The colour of the run at `index` in every chart, as CSS `rgb(...)`, for the page's legends.

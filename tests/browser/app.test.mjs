@@ -674,7 +674,8 @@ test('relaxed backfill (Ward et al.): omega x Est/Act runs give Tables 1-3 equal
   assert.equal(await page.inputValue('#ward-omegas'), '0, 1, 2, 4, inf');
   assert.equal(await page.inputValue('#ward-classes'), 'header');
   assert.match(await page.textContent('#ward-count'), /^10 runs/);
-  assert.equal(await page.locator('#ward-wait tbody tr').count(), 0);
+  await page.waitForFunction(() => document.body.dataset.ward === 'done', null, { timeout: 120_000 });
+  assert.ok((await page.locator('#ward-wait tbody tr').count()) > 0, 'the study ran by itself with its defaults');
   await page.fill('#ward-omegas', '0, 1, inf');
   assert.match(await page.textContent('#ward-count'), /^6 runs/);
   await page.click('#ward-run');
@@ -783,7 +784,9 @@ test('relaxed backfill (Ward et al.): omega x Est/Act runs give Tables 1-3 equal
   const reload = await open(browser, `${base}/?policies=easy&omegas=0,2,inf&view=studies&study=ward`);
   await waitForResults(reload, 1);
   assert.equal(await reload.inputValue('#ward-omegas'), '0, 2, inf');
-  assert.equal(await reload.locator('#ward-wait tbody tr').count(), 0);
+  // The study runs by itself with the link's omegas.
+  await reload.waitForFunction(() => document.body.dataset.ward === 'done', null, { timeout: 120_000 });
+  assert.match(await reload.textContent('#ward-status'), /for 3 omegas × Est and Act \(6 runs\)/);
   assert.deepEqual(page.errors, []);
   assert.deepEqual(reload.errors, []);
   await reload.close();
@@ -845,7 +848,8 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
   assert.equal(await page.inputValue('#lawson-thresholds'), '1000,10000');
   assert.equal(await page.inputValue('#lawson-seed'), '1');
   assert.match(await page.textContent('#lawson-count'), /^3 comparisons .*6 runs/);
-  assert.equal(await page.locator('#lawson-summary tbody tr').count(), 0);
+  await page.waitForFunction(() => document.body.dataset.lawson === 'done', null, { timeout: 120_000 });
+  assert.ok((await page.locator('#lawson-summary tbody tr').count()) > 0, 'the study ran by itself with its defaults');
   assert.match(await page.textContent('#lawson-explain'), /s = 1 \+ d\/v.*R = \(s1 − sm\) \/ min\(s1, sm\)/s);
 
   // No priorities, no reservations: R per class at three loads, as the CLI's study has them.
@@ -1008,7 +1012,7 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
   await page.waitForFunction(() => document.body.dataset.lawson === 'done', null, { timeout: 60_000 });
   assert.equal(await page.locator('#lawson-summary tbody tr').count(), 3);
 
-  // A link restores the panel without running it.
+  // A link restores the panel, and the study runs by itself with the link's settings.
   const reload = await open(browser, `${base}/?policies=easy&mq_loads=1.25,1.5&mq_high=0.95&mq_res=0.25&mq_seed=3&view=studies&study=lawson`);
   await waitForResults(reload, 1);
   assert.deepEqual(await reload.$$eval('#lawson-loads input:checked', (l) => l.map((i) => i.value)), ['1.25', '1.5']);
@@ -1016,7 +1020,8 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
   assert.equal(await reload.inputValue('#lawson-reservations'), '0.25');
   assert.equal(await reload.inputValue('#lawson-seed'), '3');
   assert.equal(await reload.inputValue('#lawson-queues'), '3');
-  assert.equal(await reload.locator('#lawson-summary tbody tr').count(), 0);
+  await reload.waitForFunction(() => document.body.dataset.lawson === 'done', null, { timeout: 120_000 });
+  assert.match(await reload.textContent('#lawson-status'), /at load 1\.25, 1\.5 in .*95% high priority, 0\.25 of the jobs asking for a reservation, seed 3\./);
   assert.deepEqual(page.errors, []);
   assert.deepEqual(reload.errors, []);
   await reload.close();
@@ -1130,7 +1135,8 @@ test('selective preemption (Kettimuthu et al.): category heatmaps, findings, dis
     ['all', 'bsld', 'off'],
   );
   assert.match(await page.textContent('#km-count'), /^the comparison of 6 schemes and 6 load-study runs \(NS, SS 2, IS at load 1\.0, 1\.3\)$/);
-  assert.equal(await page.locator('#km-heat-table tbody tr').count(), 0);
+  await page.waitForFunction(() => document.body.dataset.kettimuthu === 'done', null, { timeout: 120_000 });
+  assert.ok((await page.locator('#km-heat-table tbody tr').count()) > 0, 'the study ran by itself with its defaults');
   assert.match(await page.textContent('#km-explain'), /max\(1, turnaround \/ max\(runtime, 10 s\)\).*xfactor = \(wait \+ estimate\) \/ estimate/s);
   // The results table has the preemption metrics, with their definitions on hover.
   for (const key of ['suspensions', 'suspended_jobs', 'overhead_proc_h']) {
@@ -1273,12 +1279,12 @@ test('selective preemption (Kettimuthu et al.): category heatmaps, findings, dis
     [await reload.inputValue('#km-split'), await reload.inputValue('#km-metric'), await reload.inputValue('#km-overhead')],
     ['poor', 'turnaround', 'on'],
   );
-  assert.equal(await reload.locator('#km-heat-table tbody tr').count(), 0);
-  assert.equal(await reload.evaluate(() => document.body.dataset.kettimuthu), undefined);
-  // A new trace forgets the runs.
+  await reload.waitForFunction(() => document.body.dataset.kettimuthu === 'done', null, { timeout: 120_000 });
+  // A new trace forgets the runs, and the study runs again on it.
   await page.setInputFiles('#file', { name: 'tiny.swf', mimeType: 'text/plain', buffer: Buffer.from('; MaxProcs: 8\n1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n') });
   await waitForResults(page, 1);
-  assert.equal(await page.locator('#km-heat-table tbody tr').count(), 0);
+  await page.waitForFunction(() => document.body.dataset.kettimuthu === 'done', null, { timeout: 60_000 });
+  assert.ok((await page.locator('#km-summary tbody tr').count()) > 0, 'the study ran on the new trace');
   assert.deepEqual(page.errors, []);
   assert.deepEqual(reload.errors, []);
   await reload.close();
@@ -1430,7 +1436,7 @@ test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and 
       const td = `#results tr[data-policy="${r.policy}"] td[data-key="${key}"]`;
       assert.equal(await page.getAttribute(td, 'data-value'), String(r.metrics[key]), `${r.policy} ${key}`);
       if (r.metrics[key] === null) assert.equal(await page.textContent(td), '–');
-      else assert.match(await page.textContent(td), /^[\d.]+k?$/);
+      else assert.match(await page.textContent(td), /^[\d.,]+( s| min| h| d|%)?$/);
     }
   }
   assert.equal(run.results[0].metrics.fst_miss_share, null, 'fair starts are measured for the fairshare policies only');
@@ -1447,7 +1453,8 @@ test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and 
   assert.deepEqual(await page.$$eval('#lg-series input:checked', (l) => l.map((i) => i.value)), ['cplant24.nomax.all', 'cplant24.72max.all', 'cons.72max', 'consdyn.72max']);
   assert.equal(await page.textContent('#lg-count'), '9 policies on the whole trace, decay 0.5, heavy_share 0.1');
   assert.equal(await page.textContent('#lg-span'), '(this trace: 1996-09-30 to 1996-11-11)');
-  assert.equal(await page.locator('#lg-table tbody tr').count(), 0);
+  await page.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 120_000 });
+  assert.ok((await page.locator('#lg-table tbody tr').count()) > 0, 'the study ran by itself with its defaults');
   assert.match(await page.textContent('#lg-count-note'), /Per submission, as the paper counts: under a 72 h limit each segment of a long job is a job of its own.*Per job: the original job, from its first submission to its last segment’s end/s);
 
   await page.click('#lg-run');
@@ -1541,7 +1548,7 @@ test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and 
   await page.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 60_000 });
   await checkLeung(page, cliLeung(DEMO, ['decay=0.9', 'heavy_share=0.2']));
 
-  // A link restores the panel without running it.
+  // A link restores the panel, and the study runs by itself with the link's settings.
   const reload = await open(browser, `${base}/?policies=easy&lg_from=1996-10-01&lg_to=1996-10-31&lg_decay=0.9&lg_heavy=0.2&lg_view=missed&lg_turn=job&lg_series=cons.nomax,consdyn.nomax&view=studies&study=leung`);
   await waitForResults(reload, 1);
   assert.deepEqual(
@@ -1550,19 +1557,16 @@ test('fairshare at Sandia (Leung et al.): the numbers, figures, Tables I-II and 
   );
   assert.deepEqual([await reload.inputValue('#lg-view'), await reload.inputValue('#lg-turn')], ['missed', 'job']);
   assert.deepEqual(await reload.$$eval('#lg-series input:checked', (l) => l.map((i) => i.value)), ['cons.nomax', 'consdyn.nomax']);
-  assert.equal(await reload.locator('#lg-table tbody tr').count(), 0);
-  assert.equal(await reload.evaluate(() => document.body.dataset.leung), undefined);
-  await reload.click('#lg-run');
   await reload.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 60_000 });
   await checkLeung(reload, period);
   assert.deepEqual(
     ['lg_from', 'lg_to', 'lg_decay', 'lg_heavy', 'lg_view', 'lg_turn', 'lg_series'].map((k) => new URL(reload.url()).searchParams.get(k)),
     ['1996-10-01', '1996-10-31', '0.9', '0.2', 'missed', 'job', 'cons.nomax,consdyn.nomax'],
   );
-  // A new trace forgets the runs.
+  // A new trace forgets the runs, and the study runs again on it.
   await page.setInputFiles('#file', { name: 'tiny.swf', mimeType: 'text/plain', buffer: Buffer.from('; MaxProcs: 8\n1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n') });
   await waitForResults(page, 2);
-  assert.equal(await page.locator('#lg-table tbody tr').count(), 0);
+  await page.waitForFunction(() => document.body.dataset.leung === 'done', null, { timeout: 60_000 });
   assert.equal(await page.textContent('#lg-span'), '');
   assert.deepEqual(page.errors, []);
   assert.deepEqual(reload.errors, []);

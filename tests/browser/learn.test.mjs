@@ -147,7 +147,7 @@ test('the Learn view embeds alone, takes a trace in its link, and fits a phone',
   const page = await open(browser, `${base}/?embed&view=learn&example=tsafrir-fig1&policies=easy,conservative`);
   await page.waitForFunction(() => [...document.querySelectorAll('.learn-panel canvas')].every((c) => c.dataset.hash), null, { timeout: 60_000 });
   const shown = await page.evaluate(() => ({
-    bar: getComputedStyle(document.querySelector('#top .bar')).display,
+    bar: getComputedStyle(document.querySelector('#top h1')).display,
     nav: getComputedStyle(document.querySelector('#views')).display,
     panels: [...document.querySelectorAll('.learn-panel h3')].map((h) => h.textContent),
   }));
