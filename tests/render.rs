@@ -930,6 +930,18 @@ fn many_runs_stay_legible_at_their_preferred_height() {
 }
 
 #[test]
+fn stopped_runs_keep_their_whole_names_on_a_phone() {
+    let mut runs = many_runs(37);
+    for r in &mut runs {
+        r.stopped = Some("stopped at the time budget".into());
+    }
+    let chart = as_on_the_page(&runs, &CompareChart::MetricBars { metric: "avg_bsld".into() }, 390, 280);
+    let texts = chart.list.texts();
+    assert!(texts.contains(&"cplant24.nomax.fair (stopped)"), "{texts:?}");
+    assert!(!texts.iter().any(|t| t.ends_with('…')), "{texts:?}");
+}
+
+#[test]
 fn subtitles_wrap_rather_than_end_in_an_ellipsis() {
     let runs = many_runs(3);
     let chart = as_on_the_page(&runs, &CompareChart::WaitCdf, 390, 300);

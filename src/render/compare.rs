@@ -478,7 +478,8 @@ fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Ch
     // for a row each at the usual size ([`preferred_height`] says how tall it should be).
     let pitch = frame_plot_height(&frame, opts) as f64 / n as f64;
     let name_size = s.label.min((pitch / 1.15).floor()).max(7.0);
-    let names: Vec<String> = runs.iter().map(|r| fit(&r.label(), name_size, w as i32 * 2 / 5)).collect();
+    // Up to half the width, so that a phone still shows "cplant24.nomax.fair (stopped)" whole.
+    let names: Vec<String> = runs.iter().map(|r| fit(&r.label(), name_size, w as i32 / 2)).collect();
     let y_ticks: Vec<Tick> = names.iter().enumerate().map(|(i, l)| ((n - i) as f64 - 0.5, l.clone())).collect();
     let name_sizes = Sizes { label: name_size, ..s };
     let y_area = y_label_width(&y_ticks, &name_sizes);
