@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use schedlab::render::chart::{Chart, ChartOptions};
-use schedlab::render::compare::{compare_chart, CompareChart, RunView, MAIN_METRICS};
+use schedlab::render::compare::{compare_chart, preferred_height, CompareChart, RunView, MAIN_METRICS};
 use schedlab::render::gantt::{gantt_png, gantt_svg, Gantt};
 use schedlab::render::generic::{grouped_bars, lines, Labels, Series};
 
@@ -98,7 +98,11 @@ pub fn run_plots(
     unix_start: Option<i64>,
 ) -> Result<(), Fail> {
     let opts = options(unix_start);
-    let chart = |which: CompareChart| compare_chart(views, &which, &opts).map_err(fail);
+    // As the page draws them: taller than the default when many runs need the room.
+    let chart = |which: CompareChart| {
+        let height = preferred_height(views, &which, &opts).map_or(opts.height, |h| h.max(opts.height));
+        compare_chart(views, &which, &ChartOptions { height, ..opts.clone() }).map_err(fail)
+    };
     for m in MAIN_METRICS {
         out.chart(&format!("compare-{m}"), &chart(CompareChart::MetricBars { metric: m.to_string() })?)?;
     }
