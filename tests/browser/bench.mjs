@@ -21,6 +21,8 @@ try {
     const m = await import('./www/pkg/schedlab.js');
     await m.default({ module_or_path: new URL('./www/pkg/schedlab_bg.wasm', location.href) });
     const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    // The wasm has no tz database: the trace's zone is registered from its file, as a worker does.
+    for (const z of m.zones_wanted(bytes, [])) m.register_zone(z, new Uint8Array(await (await fetch(`./www/tz/${z}`)).arrayBuffer()));
     const best = (f) => {
       let b = Infinity;
       for (let i = 0; i < 3; i++) {
