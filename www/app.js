@@ -663,7 +663,7 @@ async function loadFile(file, name) {
   const onprogress = (p) => {
     if (generation !== state.generation) return;
     bar.value = p.read;
-    line.textContent = `Reading ${name}: ${bytesText(p.read)} of ${bytesText(p.size)}, ${p.jobs.toLocaleString('en-US')} jobs`;
+    line.textContent = `Reading ${name}: ${bytesText(p.read)} of ${bytesText(p.size)}, ${show('number', p.jobs)} jobs`;
   };
   const res = await state.loader.run({ kind: 'load', tag: 'load', file, max: 0, onprogress });
   if (generation !== state.generation) return false;
@@ -680,7 +680,7 @@ async function loadFile(file, name) {
   const report = $('#trace-report');
   report.dataset.packedBytes = String(res.value.byteLength);
   report.dataset.loaderMemory = String(res.memory);
-  line.textContent = `Read ${name}: ${bytesText(res.read)} of ${bytesText(res.size)}, ${res.jobs.toLocaleString('en-US')} job lines.`;
+  line.textContent = `Read ${name}: ${bytesText(res.read)} of ${bytesText(res.size)}, ${show('number', res.jobs)} job lines.`;
   return inspectTrace(res.value, name, generation);
 }
 
@@ -707,7 +707,7 @@ async function inspectTrace(bytes, name, generation) {
   }
   const r = res.value.report;
   if (state.packed) {
-    $('#load-status').textContent = `Read ${name}: ${bytesText(state.packed.read)} of ${bytesText(state.packed.size)}, ${r.job_lines.toLocaleString('en-US')} job lines, ${r.jobs_kept.toLocaleString('en-US')} jobs kept.`;
+    $('#load-status').textContent = `Read ${name}: ${bytesText(state.packed.read)} of ${bytesText(state.packed.size)}, ${show('number', r.job_lines)} job lines, ${show('number', r.jobs_kept)} jobs kept.`;
   }
   if (state.packed?.stopped) {
     setStatus(`${name}: reading stopped${r.stopped_at_line ? ` at line ${r.stopped_at_line}` : ''} (${state.packed.stopped}); the ${r.jobs_kept} jobs before it are kept. Choose policies and run.`);

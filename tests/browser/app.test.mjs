@@ -173,7 +173,7 @@ test('the single-file build works opened from disk (file://)', async () => {
   await checkLeung(page, cliLeung(DEMO));
   const trace = path.join(shared, 'traces', 'KTH-SP2-1996-2.1-cln.swf.gz');
   await page.setInputFiles('#file', trace);
-  await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('28467'));
+  await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('28,467'));
   await waitForResults(page, POLICIES);
   assert.deepEqual(
     page.requests.filter((u) => !u.startsWith('file://') && !/^(data|blob):/.test(u)),

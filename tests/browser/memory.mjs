@@ -83,7 +83,7 @@ async function measure(page, file) {
     const rows = Object.fromEntries([...report.querySelectorAll('table tr')].map((tr) => [tr.cells[0].textContent, tr.cells[1].textContent]));
     const easy = document.querySelector('#results tr[data-policy="easy"]');
     return {
-      jobs: Number(rows['jobs kept']),
+      jobs: Number(rows['jobs kept'].replaceAll(',', '')),
       packed: Number(report.dataset.packedBytes),
       loader: Number(report.dataset.loaderMemory),
       worker: Number(easy.dataset.wasmMemory),
