@@ -1,7 +1,7 @@
 // SchedLab page: load a trace, run policies in a pool of workers, show the results in views.
 // Data flows one way: bytes -> workers (engine) -> results -> the views' tables and the charts,
 // which the engine draws on the page (figures.js).
-import { startFigures, pageEngine, showFigure, emptyFigure, saveBlob } from './figures.js';
+import { startFigures, pageEngine, showFigure, emptyFigure, saveBlob, show } from './figures.js';
 import {
   CUSTOM,
   buildPredictor,
@@ -915,13 +915,6 @@ const BOARD = [
   ['utilization', 'utilization'],
 ];
 
-/** A value of a metric (or a unit: seconds, fraction, count, number) as every chart writes it. */
-function show(what, v) {
-  if (v === null || v === undefined) return '–';
-  // Before the engine has loaded only counts are shown, grouped as the engine groups them.
-  return pageEngine()?.format_value(what, v) ?? (Math.abs(v) >= 1e4 ? v.toLocaleString('en-US') : String(v));
-}
-
 /** Seconds for people: 42 s, 12 min, 3.4 h, 2.1 d. */
 const duration = (s) => show('seconds', s);
 
@@ -1664,17 +1657,24 @@ function showView(view, study = state.study, write = true) {
   renderView();
 }
 
-/** Each study's own run with the settings its panel shows. */
-const STUDY_RUNS = { tsafrir: runSweep, ward: runWard, lawson: runLawson, kettimuthu: runKettimuthu, leung: runLeung };
+/** Each study's redraw and its run with the settings its panel shows. */
+const STUDY = {
+  tsafrir: [redrawSweep, runSweep],
+  ward: [redrawWard, runWard],
+  lawson: [redrawLawson, runLawson],
+  kettimuthu: [redrawKettimuthu, runKettimuthu],
+  leung: [redrawLeung, runLeung],
+};
 /** Up to this many jobs, a study runs by itself the first time it is shown on a trace. */
 const AUTO_STUDY_JOBS = 20_000;
 
 /** Redraws the study shown (its charts were not drawn while hidden); on a trace of modest size, runs it the first time. */
 function redrawStudy() {
-  ({ tsafrir: redrawSweep, ward: redrawWard, lawson: redrawLawson, kettimuthu: redrawKettimuthu, leung: redrawLeung })[state.study]?.();
+  const [redraw, run] = STUDY[state.study];
+  redraw();
   if (state.bytes && state.report?.jobs_kept <= AUTO_STUDY_JOBS && !state.studiesRun.has(state.study)) {
     state.studiesRun.add(state.study);
-    STUDY_RUNS[state.study]();
+    run();
   }
 }
 

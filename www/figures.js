@@ -144,8 +144,15 @@ function fillTable(box, t) {
   box.append(table);
 }
 
+/** A value of a metric (or a unit: seconds, fraction, count, number) as every chart writes it. */
+export function show(what, v) {
+  if (v === null || v === undefined) return '–';
+  // Before the engine has loaded only counts are shown, grouped as the engine groups them.
+  return engine?.format_value(what, v) ?? (Math.abs(v) >= 1e4 ? v.toLocaleString('en-US') : String(v));
+}
+
 /** A number for a table cell, as the charts write it: a whole number as one (thousands grouped), else three significant digits. */
-export const fmt = (v) => (Number.isFinite(v) && engine ? engine.format_value('number', v) : String(v));
+export const fmt = (v) => (Number.isFinite(v) ? show('number', v) : String(v));
 
 /** Offers `blob` as a download named `name`. */
 export function saveBlob(name, blob) {

@@ -323,6 +323,13 @@ pub fn preferred_height(runs: &[RunView], which: &CompareChart, opts: &ChartOpti
     })
 }
 
+/// `opts` at the larger of its own height and [`preferred_height`]: how the page and `--plot`
+/// draw a compare chart, taller when many runs need the room.
+pub fn fitted(runs: &[RunView], which: &CompareChart, opts: &ChartOptions) -> ChartOptions {
+    let height = preferred_height(runs, which, opts).map_or(opts.height, |h| h.max(opts.height));
+    ChartOptions { height, ..opts.clone() }
+}
+
 /// The runs in the leaderboard's order (mean bounded slowdown, lowest first; unmeasured last), so
 /// every bar chart lists the policies as the leaderboard ranks them.
 pub fn ranked(runs: &[RunView]) -> Vec<RunView> {

@@ -18,7 +18,7 @@ use crate::metrics::{categories, records, schedule_csv, METRIC_KEYS};
 use crate::policy::Configured;
 use crate::policy::{family_options, POLICIES};
 use crate::render::chart::{Chart, ChartOptions};
-use crate::render::compare::{compare_chart, preferred_height, CompareChart, RunView};
+use crate::render::compare::{compare_chart, fitted, CompareChart, RunView};
 use crate::render::gantt::Gantt;
 use crate::run::{configure, run_one, run_one_observed, Settings};
 use crate::trace::{parse, Trace, TRACE_KEYS};
@@ -625,8 +625,7 @@ pub fn compare_figure(runs: JsValue, which: JsValue, options: JsValue) -> Result
     let which: CompareChart = from_js(which, "chart")?;
     let options: ChartOptions = from_js(options, "chart options")?;
     // Taller than the canvas when many runs need it (the page grows the canvas to the figure).
-    let height = preferred_height(&runs, &which, &options).map_or(options.height, |h| h.max(options.height));
-    compare_chart(&runs, &which, &ChartOptions { height, ..options }).map(Figure).map_err(|e| JsError::new(&e))
+    compare_chart(&runs, &which, &fitted(&runs, &which, &options)).map(Figure).map_err(|e| JsError::new(&e))
 }
 
 /// The colour of the run at `index` in every chart, as CSS `rgb(...)`, for the page's legends.

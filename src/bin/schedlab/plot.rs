@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use schedlab::render::chart::{Chart, ChartOptions};
-use schedlab::render::compare::{compare_chart, preferred_height, CompareChart, RunView, MAIN_METRICS};
+use schedlab::render::compare::{compare_chart, fitted, CompareChart, RunView, MAIN_METRICS};
 use schedlab::render::gantt::{gantt_png, gantt_svg, Gantt};
 use schedlab::render::generic::{grouped_bars, lines, Labels, Series};
 
@@ -99,10 +99,7 @@ pub fn run_plots(
 ) -> Result<(), Fail> {
     let opts = options(unix_start);
     // As the page draws them: taller than the default when many runs need the room.
-    let chart = |which: CompareChart| {
-        let height = preferred_height(views, &which, &opts).map_or(opts.height, |h| h.max(opts.height));
-        compare_chart(views, &which, &ChartOptions { height, ..opts.clone() }).map_err(fail)
-    };
+    let chart = |which: CompareChart| compare_chart(views, &which, &fitted(views, &which, &opts)).map_err(fail);
     for m in MAIN_METRICS {
         out.chart(&format!("compare-{m}"), &chart(CompareChart::MetricBars { metric: m.to_string() })?)?;
     }
