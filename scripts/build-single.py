@@ -80,6 +80,14 @@ def main() -> None:
         for name in ("figures.js", "tasks.js", "predictions.js", "relaxed.js", "lawson.js", "kettimuthu.js", "leung.js", "loadsweep.js", "mine.js", "learn.js", "app.js")
     }
     check_no_clashes(sources)
+    # The served page imports these modules when a view first needs them; here they are in the
+    # one scope already, and the platform hands over their exports.
+    lazy = ("relaxed.js", "lawson.js", "kettimuthu.js", "leung.js", "loadsweep.js", "learn.js")
+    panel_names = [
+        m.group(1)
+        for name in lazy
+        for m in re.finditer(r"^export (?:const|function|async function|class) (\w+)", open(f"{www}/{name}", encoding="utf-8").read(), flags=re.M)
+    ]
     modules = "\n".join(sources.values())
     css = open(f"{www}/style.css", encoding="utf-8").read()
     index = open(index_path, encoding="utf-8").read()
@@ -90,6 +98,7 @@ def main() -> None:
         + "\nconst engine = wasm_bindgen;\n"
         + "let gotModule;\n"
         + "const ready = new Promise((r) => (gotModule = r)).then((m) => wasm_bindgen({ module_or_path: m }));\n"
+        + "const wholeEngine = () => ready.then(() => engine); // this file's one wasm has every export\n"
         + "self.addEventListener('message', (e) => {\n"
         + "  if (e.data && e.data.wasmModule) { gotModule(e.data.wasmModule); e.stopImmediatePropagation(); }\n"
         + "});\n"
@@ -104,6 +113,12 @@ globalThis.SCHEDLAB_PLATFORM = {{
   async engine() {{
     await wasm_bindgen({{ module_or_path: await WASM_MODULE }});
     return wasm_bindgen;
+  }},
+  async wholeEngine() {{
+    return this.engine(); // one wasm with every export
+  }},
+  async panels() {{
+    return {{ {", ".join(panel_names)} }};
   }},
   worker() {{
     const w = new Worker(WORKER_URL);

@@ -24,11 +24,32 @@ wasm-bindgen --target no-modules --no-typescript --out-dir target/pkg-no-modules
 
 # binaryen's optimizer (the npm package: Debian's older wasm-opt breaks wasm-bindgen's externref
 # tables) shrinks the wasm by about a tenth. Both glues load the same wasm.
-[ -x node_modules/binaryen/bin/wasm-opt ] || npm ci --no-audit --no-fund
-node_modules/binaryen/bin/wasm-opt -Oz --converge --strip-producers --enable-reference-types --enable-bulk-memory \
-  --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
+[ -x node_modules/binaryen/bin/wasm-opt ] && [ -x node_modules/.bin/esbuild ] || npm ci --no-audit --no-fund
+features=(--enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
+  --enable-mutable-globals --enable-multivalue)
+node_modules/binaryen/bin/wasm-opt -Oz --converge --strip-producers "${features[@]}" \
   www/pkg/schedlab_bg.wasm -o www/pkg/schedlab_bg.wasm
 cp www/pkg/schedlab_bg.wasm target/pkg-no-modules/schedlab_bg.wasm
+
+# Two wasm files from the one build: schedlab_all_bg.wasm has every export; schedlab_bg.wasm, the
+# one the page opens with, lacks those of the studies, Learn, explain, the generator and the load
+# sweep (wasm-metadce drops them and the code only they reach). The page and its workers load the
+# whole one, through a second instance of the same glue, when a view or task first needs it. A
+# new export is in both unless it is named here.
+mv www/pkg/schedlab_bg.wasm www/pkg/schedlab_all_bg.wasm
+node -e '
+const fs = require("fs");
+const later = new RegExp(process.argv[1]);
+const m = new WebAssembly.Module(fs.readFileSync(process.argv[2]));
+const nodes = WebAssembly.Module.exports(m).map((e) => later.test(e.name)
+  ? { name: `e_${e.name}`, export: e.name }
+  : { name: `e_${e.name}`, export: e.name, root: true });
+fs.writeFileSync(process.argv[3], JSON.stringify(nodes));
+' '^(examples|explain_job|generate_swf|generic_figure|kettimuthu_(compare|load|load_findings)|lawson_compare|learn_.*|__wbg_learn_free|leung_(policy|findings)|load_(figure|point|summary)|rank_sweep)$' \
+  www/pkg/schedlab_all_bg.wasm target/wasm-start-graph.json
+node_modules/binaryen/bin/wasm-metadce "${features[@]}" --graph-file target/wasm-start-graph.json \
+  www/pkg/schedlab_all_bg.wasm -o target/schedlab_start.wasm > target/wasm-metadce.log
+node_modules/binaryen/bin/wasm-opt -Oz --strip-producers "${features[@]}" target/schedlab_start.wasm -o www/pkg/schedlab_bg.wasm
 
 rm -rf www/tz
 cargo run --release --quiet --example tzdb -- www/tz
@@ -37,6 +58,10 @@ rm -rf dist
 mkdir -p dist/www
 cp index.html dist/
 cp -r www/*.js www/*.css www/demo www/pkg www/tz dist/www/
+# The served scripts, style and glue minified (comments and long names cost a third of their
+# gzipped size); www/ keeps the sources, which the single-file build and the tests read.
+node_modules/.bin/esbuild dist/www/*.js dist/www/pkg/schedlab.js dist/www/style.css --minify --log-level=warning \
+  --outdir=dist/www --outbase=dist/www --allow-overwrite
 python3 scripts/build-single.py target/pkg-no-modules/schedlab.js target/pkg-no-modules/schedlab_bg.wasm \
   index.html www www/tz dist/schedlab.html
 
@@ -45,9 +70,18 @@ python3 scripts/build-single.py target/pkg-no-modules/schedlab.js target/pkg-no-
 gz() { gzip -9c "$1" | wc -c; }
 demo=dist/www/demo/KTH-SP2-1996-2.1-cln.excerpt.swf
 demo_zone=$(sed -n 's/^; *TimeZoneString: *//p' "$demo" | head -n 1 | tr -d '\r')
-start_files=(dist/index.html dist/www/*.js dist/www/*.css dist/www/pkg/schedlab.js dist/www/pkg/schedlab_bg.wasm "dist/www/tz/$demo_zone")
+# The modules of the study panels, the Load view and Learn load when a view first shows them
+# (app.js's PLATFORM.panels); tests/browser/views.test.mjs checks this list against what the page
+# fetches as it opens.
+start_js=()
+for f in dist/www/*.js; do
+  case $(basename "$f") in relaxed.js | lawson.js | kettimuthu.js | leung.js | loadsweep.js | learn.js) ;; *) start_js+=("$f") ;; esac
+done
+start_files=(dist/index.html "${start_js[@]}" dist/www/*.css dist/www/pkg/schedlab.js dist/www/pkg/schedlab_bg.wasm "dist/www/tz/$demo_zone")
 page_gz=0
 for f in "${start_files[@]}"; do page_gz=$((page_gz + $(gz "$f"))); done
 wasm=dist/www/pkg/schedlab_bg.wasm
-echo "built dist/ ($(du -sh dist | cut -f1)); wasm $(wc -c < $wasm) bytes, $(gz $wasm) gzipped;" \
+all=dist/www/pkg/schedlab_all_bg.wasm
+echo "built dist/ ($(du -sh dist | cut -f1)); wasm on start $(wc -c < $wasm) bytes, $(gz $wasm) gzipped" \
+  "(the whole one, loaded when first needed: $(wc -c < $all) bytes, $(gz $all) gzipped);" \
   "page $page_gz bytes gzipped on start (${#start_files[@]} files), demo trace $(gz "$demo") more"

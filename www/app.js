@@ -1,7 +1,7 @@
 // SchedLab page: load a trace, run policies in a pool of workers, show the results in views.
 // Data flows one way: bytes -> workers (engine) -> results -> the views' tables and the charts,
 // which the engine draws on the page (figures.js).
-import { startFigures, pageEngine, showFigure, emptyFigure, saveBlob, show } from './figures.js';
+import { startFigures, pageEngine, showFigure, showWholeFigure, wholeReady, emptyFigure, saveBlob, show } from './figures.js';
 import {
   CUSTOM,
   buildPredictor,
@@ -20,12 +20,6 @@ import {
   runSweep,
   presetName,
 } from './predictions.js';
-import { installWard, wardUrlValues, clearWard, redrawWard, runWard } from './relaxed.js';
-import { installLawson, lawsonUrlValues, clearLawson, redrawLawson, runLawson, LAWSON_POLICY } from './lawson.js';
-import { installKettimuthu, kmUrlValues, clearKettimuthu, redrawKettimuthu, runKettimuthu } from './kettimuthu.js';
-import { installLeung, lgUrlValues, clearLeung, redrawLeung, runLeung, lgTraceLoaded } from './leung.js';
-import { installLoadSweep, lsUrlValues, clearLoadSweep, redrawLoadSweep, lsTraceLoaded, runLoadSweep, lsStarted } from './loadsweep.js';
-import { installLearn, redrawLearn } from './learn.js';
 import { MINE, buildMine, mineTask, mineUrlValues } from './mine.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -40,11 +34,38 @@ globalThis.SCHEDLAB_PLATFORM ??= {
     await m.default({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.meta.url) });
     return m;
   },
+  // Every export, the studies' and Learn's too: a second instance of the glue on the whole wasm.
+  wholeEngine: async () => {
+    const m = await import('./pkg/schedlab.js?all');
+    await m.default({ module_or_path: new URL('./pkg/schedlab_all_bg.wasm', import.meta.url) });
+    return m;
+  },
+  // The views the page opens without: the study panels, the Load view and Learn, their exports in one object.
+  panels: async () =>
+    Object.assign({}, ...(await Promise.all(['./relaxed.js', './lawson.js', './kettimuthu.js', './leung.js', './loadsweep.js', './learn.js'].map((m) => import(m))))),
   demo: async () =>
     new Uint8Array(await (await fetch(new URL('./demo/KTH-SP2-1996-2.1-cln.excerpt.swf', import.meta.url))).arrayBuffer()),
 };
 // @module-only-end
 const PLATFORM = globalThis.SCHEDLAB_PLATFORM;
+
+/** The exports of the study panels, the Load view and Learn once loaded (null before). */
+let P = null;
+let panelsLoading = null;
+
+/**
+ * Loads the study panels, the Load view and Learn with the whole engine, and installs them, the
+ * first time a view shows one of them. Resolves to their exports.
+ */
+const panelsReady = () =>
+  (panelsLoading ??= Promise.all([PLATFORM.panels(), wholeReady()]).then(([m]) => {
+    P = m;
+    installPanels();
+    return m;
+  }));
+
+/** Calls `draw` now if the panels are in, else once they are. */
+const withPanels = (draw) => (P ? draw() : panelsReady().then(draw));
 
 /** A metric's definition and unit, for hover titles. */
 function define(key) {
@@ -210,6 +231,7 @@ const state = {
   sort: { key: 'avg_bsld', dir: 1 },
   generation: 0, // bumped by every new trace and run, so stale runs stay silent
   studiesRun: new Set(), // the studies that have run by themselves on this trace
+  learnInstalled: false, // the Learn view is installed when first shown
 };
 if (params.has('embed')) {
   // An embed shows its view sized to the frame, names the trace and links to the full page; the
@@ -316,7 +338,7 @@ function writePredictor(u, running) {
 /** The relaxed-backfill section in the URL (`omegas`, `ward_classes`), written when it runs. */
 function syncWardUrl() {
   const u = new URL(location.href);
-  const { omegas, classes } = wardUrlValues();
+  const { omegas, classes } = P.wardUrlValues();
   if (omegas) u.searchParams.set('omegas', omegas);
   if (classes) u.searchParams.set('ward_classes', classes);
   else u.searchParams.delete('ward_classes');
@@ -334,13 +356,13 @@ function syncPanelUrl(values) {
 }
 
 /** The multiple-queue panel in the URL (`mq_loads`, `mq_high`, `mq_res`, ...), written when it runs. */
-const syncLawsonUrl = () => syncPanelUrl(lawsonUrlValues());
+const syncLawsonUrl = () => syncPanelUrl(P.lawsonUrlValues());
 
 /** The selective-preemption panel in the URL (`km_loads`, `km_split`, `km_metric`, `km_overhead`). */
-const syncKettimuthuUrl = () => syncPanelUrl(kmUrlValues());
+const syncKettimuthuUrl = () => syncPanelUrl(P.kmUrlValues());
 
 /** The fairshare panel in the URL (`lg_from`, `lg_to`, `lg_decay`, `lg_heavy`, `lg_view`, `lg_turn`, `lg_series`). */
-const syncLeungUrl = () => syncPanelUrl(lgUrlValues());
+const syncLeungUrl = () => syncPanelUrl(P.lgUrlValues());
 
 /** The sweep panel in the URL (`sweep`, `sweep_base`, `sweep_by`), written when a sweep starts. */
 function syncSweepUrl() {
@@ -637,12 +659,8 @@ async function loadFile(file, name) {
   state.results.clear();
   renderResults();
   clearSweep();
-  clearWard();
-  clearLawson();
-  clearKettimuthu();
-  clearLeung();
+  if (P) for (const clear of [P.clearWard, P.clearLawson, P.clearKettimuthu, P.clearLeung, P.clearLoadSweep]) clear();
   state.studiesRun.clear();
-  clearLoadSweep();
   clearTimeline();
   $('#load-warning').hidden = true;
   $('#trace-report').textContent = '';
@@ -698,9 +716,9 @@ async function inspectTrace(bytes, name, generation) {
   state.header = res.value.ok ? res.value.header : null;
   state.offered = res.value.ok ? res.value.offered_load : 0;
   renderReport(res.value);
-  lgTraceLoaded();
-  lsTraceLoaded();
-  if (state.view === 'studies') redrawStudy();
+  P?.lgTraceLoaded();
+  P?.lsTraceLoaded();
+  if (state.view === 'studies') withPanels(redrawStudy);
   if (!res.value.ok) {
     setStatus(`${name}: ${res.value.message}`, 'error');
     return false;
@@ -1074,9 +1092,9 @@ function renderView() {
   else if (state.view === 'jobs') renderJobs();
   else if (state.view === 'timeline') drawTimeline();
   else if (state.view === 'trace') renderShape();
-  else if (state.view === 'load') redrawLoadSweep();
-  else if (state.view === 'studies') redrawStudy();
-  else if (state.view === 'learn') redrawLearn();
+  else if (state.view === 'load') withPanels(() => P.redrawLoadSweep());
+  else if (state.view === 'studies') withPanels(redrawStudy);
+  else if (state.view === 'learn') withPanels(showLearn);
   renderPredictions();
 }
 
@@ -1432,13 +1450,14 @@ async function readFile(file) {
  * embedded load figure only sweeps: nothing else of the page shows).
  */
 async function traceReady() {
-  const sweep = state.view === 'load' && !lsStarted();
-  if (sweep) runLoadSweep();
+  if (state.view === 'load') await panelsReady();
+  const sweep = state.view === 'load' && !P.lsStarted();
+  if (sweep) P.runLoadSweep();
   if (!(sweep && params.has('embed'))) await runPolicies(selected());
 }
 
 async function main() {
-  const figures = startFigures(PLATFORM.engine).catch((e) => {
+  const figures = startFigures(PLATFORM.engine, () => PLATFORM.wholeEngine()).catch((e) => {
     setStatus(`The engine failed to load: ${e.message}`, 'error');
   });
   state.pool.onchange = () => {
@@ -1462,18 +1481,9 @@ async function main() {
       return;
     }
   }
+  state.schemes = schemes.value;
+  state.leungInfo = leung.value;
   renderPolicies();
-  installLearn({ params, catalogue: state.catalogue, shown: () => state.view === 'learn' });
-  installLoadSweep({
-    pool: state.pool,
-    params,
-    policies: selected,
-    task: taskFor,
-    trace: () => (state.bytes && state.report ? { bytes: state.bytes, offered: state.offered, name: state.name, generated: state.generated } : null),
-    generator: () => Object.fromEntries(['machine', 'jobs', 'seed'].map((k) => [k, $(`#gen-${k}`).value.trim()])),
-    limit: () => state.limit,
-    onurl: () => syncPanelUrl(lsUrlValues()),
-  });
   buildPredictor($('#predictor'), state.catalogue, params.getAll('pred'), syncPredictorUrl);
   installSweep({
     pool: state.pool,
@@ -1484,48 +1494,6 @@ async function main() {
     run: (policy, list) => ({ bytes: state.bytes, policy, settings: [...list, ...budgetSettings()] }),
     base: taskFor,
     onurl: syncSweepUrl,
-  });
-  installWard({
-    pool: state.pool,
-    params,
-    ready: () => !!(state.bytes && state.report),
-    bytes: () => state.bytes,
-    // The shared settings, then the relaxed policy's own options as typed under Policies, and the time budget.
-    settings: () => [...settings(), ...policySettings('relaxed'), ...budgetSettings()],
-    onurl: syncWardUrl,
-  });
-  installLawson({
-    pool: state.pool,
-    catalogue: state.catalogue,
-    params,
-    ready: () => !!(state.bytes && state.report),
-    bytes: () => state.bytes,
-    // The shared settings, then mq-backfill's own options as typed under Policies (both runs take them).
-    settings: () => [...settings(), ...policySettings(LAWSON_POLICY)],
-    header: () => state.header,
-    onurl: syncLawsonUrl,
-  });
-  installKettimuthu({
-    pool: state.pool,
-    params,
-    schemes: schemes.value,
-    ready: () => !!(state.bytes && state.report),
-    bytes: () => state.bytes,
-    // The shared settings, then the preemption family's options as typed under Policies for ss (every scheme takes them).
-    settings: () => [...settings(), ...policySettings('ss')],
-    onurl: syncKettimuthuUrl,
-  });
-  installLeung({
-    pool: state.pool,
-    params,
-    info: leung.value,
-    ready: () => !!(state.bytes && state.report),
-    bytes: () => state.bytes,
-    // The shared settings only: the nine presets differ in their fairshare options, so none typed for one applies to all.
-    settings,
-    header: () => state.header,
-    report: () => state.report,
-    onurl: syncLeungUrl,
   });
   $('#accuracy-policy').onchange = choose;
   $('#policy-pick').onchange = choose;
@@ -1658,19 +1626,89 @@ function showView(view, study = state.study, write = true) {
 }
 
 /** Each study's redraw and its run with the settings its panel shows. */
-const STUDY = {
-  tsafrir: [redrawSweep, runSweep],
-  ward: [redrawWard, runWard],
-  lawson: [redrawLawson, runLawson],
-  kettimuthu: [redrawKettimuthu, runKettimuthu],
-  leung: [redrawLeung, runLeung],
-};
+const study = (name) =>
+  ({
+    tsafrir: [redrawSweep, runSweep],
+    ward: [P.redrawWard, P.runWard],
+    lawson: [P.redrawLawson, P.runLawson],
+    kettimuthu: [P.redrawKettimuthu, P.runKettimuthu],
+    leung: [P.redrawLeung, P.runLeung],
+  })[name];
+
+/** Wires the panels loaded on demand to the page's state (see panelsReady). */
+function installPanels() {
+  P.installLoadSweep({
+    pool: state.pool,
+    params,
+    policies: selected,
+    task: taskFor,
+    trace: () => (state.bytes && state.report ? { bytes: state.bytes, offered: state.offered, name: state.name, generated: state.generated } : null),
+    generator: () => Object.fromEntries(['machine', 'jobs', 'seed'].map((k) => [k, $(`#gen-${k}`).value.trim()])),
+    limit: () => state.limit,
+    onurl: () => syncPanelUrl(P.lsUrlValues()),
+  });
+  P.installWard({
+    pool: state.pool,
+    params,
+    ready: () => !!(state.bytes && state.report),
+    bytes: () => state.bytes,
+    // The shared settings, then the relaxed policy's own options as typed under Policies, and the time budget.
+    settings: () => [...settings(), ...policySettings('relaxed'), ...budgetSettings()],
+    onurl: syncWardUrl,
+  });
+  P.installLawson({
+    pool: state.pool,
+    catalogue: state.catalogue,
+    params,
+    ready: () => !!(state.bytes && state.report),
+    bytes: () => state.bytes,
+    // The shared settings, then mq-backfill's own options as typed under Policies (both runs take them).
+    settings: () => [...settings(), ...policySettings(P.LAWSON_POLICY)],
+    header: () => state.header,
+    onurl: syncLawsonUrl,
+  });
+  P.installKettimuthu({
+    pool: state.pool,
+    params,
+    schemes: state.schemes,
+    ready: () => !!(state.bytes && state.report),
+    bytes: () => state.bytes,
+    // The shared settings, then the preemption family's options as typed under Policies for ss (every scheme takes them).
+    settings: () => [...settings(), ...policySettings('ss')],
+    onurl: syncKettimuthuUrl,
+  });
+  P.installLeung({
+    pool: state.pool,
+    params,
+    info: state.leungInfo,
+    ready: () => !!(state.bytes && state.report),
+    bytes: () => state.bytes,
+    // The shared settings only: the nine presets differ in their fairshare options, so none typed for one applies to all.
+    settings,
+    header: () => state.header,
+    report: () => state.report,
+    onurl: syncLeungUrl,
+  });
+  // A trace read before they loaded: they take it as one read now.
+  if (state.report) {
+    P.lgTraceLoaded();
+    P.lsTraceLoaded();
+  }
+}
+
 /** Up to this many jobs, a study runs by itself the first time it is shown on a trace. */
 const AUTO_STUDY_JOBS = 20_000;
 
+/** The Learn view, installed the first time it is shown (its lessons come from the whole engine). */
+function showLearn() {
+  if (!state.learnInstalled) P.installLearn({ params, catalogue: state.catalogue, shown: () => state.view === 'learn' });
+  state.learnInstalled = true;
+  P.redrawLearn();
+}
+
 /** Redraws the study shown (its charts were not drawn while hidden); on a trace of modest size, runs it the first time. */
 function redrawStudy() {
-  const [redraw, run] = STUDY[state.study];
+  const [redraw, run] = study(state.study);
   redraw();
   if (state.bytes && state.report?.jobs_kept <= AUTO_STUDY_JOBS && !state.studiesRun.has(state.study)) {
     state.studiesRun.add(state.study);
@@ -1690,10 +1728,9 @@ function renderShape() {
     values: values.map((row) => row.map((v) => v || null)),
     counts,
   });
-  const engine = pageEngine();
-  showFigure($('#chart-shape-jobs'), 'shape-jobs', (o) => engine.generic_figure(spec('Jobs by length and width (Leung et al. Table I)', 'jobs', value.count, null), o));
-  showFigure($('#chart-shape-hours'), 'shape-hours', (o) =>
-    engine.generic_figure(spec('Processor-hours by length and width (Table II)', 'processor-hours', value.value, value.count), o),
+  showWholeFigure($('#chart-shape-jobs'), 'shape-jobs', (e, o) => e.generic_figure(spec('Jobs by length and width (Leung et al. Table I)', 'jobs', value.count, null), o));
+  showWholeFigure($('#chart-shape-hours'), 'shape-hours', (e, o) =>
+    e.generic_figure(spec('Processor-hours by length and width (Table II)', 'processor-hours', value.value, value.count), o),
   );
 }
 

@@ -2,15 +2,46 @@
 // The page keeps each chart's Figure for the pointer, its numbers as a table, and its exports.
 
 let engine = null;
+let loadWhole = null; // how the engine with every export is loaded
+let whole = null; // its loading, once asked for
+let wholeLoaded = false;
 
-/** Loads the engine on the page itself: charts are painted here, simulations run in workers. */
-export async function startFigures(load) {
+/**
+ * Loads the engine on the page itself: charts are painted here, simulations run in workers.
+ * `load` gives the engine the page opens with, `wholeLoad` the one with every export.
+ */
+export async function startFigures(load, wholeLoad) {
+  loadWhole = wholeLoad;
   engine = await load();
   return engine;
 }
 
 /** The page's engine instance (null until it has loaded). */
 export const pageEngine = () => engine;
+
+/**
+ * Loads the engine with every export (the studies', Learn's, the load sweep's) the first time a
+ * view asks; from then on it is the page's engine. Resolves to it.
+ */
+export const wholeReady = () =>
+  (whole ??= loadWhole().then((e) => {
+    engine = e;
+    wholeLoaded = true;
+    return e;
+  }));
+
+/** Calls `then(engine)` with the whole engine: now if it is loaded, else once it is. */
+export function withWhole(then) {
+  if (wholeLoaded) then(engine);
+  else wholeReady().then(then);
+}
+
+/** A chart only the whole engine draws: `make(engine, options)` gives its Figure. */
+export function showWholeFigure(canvas, name, make, extra = {}) {
+  // A hidden chart is drawn when its view is shown: the engine is not loaded for it before.
+  if (!canvas.isConnected || canvas.parentElement.closest('[hidden]')) return;
+  withWhole((e) => showFigure(canvas, name, (o) => make(e, o), extra));
+}
 
 /** A message in place of a chart that cannot be drawn yet. */
 export function emptyFigure(canvas, text) {

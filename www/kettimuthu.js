@@ -6,7 +6,7 @@
 // the job distribution (Table 2.2), the load curves (Figs. 4.9-4.11, Table 4.1's categories) and
 // the claims checked on the trace. Top-level names start with `km` (the single-file build joins
 // the modules into one scope).
-import { showFigure, emptyFigure, pageEngine } from './figures.js';
+import { showWholeFigure, emptyFigure } from './figures.js';
 import { cell } from './predictions.js';
 import { runTasks } from './tasks.js';
 
@@ -387,7 +387,7 @@ function kmLoadTable(last) {
 
 /** Draws a chart by the engine from its spec. */
 function kmDraw(id, name, spec) {
-  showFigure(kmEl(id), name, (o) => pageEngine().generic_figure(spec, o));
+  showWholeFigure(kmEl(id), name, (e, o) => e.generic_figure(spec, o));
 }
 
 /** Draws the heatmaps and the load curves from the last runs (or says what will appear there). */

@@ -5,7 +5,7 @@
 // 8), R per 1,000 submissions over time (Figs. 4, 7 and 9), the missed reservations (Table 2) and
 // the tail of the reservation delays (Fig. 11). Top-level names start with `lawson` (the
 // single-file build joins the modules into one scope).
-import { fmt, showFigure, emptyFigure, pageEngine } from './figures.js';
+import { fmt, showWholeFigure, emptyFigure } from './figures.js';
 import { cell } from './predictions.js';
 
 /** The paper's fractions of high-priority (local) jobs: all, 95% (Figs. 8-9) and 75% (Figs. 6-7). */
@@ -311,7 +311,7 @@ function lawsonDuration(v) {
 
 /** Draws a chart by the engine from its spec; `extra` adds to the chart options. */
 function lawsonDraw(id, name, spec, extra = {}) {
-  showFigure(lawsonEl(id), name, (o) => pageEngine().generic_figure(spec, o), extra);
+  showWholeFigure(lawsonEl(id), name, (e, o) => e.generic_figure(spec, o), extra);
 }
 
 /** Draws the four charts from the last runs (or says what will appear there). */

@@ -6,7 +6,7 @@
 // same by width class (Figs. 6, 7, 10, 12), and the trace's length x width Tables I and II for
 // the period studied. Top-level names start with `lg` (the single-file build joins the modules
 // into one scope).
-import { showFigure, emptyFigure, pageEngine } from './figures.js';
+import { showWholeFigure, emptyFigure, pageEngine } from './figures.js';
 import { cell } from './predictions.js';
 import { runTasks } from './tasks.js';
 
@@ -371,7 +371,7 @@ function lgWidthTable(last) {
 
 /** Draws a chart by the engine from its spec. */
 function lgDraw(id, name, spec) {
-  showFigure(lgEl(id), name, (o) => pageEngine().generic_figure(spec, o));
+  showWholeFigure(lgEl(id), name, (e, o) => e.generic_figure(spec, o));
 }
 
 /** Draws the charts from the last runs (or says what will appear there). */

@@ -6,7 +6,7 @@
 // load and seed across the pool (engine `load_point`); the figure and the table follow each
 // result as it arrives (engine `load_summary`, `load_figure`). Top-level names start with `ls`
 // (the single-file build joins the modules into one scope).
-import { showFigure, emptyFigure, pageEngine } from './figures.js';
+import { showWholeFigure, withWhole, emptyFigure } from './figures.js';
 import { runTasks } from './tasks.js';
 
 /** The loads swept when the link gives none: the range the papers draw. */
@@ -171,11 +171,12 @@ function lsOrdered() {
 /** The figures, the saturation findings and the table from the points so far. */
 function lsRender() {
   if (!ls.points.length) return lsEmpty();
-  const points = lsOrdered();
-  const { summary, saturates_at: saturates } = pageEngine().load_summary(points);
-  redrawLoadSweep();
-  lsFindings(summary, saturates);
-  lsTable(summary);
+  withWhole((engine) => {
+    const { summary, saturates_at: saturates } = engine.load_summary(lsOrdered());
+    redrawLoadSweep();
+    lsFindings(summary, saturates);
+    lsTable(summary);
+  });
 }
 
 /** Draws the two figures from the points so far (charts in a hidden view are drawn when shown). */
@@ -184,7 +185,7 @@ export function redrawLoadSweep() {
   if (!ls.points.length) return lsEmpty();
   const points = lsOrdered();
   for (const measure of ['bsld', 'wait']) {
-    showFigure(lsEl(`chart-load-${measure}`), `load-${measure}`, (o) => pageEngine().load_figure(points, measure, ls.what, o));
+    showWholeFigure(lsEl(`chart-load-${measure}`), `load-${measure}`, (e, o) => e.load_figure(points, measure, ls.what, o));
   }
 }
 

@@ -2,7 +2,7 @@
 // values run as the "custom" configuration; Table 3 and the predictability and heel-and-toe
 // tables; the accuracy histogram of Fig. 2; and parameter sweeps ranked by average performance
 // degradation as in section 7 (Table 11, Fig. 10). Everything is built with DOM calls.
-import { showFigure, emptyFigure, pageEngine } from './figures.js';
+import { showWholeFigure, emptyFigure } from './figures.js';
 
 /** The predictor panel's keys: the backfill family's prediction options (section 7's space and more). */
 export const PREDICTOR_KEYS = [
@@ -514,7 +514,7 @@ export function redrawSweep() {
     categories: groups.map((g) => g.value),
     series: [{ name: last.base, means: groups.map((g) => g.mean), spreads: groups.map((g) => g.std), counts: groups.map((g) => g.count) }],
   };
-  showFigure(document.getElementById('chart-sweep'), `sweep-${last.by}`, (o) => pageEngine().generic_figure(spec, o));
+  showWholeFigure(document.getElementById('chart-sweep'), `sweep-${last.by}`, (e, o) => e.generic_figure(spec, o));
 }
 
 /** Table 11's layout: rank, average degradation, the configuration, and its two test cases. */

@@ -2,7 +2,7 @@
 // under Est and Act runtimes across the worker pool, shown as the paper's Tables 1-3 (by month)
 // and a line chart of total wait against omega. Top-level names start with `ward` (the
 // single-file build joins the modules into one scope).
-import { showFigure, emptyFigure, pageEngine } from './figures.js';
+import { showWholeFigure, emptyFigure } from './figures.js';
 import { cell } from './predictions.js';
 
 /** The paper's omegas (section 4). */
@@ -338,7 +338,7 @@ export function redrawWard() {
     x_labels: last.omegas.map((w) => (wardIsInf(w) ? '∞' : w)),
     series: WARD_RUNS.map(([runtime, label]) => ({ name: label, values: last.omegas.map((w) => wardSum(wardRun(last, w, runtime), 'wait_hours')) })),
   };
-  showFigure(wardEl('chart-ward'), 'ward-total-wait', (o) => pageEngine().generic_figure(spec, o));
+  showWholeFigure(wardEl('chart-ward'), 'ward-total-wait', (e, o) => e.generic_figure(spec, o));
 }
 
 function wardEmptyChart() {

@@ -19,6 +19,17 @@ import init, * as engine from './pkg/schedlab.js';
 
 const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.meta.url) });
 
+/**
+ * The engine with every export (the studies', explain's, the generator's, the load sweep's), loaded
+ * the first time a task needs it: a second instance of the glue (its own URL) on the whole wasm.
+ */
+let whole = null;
+const wholeEngine = () =>
+  (whole ??= import('./pkg/schedlab.js?all').then(async (m) => {
+    wholeMemory = (await m.default({ module_or_path: new URL('./pkg/schedlab_all_bg.wasm', import.meta.url) })).memory;
+    return m;
+  }));
+
 /** The TZif file of a tz database zone (the wasm has no database): tz/Area/City beside this script. */
 async function zoneFile(name) {
   const res = await fetch(new URL(`./tz/${name}`, import.meta.url));
@@ -27,7 +38,7 @@ async function zoneFile(name) {
 }
 
 // Everything below is shared verbatim with the single-file build's classic Blob worker,
-// which defines `engine`, `ready` and `zoneFile` itself.
+// which defines `engine`, `ready`, `wholeEngine` and `zoneFile` itself.
 // @shared
 
 let gantt = null; // the schedule drawn in the Gantt chart, kept between zooms
@@ -36,25 +47,39 @@ let made = { key: '', bytes: null }; // the last workload generated for a load s
 const stops = new Map(); // load id -> why the page asked it to stop
 let running = 0; // the task under way, named in a report of an unhandled rejection
 const CHUNK = 8 << 20; // bytes read from the file at a time
-const zonesAsked = new Set(); // zones whose files were fetched (or failed to be): each is asked for once
-let zonesRead = null; // the trace bytes whose header was last read for its zone
+const zonesRead = new Map(); // zone -> its TZif file (null: none), fetched once and given to each engine
+let bytesRead = null; // the trace bytes whose header was last read for its zone
+const zonesGiven = new WeakMap(); // engine -> the zones registered with it
 
-/** Registers the zones the trace and the settings name before the engine reads them. */
-async function zones(bytes, settings) {
-  const fresh = bytes && bytes !== zonesRead ? bytes : new Uint8Array(0);
-  zonesRead = bytes ?? zonesRead;
+/** Registers with `eng` the zones the trace and the settings name before it reads them. */
+async function zones(eng, bytes, settings) {
+  const fresh = bytes && bytes !== bytesRead ? bytes : new Uint8Array(0);
+  bytesRead = bytes ?? bytesRead;
   for (const name of engine.zones_wanted(fresh, settings)) {
-    if (zonesAsked.has(name)) continue;
-    zonesAsked.add(name);
     // A zone without its file is read as an unknown one: the header's fixed offset, else UTC.
-    await zoneFile(name).then((tzif) => engine.register_zone(name, tzif)).catch(() => {});
+    if (!zonesRead.has(name)) zonesRead.set(name, await zoneFile(name).catch(() => null));
+  }
+  if (!zonesGiven.has(eng)) zonesGiven.set(eng, new Set());
+  const given = zonesGiven.get(eng);
+  for (const [name, tzif] of zonesRead) {
+    if (given.has(name)) continue;
+    given.add(name);
+    if (tzif) eng.register_zone(name, tzif);
   }
 }
 
-/** The engine instance's memory in bytes (init's value is the instance's exports). */
+/** The tasks only the whole engine answers; the rest, the engine the page opens with. */
+const WHOLE = new Set([
+  'rank-sweep', 'explain-job', 'generate', 'load-point', 'lawson', 'kettimuthu', 'kettimuthu-load',
+  'kettimuthu-load-findings', 'leung-policy', 'leung-findings',
+]);
+
+let wholeMemory = null; // the whole engine's memory, once it is loaded
+
+/** The engine instances' memory in bytes (init's value is the instance's exports). */
 async function memory() {
   try {
-    return (await ready).memory.buffer.byteLength;
+    return (await ready).memory.buffer.byteLength + (wholeMemory?.buffer.byteLength ?? 0);
   } catch {
     return 0;
   }
@@ -121,7 +146,8 @@ self.onmessage = async (event) => {
       else throw new Error('the trace was not sent to this worker');
     }
     await ready;
-    await zones(bytes, settings);
+    const eng = WHOLE.has(kind) ? await wholeEngine() : engine;
+    await zones(eng, bytes, settings);
     const t0 = performance.now();
     let value;
     if (kind === 'load') {
@@ -130,13 +156,13 @@ self.onmessage = async (event) => {
       self.postMessage({ id, ok: true, value: packed, ...rest, ms: performance.now() - t0, memory: await memory() }, [packed.buffer]);
       return;
     }
-    if (kind === 'catalogue') value = engine.catalogue();
-    else if (kind === 'job-limit') value = engine.job_limit();
-    else if (kind === 'inspect') value = engine.inspect(bytes, settings);
-    else if (kind === 'schedule') value = engine.schedule(bytes, policy, settings);
+    if (kind === 'catalogue') value = eng.catalogue();
+    else if (kind === 'job-limit') value = eng.job_limit();
+    else if (kind === 'inspect') value = eng.inspect(bytes, settings);
+    else if (kind === 'schedule') value = eng.schedule(bytes, policy, settings);
     else if (kind === 'gantt-open') {
       gantt?.free();
-      gantt = new engine.GanttSession(bytes, policy, settings);
+      gantt = new eng.GanttSession(bytes, policy, settings);
       value = [...gantt.extent()];
     } else if (kind === 'gantt-render') {
       const px = gantt.render(view.t0, view.t1, view.width, view.height, view.highlight ?? -1);
@@ -144,36 +170,36 @@ self.onmessage = async (event) => {
       return;
     } else if (kind === 'gantt-job') value = gantt ? gantt.job(view.t, view.proc) : null;
     else if (kind === 'gantt-hover') value = gantt ? gantt.describe(view.t, view.proc) : '';
-    else if (kind === 'rank-sweep') value = engine.rank_sweep(input);
-    else if (kind === 'explain-job') value = engine.explain_job(bytes, policy, settings, input.job);
-    else if (kind === 'to-swf') value = engine.to_swf(bytes, settings);
-    else if (kind === 'generate') value = engine.generate_swf(input.spec);
+    else if (kind === 'rank-sweep') value = eng.rank_sweep(input);
+    else if (kind === 'explain-job') value = eng.explain_job(bytes, policy, settings, input.job);
+    else if (kind === 'to-swf') value = eng.to_swf(bytes, settings);
+    else if (kind === 'generate') value = eng.generate_swf(input.spec);
     else if (kind === 'load-point') {
       if (input.spec) {
         const key = `${input.spec},load=${input.load},seed=${input.seed}`;
         if (made.key !== key) {
-          const swf = engine.generate_swf(key);
+          const swf = eng.generate_swf(key);
           if (swf.startsWith('error:')) throw new Error(swf.slice(7));
           made = { key, bytes: new TextEncoder().encode(swf) };
         }
         bytes = made.bytes;
       }
-      value = engine.load_point(bytes, policy, settings, input.load, input.seed);
+      value = eng.load_point(bytes, policy, settings, input.load, input.seed);
     }
-    else if (kind === 'lawson') value = engine.lawson_compare(bytes, settings);
-    else if (kind === 'kettimuthu-schemes') value = engine.kettimuthu_schemes();
-    else if (kind === 'kettimuthu') value = engine.kettimuthu_compare(bytes, settings);
-    else if (kind === 'kettimuthu-load') value = engine.kettimuthu_load(bytes, input.label, input.factor, settings);
+    else if (kind === 'lawson') value = eng.lawson_compare(bytes, settings);
+    else if (kind === 'kettimuthu-schemes') value = eng.kettimuthu_schemes();
+    else if (kind === 'kettimuthu') value = eng.kettimuthu_compare(bytes, settings);
+    else if (kind === 'kettimuthu-load') value = eng.kettimuthu_load(bytes, input.label, input.factor, settings);
     else if (kind === 'kettimuthu-load-findings') {
       const f64 = (v) => Float64Array.from(v);
-      value = engine.kettimuthu_load_findings(input.labels, f64(input.loads), f64(input.utilization), f64(input.avg_bsld));
+      value = eng.kettimuthu_load_findings(input.labels, f64(input.loads), f64(input.utilization), f64(input.avg_bsld));
     }
-    else if (kind === 'leung-policies') value = engine.leung_policies();
-    else if (kind === 'leung-policy') value = engine.leung_policy(bytes, input.policy, settings);
+    else if (kind === 'leung-policies') value = eng.leung_policies();
+    else if (kind === 'leung-policy') value = eng.leung_policy(bytes, input.policy, settings);
     else if (kind === 'leung-findings') {
       // A figure that was not measured (null) is NaN to the engine, as in its own summaries.
       const f64 = (v) => Float64Array.from(v, (x) => x ?? NaN);
-      value = engine.leung_findings(
+      value = eng.leung_findings(
         input.policies,
         f64(input.fst_miss_share),
         f64(input.avg_fst_miss_s),
@@ -185,11 +211,11 @@ self.onmessage = async (event) => {
       // A sweep needs only the result: the series, quantiles and categories stay here. A run
       // stopped at its time budget has statistics of part of the trace, which a comparison
       // across runs must not rank: it is reported as not finished.
-      const out = engine.simulate(bytes, policy, settings, 1, () => {});
+      const out = eng.simulate(bytes, policy, settings, 1, () => {});
       if (out.ok && out.result.stopped) value = { ok: false, message: out.result.stopped };
       else value = out.ok ? { ok: true, result: out.result } : out;
     }
-    else value = engine.simulate(bytes, policy, settings, points, (share) => self.postMessage({ id, progress: share }));
+    else value = eng.simulate(bytes, policy, settings, points, (share) => self.postMessage({ id, progress: share }));
     self.postMessage({ id, ok: true, value, ms: performance.now() - t0, memory: await memory() });
   } catch (err) {
     // A Rust panic arrives here as a RuntimeError; its message is in the console too.

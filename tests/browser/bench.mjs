@@ -6,7 +6,6 @@
 // results, and the page's own "Run all" time (37 policies); then the same for HPC2N (every policy
 // on 202,871 jobs); last, the page's size gzipped.
 import fs from 'node:fs';
-import zlib from 'node:zlib';
 import path from 'node:path';
 import { POLICIES, DEFAULTS, serve, launch, open, waitForResults, dist, shared } from './harness.mjs';
 
@@ -76,14 +75,6 @@ try {
   const cores = await fresh.evaluate(() => navigator.hardwareConcurrency);
   console.log(`HPC2N-2002-2.2-cln chosen in the page (${await fresh.textContent('#trace-facts')}):`);
   console.log(`  Run all (${POLICIES} policies)     ${hpc2nAll.toFixed(2).padStart(8)} s from choosing the file to the last result, on ${cores} cores: ${await fresh.textContent('#status')}`);
-  const wasm = fs.statSync(path.join(dist, 'www', 'pkg', 'schedlab_bg.wasm')).size;
-  const gz = (f) => zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length;
-  const files = ['index.html', ...fs.readdirSync(path.join(dist, 'www')).filter((f) => /\.(js|css)$/.test(f)).map((f) => path.join('www', f)), 'www/pkg/schedlab.js', 'www/pkg/schedlab_bg.wasm'];
-  // The demo's zone file too: the workers fetch it on start (the wasm has no tz database).
-  const zone = fs.readFileSync(path.join(dist, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf'), 'latin1').match(/^;\s*TimeZoneString:\s*(\S+)/m);
-  if (zone) files.push(`www/tz/${zone[1]}`);
-  const page_gz = files.reduce((n, f) => n + gz(path.join(dist, f)), 0);
-  console.log(`wasm size: ${wasm} bytes, ${gz(path.join(dist, 'www', 'pkg', 'schedlab_bg.wasm'))} gzipped; the whole page (${files.length} files, demo aside) ${page_gz} bytes gzipped`);
 } finally {
   await browser.close();
   server.close();

@@ -2,11 +2,14 @@
 // visible in a 400x300 and a 700x450 frame, the trace named with a link to the full page, the
 // controls only with controls=1); a phone's first screen of Compare holds the answer and the top
 // of the leaderboard; each study draws a chart without Run; one quantity reads the same in the
-// leaderboard, the table of every metric, the bar chart, the answer and a job's card.
+// leaderboard, the table of every metric, the bar chart, the answer and a job's card; the page
+// opens without the study panels, the Load view, Learn and the whole wasm, which load when shown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
-import { useBrowser, open, waitForResults, shots } from './harness.mjs';
+import zlib from 'node:zlib';
+import { useBrowser, open, waitForResults, shots, dist, DEFAULTS, showView } from './harness.mjs';
 
 let base;
 let browser;
@@ -147,4 +150,34 @@ test('one quantity reads the same in the leaderboard, the table, the bars, the a
   assert.ok(waited, `card: ${explained}`);
   if (said) assert.equal(said, waited, `card: ${explained}`);
   assert.deepEqual(page.errors, []);
+});
+
+/** The files of dist/ a page fetched (each once, the query left off), the demo trace aside. */
+function fetched(page) {
+  const files = new Set();
+  for (const u of page.requests) {
+    const url = new URL(u);
+    if (url.hostname !== '127.0.0.1' || url.pathname.includes('/demo/')) continue;
+    files.add(url.pathname === '/' ? 'index.html' : url.pathname.slice(1));
+  }
+  return [...files].sort();
+}
+
+test('the page opens on its demo without the views it does not show, and loads them when shown', async () => {
+  const page = await open(browser, `${base}/`);
+  await waitForResults(page, DEFAULTS);
+  await page.waitForTimeout(500);
+  const start = fetched(page);
+  const lazy = ['www/relaxed.js', 'www/lawson.js', 'www/kettimuthu.js', 'www/leung.js', 'www/loadsweep.js', 'www/learn.js', 'www/pkg/schedlab_all_bg.wasm'];
+  assert.deepEqual(start.filter((f) => lazy.includes(f)), [], start.join(' '));
+  assert.ok(start.includes('www/pkg/schedlab_bg.wasm'), start.join(' '));
+  const gz = start.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length, 0);
+  console.log(`the page as it opens: ${start.length} files, ${gz} bytes gzipped (the demo trace aside): ${start.join(' ')}`);
+  // Studies brings the panels and the whole engine, and its first chart draws.
+  await showView(page, 'studies');
+  await page.waitForFunction(() => document.querySelector('#chart-sweep')?.dataset.hash, null, { timeout: 120_000 });
+  const later = fetched(page);
+  for (const f of lazy) assert.ok(later.includes(f), `${f} not fetched: ${later.join(' ')}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
