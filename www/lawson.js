@@ -5,7 +5,7 @@
 // 8), R per 1,000 submissions over time (Figs. 4, 7 and 9), the missed reservations (Table 2) and
 // the tail of the reservation delays (Fig. 11). Top-level names start with `lawson` (the
 // single-file build joins the modules into one scope).
-import { fmt, showWholeFigure, emptyFigure } from './figures.js';
+import { fmt, show, showWholeFigure, emptyFigure } from './figures.js';
 import { cell } from './predictions.js';
 
 /** The paper's fractions of high-priority (local) jobs: all, 95% (Figs. 8-9) and 75% (Figs. 6-7). */
@@ -300,15 +300,6 @@ function lawsonReservations(last) {
       : 'No job asks for a reservation (fraction 0): choose 0.01, 0.05 or 0.25 for Table 2 and Fig. 11.';
 }
 
-/** A delay in seconds as a short duration: 0, 5 min, 4 h, 2 d. */
-function lawsonDuration(v) {
-  if (v <= 0) return '0';
-  if (v < 60) return `${fmt(v)} s`;
-  if (v < 3600) return `${fmt(v / 60)} min`;
-  if (v < 86400) return `${fmt(v / 3600)} h`;
-  return `${fmt(v / 86400)} d`;
-}
-
 /** Draws a chart by the engine from its spec; `extra` adds to the chart options. */
 function lawsonDraw(id, name, spec, extra = {}) {
   showWholeFigure(lawsonEl(id), name, (e, o) => e.generic_figure(spec, o), extra);
@@ -387,7 +378,7 @@ export function redrawLawson() {
         unit: '%',
       },
       xs: points.map((_, k) => k),
-      x_labels: points.map(lawsonDuration),
+      x_labels: points.map((v) => show('seconds', v)),
       series: last.runs.flatMap((run, i) => [
         { name: `load ${run.load} multiple`, colour: lawsonColour(run.load, i), values: run.comparison.reservations.tail_multi.map((v) => 100 * v) },
         { name: `load ${run.load} single`, colour: lawsonColour(run.load, i), pale: true, values: run.comparison.reservations.tail_single.map((v) => 100 * v) },

@@ -956,13 +956,13 @@ test('multiple queues (Lawson & Smirni): R per class, priority and batch, reserv
   assert.equal(cells[0].missed_single, withRes.find((r) => r.policy === 'sq-backfill').metrics.missed_reservations);
   const tail = await drawnTable(page, '#chart-lawson-tail');
   assert.equal(tail.rows.length, res.reservations.tail_single.length);
-  assert.deepEqual(tail.rows.slice(0, 3).map((r) => r[0]), ['0', '1 min', '5 min']);
+  assert.deepEqual(tail.rows.slice(0, 3).map((r) => r[0]), ['0 s', '60 s', '5 min']);
   assert.deepEqual(tail.columns, ['delay', 'load 1 multiple', 'load 1 single']);
   assert.deepEqual(tail.rows.map((r) => num(r[1])), res.reservations.tail_multi.map((v) => 100 * v));
   assert.deepEqual(tail.rows.map((r) => num(r[2])), res.reservations.tail_single.map((v) => 100 * v));
   assert.ok(res.reservations.tail_single[0] > 0 && res.reservations.tail_single[0] <= 1);
   const single0 = 100 * res.reservations.tail_single[0];
-  await hoverChart(page, '#chart-lawson-tail', `load 1 single at delay = 0: ${fmt3(single0)}%`);
+  await hoverChart(page, '#chart-lawson-tail', `load 1 single at delay = 0 s: ${fmt3(single0)}%`);
   assert.match(await page.textContent('#lawson-reservations-note'), /0\.05 of the jobs/);
   await page.locator('#lawson-section').screenshot({ path: path.join(shots, 'lawson-reservations.png') });
 
