@@ -85,7 +85,7 @@ fn its_free(procs: u32) -> String {
 fn upper(s: String) -> String {
     let mut c = s.chars();
     match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
+        Some(f) => std::iter::once(f.to_ascii_uppercase()).chain(c).collect(),
         None => s,
     }
 }

@@ -422,7 +422,10 @@ fn lex(text: &str) -> Result<Vec<Token>, ExprError> {
             while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
                 i += 1;
             }
-            out.push(Token { kind: Kind::Name(chars[start..i].iter().collect::<String>().to_lowercase()), column });
+            out.push(Token {
+                kind: Kind::Name(chars[start..i].iter().collect::<String>().to_ascii_lowercase()),
+                column,
+            });
         } else {
             let rest: String = chars[i..chars.len().min(i + 2)].iter().collect();
             let Some(sym) = SYMBOLS.iter().find(|s| rest.starts_with(*s)) else {

@@ -274,7 +274,7 @@ pub fn answer(runs: &[RunView], trace_loss: &[String]) -> Answer {
 /// `s` with its first letter in capitals, for a name that opens a sentence.
 fn capitalised(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+    c.next().map_or(String::new(), |f| std::iter::once(f.to_ascii_uppercase()).chain(c).collect())
 }
 
 #[cfg(test)]

@@ -572,7 +572,7 @@ fn metric_bars(runs: &[RunView], metric: &str, opts: &ChartOptions) -> Result<Ch
                 } else {
                     draw_text(root, label, (rect.2 - 4, yc_px), name_size, RGBColor(255, 255, 255), true, HPos::Right);
                 }
-                let mut text = format!("{}: {} {}", runs[i].policy, info.label.to_lowercase(), label);
+                let mut text = format!("{}: {} {}", runs[i].policy, info.label.to_ascii_lowercase(), label);
                 if let Some(why) = &runs[i].stopped {
                     text.push_str(&format!(" ({why})"));
                 }
