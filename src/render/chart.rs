@@ -3,7 +3,9 @@
 
 use plotters::chart::{ChartBuilder, ChartContext};
 use plotters::coord::cartesian::Cartesian2d;
+use plotters::coord::combinators::LogCoord;
 use plotters::coord::ranged1d::{AsRangedCoord, DefaultFormatting, KeyPointHint, Ranged};
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::drawing::{DrawingArea, IntoDrawingArea};
 use plotters::element::{Rectangle, Text};
@@ -649,8 +651,61 @@ impl<R: Ranged<ValueType = f64>> Ranged for Ticked<R> {
     }
 }
 
+/// An axis's scale, linear or logarithmic, as one type: the layout, plotters' mesh and series
+/// code and every chart's drawing are then compiled once, not once per pair of scales, which
+/// keeps the page's wasm smaller.
+pub(crate) enum Axis {
+    Linear(RangedCoordf64),
+    Log(LogCoord<f64>),
+}
+
+impl From<RangedCoordf64> for Axis {
+    fn from(r: RangedCoordf64) -> Self {
+        Axis::Linear(r)
+    }
+}
+
+impl From<LogCoord<f64>> for Axis {
+    fn from(r: LogCoord<f64>) -> Self {
+        Axis::Log(r)
+    }
+}
+
+impl Ranged for Axis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        match self {
+            Axis::Linear(r) => r.map(value, limit),
+            Axis::Log(r) => r.map(value, limit),
+        }
+    }
+
+    fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        match self {
+            Axis::Linear(r) => r.key_points(hint),
+            Axis::Log(r) => r.key_points(hint),
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        match self {
+            Axis::Linear(r) => r.range(),
+            Axis::Log(r) => r.range(),
+        }
+    }
+
+    fn axis_pixel_range(&self, limit: (i32, i32)) -> std::ops::Range<i32> {
+        match self {
+            Axis::Linear(r) => r.axis_pixel_range(limit),
+            Axis::Log(r) => r.axis_pixel_range(limit),
+        }
+    }
+}
+
 /// The chart context every cartesian chart draws its data into.
-pub(crate) type Ctx<'a, 'b, X, Y> = ChartContext<'a, Recorder<'b>, Cartesian2d<Ticked<X>, Ticked<Y>>>;
+pub(crate) type Ctx<'a, 'b, X = Axis, Y = Axis> = ChartContext<'a, Recorder<'b>, Cartesian2d<Ticked<X>, Ticked<Y>>>;
 
 /// Room the y tick labels take: the widest label and the tick marks.
 pub(crate) fn y_label_width(ticks: &[Tick], s: &Sizes) -> i32 {
@@ -671,19 +726,15 @@ pub(crate) fn cartesian<X, Y, F, B>(
 where
     X: AsRangedCoord<Value = f64>,
     Y: AsRangedCoord<Value = f64>,
-    X::CoordDescType: Ranged<ValueType = f64>,
-    Y::CoordDescType: Ranged<ValueType = f64>,
-    F: FnOnce(
-        &mut Ctx<'_, '_, X::CoordDescType, Y::CoordDescType>,
-        &DrawingArea<Recorder<'_>, Shift>,
-        &Sizes,
-        &mut Vec<Hit>,
-    ),
+    X::CoordDescType: Into<Axis>,
+    Y::CoordDescType: Into<Axis>,
+    F: FnOnce(&mut Ctx<'_, '_>, &DrawingArea<Recorder<'_>, Shift>, &Sizes, &mut Vec<Hit>),
     B: FnOnce(&DrawingArea<Recorder<'_>, Shift>, i32, (i32, i32, i32, i32), &Sizes),
 {
-    // The layout is instantiated once per pair of axis types, not once per chart's closures,
-    // which keeps the page's wasm smaller.
+    // The layout is instantiated once, not once per chart's closures, which keeps the page's
+    // wasm smaller.
     let (mut draw, mut below) = (Some(draw), Some(below));
+    let (xs, ys): (X::CoordDescType, Y::CoordDescType) = (xs.into(), ys.into());
     laid_out(
         opts,
         frame,
@@ -703,24 +754,19 @@ where
 }
 
 /// What a chart draws its data with, once its frame is laid out.
-type DrawData<'f, X, Y> =
-    dyn FnMut(&mut Ctx<'_, '_, X, Y>, &DrawingArea<Recorder<'_>, Shift>, &Sizes, &mut Vec<Hit>) + 'f;
+type DrawData<'f> = dyn FnMut(&mut Ctx<'_, '_>, &DrawingArea<Recorder<'_>, Shift>, &Sizes, &mut Vec<Hit>) + 'f;
 /// What a chart draws in the strip below its legend.
 type DrawBelow<'f> = dyn FnMut(&DrawingArea<Recorder<'_>, Shift>, i32, (i32, i32, i32, i32), &Sizes) + 'f;
 
 /// [`cartesian`] on the axes' coordinate types.
-fn laid_out<X, Y>(
+fn laid_out(
     opts: &ChartOptions,
     frame: &Frame,
-    xs: X,
-    ys: Y,
-    draw: &mut DrawData<'_, X, Y>,
+    xs: Axis,
+    ys: Axis,
+    draw: &mut DrawData<'_>,
     below: &mut DrawBelow<'_>,
-) -> Result<Chart, String>
-where
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> Result<Chart, String> {
     let (w, h) = opts.size();
     let s = Sizes::of(opts);
     let mut list = DisplayList::default();
