@@ -58,14 +58,21 @@ let panelsLoading = null;
  * first time a view shows one of them. Resolves to their exports.
  */
 const panelsReady = () =>
-  (panelsLoading ??= Promise.all([PLATFORM.panels(), wholeReady()]).then(([m]) => {
-    P = m;
-    installPanels();
-    return m;
-  }));
+  (panelsLoading ??= Promise.all([PLATFORM.panels(), wholeReady()]).then(
+    ([m]) => {
+      P = m;
+      installPanels();
+      return m;
+    },
+    (e) => {
+      panelsLoading = null; // shown again, the view tries again
+      setStatus(`This view failed to load: ${e.message ?? e}`, 'error');
+      throw e;
+    },
+  ));
 
-/** Calls `draw` now if the panels are in, else once they are. */
-const withPanels = (draw) => (P ? draw() : panelsReady().then(draw));
+/** Calls `draw` now if the panels are in, else once they are (a failure is on the status line). */
+const withPanels = (draw) => (P ? draw() : panelsReady().then(draw, () => {}));
 
 /** A metric's definition and unit, for hover titles. */
 function define(key) {
@@ -1450,8 +1457,8 @@ async function readFile(file) {
  * embedded load figure only sweeps: nothing else of the page shows).
  */
 async function traceReady() {
-  if (state.view === 'load') await panelsReady();
-  const sweep = state.view === 'load' && !P.lsStarted();
+  if (state.view === 'load') await panelsReady().catch(() => {});
+  const sweep = state.view === 'load' && P && !P.lsStarted();
   if (sweep) P.runLoadSweep();
   if (!(sweep && params.has('embed'))) await runPolicies(selected());
 }

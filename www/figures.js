@@ -24,23 +24,35 @@ export const pageEngine = () => engine;
  * view asks; from then on it is the page's engine. Resolves to it.
  */
 export const wholeReady = () =>
-  (whole ??= loadWhole().then((e) => {
-    engine = e;
-    wholeLoaded = true;
-    return e;
-  }));
+  (whole ??= loadWhole().then(
+    (e) => {
+      engine = e;
+      wholeLoaded = true;
+      return e;
+    },
+    (e) => {
+      whole = null; // asked again, it is fetched again
+      throw e;
+    },
+  ));
 
-/** Calls `then(engine)` with the whole engine: now if it is loaded, else once it is. */
-export function withWhole(then) {
+/**
+ * Calls `then(engine)` with the whole engine: now if it is loaded, else once it is; `failed(error)`
+ * if it cannot be loaded.
+ */
+export function withWhole(then, failed = () => {}) {
   if (wholeLoaded) then(engine);
-  else wholeReady().then(then);
+  else wholeReady().then(then, failed);
 }
 
 /** A chart only the whole engine draws: `make(engine, options)` gives its Figure. */
 export function showWholeFigure(canvas, name, make, extra = {}) {
   // A hidden chart is drawn when its view is shown: the engine is not loaded for it before.
   if (!canvas.isConnected || canvas.parentElement.closest('[hidden]')) return;
-  withWhole((e) => showFigure(canvas, name, (o) => make(e, o), extra));
+  withWhole(
+    (e) => showFigure(canvas, name, (o) => make(e, o), extra),
+    (e) => emptyFigure(canvas, `This chart's part of the engine failed to load: ${e.message ?? e}`),
+  );
 }
 
 /** A message in place of a chart that cannot be drawn yet. */

@@ -28,6 +28,9 @@ const wholeEngine = () =>
   (whole ??= import('./pkg/schedlab.js?all').then(async (m) => {
     wholeMemory = (await m.default({ module_or_path: new URL('./pkg/schedlab_all_bg.wasm', import.meta.url) })).memory;
     return m;
+  }).catch((e) => {
+    whole = null; // the next task that needs it tries again
+    throw e;
   }));
 
 /** The TZif file of a tz database zone (the wasm has no database): tz/Area/City beside this script. */

@@ -181,3 +181,18 @@ test('the page opens on its demo without the views it does not show, and loads t
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('a view whose part of the engine cannot be fetched says so, and the rest of the page works', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.route('**/schedlab_all_bg.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));
+  await page.goto(`${base}/`);
+  await waitForResults(page, DEFAULTS);
+  await showView(page, 'studies');
+  await page.waitForFunction(() => /^This view failed to load: /.test(document.querySelector('#status').textContent), null, { timeout: 30_000 });
+  await showView(page, 'compare');
+  assert.equal(await page.locator('#leaderboard tbody tr').count(), DEFAULTS);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
