@@ -76,6 +76,7 @@ pub mod random;
 pub mod render;
 pub mod rlenv;
 pub mod run;
+pub(crate) mod sorting;
 pub mod studies;
 pub mod trace;
 #[cfg(target_arch = "wasm32")]

@@ -222,12 +222,13 @@ fn step(trace: &Trace, blocks: &[Block], w: &Words, time: i64, entries: &[Entry]
         let job = &trace.jobs[j as usize];
         let end = start + job.estimate.max(1);
         let mut order: Vec<u32> = (0..machine as u32).collect();
-        order.sort_by_key(|&r| {
+        // `order` starts in row order, so the stable sort breaks ties by row.
+        crate::sorting::by_key(&mut order, |&r| {
             let f = free_at[r as usize];
             if f <= start {
-                (0, std::cmp::Reverse(f), r)
+                (0, !f)
             } else {
-                (1, std::cmp::Reverse(-f), r)
+                (1, !-f)
             }
         });
         let mut rows: Vec<u32> = order.into_iter().take(job.procs as usize).collect();

@@ -319,7 +319,7 @@ fn running_at(trace: &Trace, out: &Outcome, t: i64, before_pass: bool) -> Vec<Jo
         .filter(|p| (p.start < t || (p.start == t && !before_pass)) && (p.end < 0 || p.end > t))
         .map(|p| p.job)
         .collect();
-    v.sort_by_key(|&i| (std::cmp::Reverse(trace.jobs[i as usize].procs), i));
+    crate::sorting::by_key(&mut v, |&i| (!i64::from(trace.jobs[i as usize].procs), i as i64));
     v.dedup();
     v
 }
@@ -488,7 +488,7 @@ pub fn explain_job(trace: &Trace, cfg: &Configured, settings: &Settings, id: u64
             // Whether they delayed it: the same run without each of them (the first
             // `COUNTERFACTUALS`, earliest start first), compared at this job's start.
             let mut checked: Vec<JobIdx> = overtaken.clone();
-            checked.sort_by_key(|&j| (plain.records[j as usize].start, j));
+            crate::sorting::by_key(&mut checked, |&j| (plain.records[j as usize].start, j as i64));
             checked.truncate(COUNTERFACTUALS);
             let mut delayed_by: Vec<(JobIdx, i64)> = Vec::new();
             for &x in &checked {
@@ -617,7 +617,7 @@ pub fn explain_at(trace: &Trace, cfg: &Configured, settings: &Settings, t: i64) 
         }
     };
     let mut running: Vec<JobAt> = running_at(trace, &out, t, false).into_iter().map(|j| at(j as usize, None)).collect();
-    running.sort_by_key(|j| (j.start, j.job));
+    crate::sorting::by_key(&mut running, |j| (j.start, crate::sorting::unsigned(j.job)));
     let reservations: Vec<(JobIdx, i64)> = log
         .entries
         .iter()

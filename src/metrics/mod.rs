@@ -220,7 +220,7 @@ impl Stats {
         // rather than sorted; other values are added in sorted order, the same on every run.
         let whole = values.iter().all(|v| v.fract() == 0.0 && v.abs() <= (1u64 << 53) as f64 / n as f64);
         if !whole {
-            values.sort_unstable_by(f64::total_cmp);
+            crate::sorting::floats(values);
         }
         let avg = values.iter().sum::<f64>() / n as f64;
         let (m, p95) = (at(0.5), at(0.95));
@@ -370,7 +370,7 @@ pub struct Submission {
 /// ran in segments, in trace order and segment order.
 pub fn submissions(trace: &Trace, outcome: &Outcome) -> Vec<Submission> {
     let mut segs: Vec<&crate::engine::Segment> = outcome.segments.iter().collect();
-    segs.sort_by_key(|s| (s.job, s.no));
+    crate::sorting::by_key(&mut segs, |s| (s.job as i64, s.no as i64));
     let mut out = Vec::with_capacity(trace.jobs.len() + segs.len());
     let mut k = 0;
     for (i, (j, r)) in trace.jobs.iter().zip(&outcome.records).enumerate() {
@@ -466,7 +466,7 @@ fn measured(n: usize, rec: impl Fn(usize) -> Record, cut: Cut) -> Vec<usize> {
         Cut::Tsafrir => {
             let last_arrival = (0..n).map(|i| rec(i).submit).max().unwrap_or(0);
             let mut by_end = done;
-            by_end.sort_by_key(|&i| (rec(i).end, i));
+            crate::sorting::by_key(&mut by_end, |&i| (rec(i).end, i as i64));
             let skip = by_end.len() / 100;
             let mut keep: Vec<usize> = by_end.into_iter().skip(skip).filter(|&i| rec(i).end <= last_arrival).collect();
             keep.sort_unstable();

@@ -77,7 +77,7 @@ fn name(r: &RunView) -> String {
 /// The lower median of `key` over `runs`.
 fn median(runs: &[&RunView], key: &str) -> Option<f64> {
     let mut v: Vec<f64> = runs.iter().filter_map(|r| metric(r, key)).collect();
-    v.sort_by(f64::total_cmp);
+    crate::sorting::floats(&mut v);
     v.get(v.len().saturating_sub(1) / 2).copied()
 }
 

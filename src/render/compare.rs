@@ -334,9 +334,8 @@ pub fn fitted(runs: &[RunView], which: &CompareChart, opts: &ChartOptions) -> Ch
 /// every bar chart lists the policies as the leaderboard ranks them.
 pub fn ranked(runs: &[RunView]) -> Vec<RunView> {
     let mut out = runs.to_vec();
-    out.sort_by(|a, b| {
-        let key = |r: &RunView| r.metric("avg_bsld").filter(|v| v.is_finite()).unwrap_or(f64::INFINITY);
-        key(a).total_cmp(&key(b))
+    crate::sorting::by_key(&mut out, |r| {
+        (crate::sorting::float(r.metric("avg_bsld").filter(|v| v.is_finite()).unwrap_or(f64::INFINITY)), 0)
     });
     out
 }

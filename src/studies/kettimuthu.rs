@@ -371,7 +371,7 @@ pub fn load_findings_of(points: &[LoadSummary]) -> Vec<Finding> {
     let at = |label: &str, load: f64| points.iter().find(|p| p.label == label && p.load == load);
     let loads: Vec<f64> = {
         let mut l: Vec<f64> = points.iter().map(|p| p.load).collect();
-        l.sort_by(f64::total_cmp);
+        crate::sorting::floats(&mut l);
         l.dedup();
         l
     };

@@ -135,7 +135,7 @@ pub fn summarize(points: &[Point]) -> Vec<Summary> {
             loads.push(p.load);
         }
     }
-    loads.sort_by(f64::total_cmp);
+    crate::sorting::floats(&mut loads);
     let spread = |v: &[f64]| {
         let mean = v.iter().sum::<f64>() / v.len() as f64;
         (mean, v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(f64::NEG_INFINITY, f64::max))
@@ -190,7 +190,7 @@ pub enum Measure {
 /// whiskers when a load had more than one; `what` names the workloads.
 pub fn figure(summaries: &[Summary], measure: Measure, what: &str) -> Spec {
     let mut xs: Vec<f64> = summaries.iter().map(|s| s.load).collect();
-    xs.sort_by(f64::total_cmp);
+    crate::sorting::floats(&mut xs);
     xs.dedup();
     let mut policies: Vec<&str> = Vec::new();
     for s in summaries {

@@ -106,7 +106,7 @@ pub fn by_key(configs: &[Vec<(String, String)>], degradation: &[f64], key: &str)
 /// Configuration indices from best (lowest degradation) to worst; ties keep grid order.
 pub fn ranking(degradation: &[f64]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..degradation.len()).collect();
-    order.sort_by(|&a, &b| degradation[a].total_cmp(&degradation[b]).then(a.cmp(&b)));
+    crate::sorting::by_key(&mut order, |&a| (crate::sorting::float(degradation[a]), 0));
     order
 }
 

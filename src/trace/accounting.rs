@@ -249,7 +249,7 @@ impl Tally {
             events.push((e, -(p as i64)));
         }
         // Ends sort before starts at the same second: a job may start as another ends.
-        events.sort_unstable();
+        crate::sorting::by_key(&mut events, |&e| e);
         let (mut busy, mut most) = (0i64, 0i64);
         for (_, d) in events {
             busy += d;
@@ -263,7 +263,7 @@ impl Tally {
     pub(super) fn header(&self, what: &str, queues: &HashMap<String, i64>) -> Vec<String> {
         let mut h = vec!["Version: 2.2".to_string(), "UnixStartTime: 0".to_string(), "TimeZoneString: UTC".to_string()];
         let mut named: Vec<(&String, &i64)> = queues.iter().collect();
-        named.sort_by_key(|q| *q.1);
+        crate::sorting::by_key(&mut named, |q| (*q.1, 0));
         if !named.is_empty() {
             h.push(format!("Queues: {what}"));
             h.extend(named.iter().map(|(n, k)| format!("Queue: {k} {n}")));

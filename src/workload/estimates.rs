@@ -128,7 +128,7 @@ fn head_shares(n: usize) -> Vec<f64> {
     let (a, b, c) = HEAD;
     let mut v: Vec<f64> = (1..n).map(|i| a * (b * (i + 1) as f64).exp() + c).collect();
     v.insert(0, HEAD_SUM - v.iter().sum::<f64>());
-    v.sort_by(|x, y| y.total_cmp(x));
+    crate::sorting::by_key(&mut v, |&x| (!crate::sorting::float(x), 0));
     v
 }
 
@@ -208,7 +208,7 @@ pub fn histogram(jobs: usize, max_est: u64, rng: &mut Drand48) -> Vec<(u64, usiz
         tail_shares.swap(i, lrand48(rng) % (i + 1));
     }
     share.extend(tail.iter().copied().zip(tail_shares));
-    share.sort_by_key(|s| s.0);
+    crate::sorting::by_key(&mut share, |s| (crate::sorting::unsigned(s.0), 0));
     let mut counts: Vec<(u64, usize)> =
         share.iter().map(|&(t, p)| (t, ((p * jobs as f64 / 100.0).round() as usize).max(1))).collect();
     equalize(&mut counts, jobs);
@@ -227,7 +227,7 @@ fn equalize(counts: &mut [(u64, usize)], jobs: usize) {
             break;
         }
         let mut order: Vec<usize> = (0..counts.len()).collect();
-        order.sort_by(|&x, &y| counts[y].1.cmp(&counts[x].1));
+        crate::sorting::by_key(&mut order, |&x| (!crate::sorting::unsigned(counts[x].1 as u64), 0));
         for i in order {
             let n = counts[i].1;
             if n == 0 {
@@ -263,9 +263,9 @@ pub fn assign(runtimes: &[u64], max_est: u64, seed: u64) -> Vec<u64> {
     let mut rng = Drand48::new(seed);
     let hist = histogram(runtimes.len(), max_est, &mut rng);
     let mut ests: Vec<u64> = hist.iter().flat_map(|&(t, n)| std::iter::repeat_n(t, n)).collect();
-    ests.sort_by(|a, b| b.cmp(a));
+    crate::sorting::by_key(&mut ests, |&e| (!crate::sorting::unsigned(e), 0));
     let mut order: Vec<usize> = (0..runtimes.len()).collect();
-    order.sort_by(|&a, &b| runtimes[b].cmp(&runtimes[a]));
+    crate::sorting::by_key(&mut order, |&a| (!crate::sorting::unsigned(runtimes[a]), 0));
     let top = ests.first().copied().unwrap_or(max_est);
     let mut out = vec![0; runtimes.len()];
     let mut hi = 0;

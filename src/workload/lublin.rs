@@ -392,7 +392,7 @@ impl Sample {
             }
         }
         // A stable sort on (submit, interactive first) keeps each stream's own order.
-        out.sort_by_key(|j| (j.submit, j.batch));
+        crate::sorting::by_key(&mut out, |j| (crate::sorting::unsigned(j.submit), j.batch as i64));
         (out, covered)
     }
 }
