@@ -289,6 +289,19 @@ impl Backfill {
         }
     }
 
+    /// Puts the waiting jobs in priority order (SJF: shortest first). Out of line, so the sort
+    /// is compiled once rather than in every variant of the pass.
+    #[inline(never)]
+    fn sort_waiting(&mut self, sjf: bool) {
+        if self.priority.is_some() {
+            self.queue[self.head..].sort_by_key(|e| (e.started, e.key, e.idx));
+            self.reindex();
+        } else if sjf {
+            self.queue[self.head..].sort_by_key(|e| (e.started, e.dur, e.idx));
+            self.reindex();
+        }
+    }
+
     /// Whether candidates come from the ranked list rather than the queue scan.
     fn is_ranked(&self) -> bool {
         matches!(self.opts.order, Order::Sjbf | Order::BestFit | Order::WorstFit | Order::Expr)
@@ -673,13 +686,7 @@ impl Backfill {
                     }
                 }
             }
-            if self.priority.is_some() {
-                self.queue[self.head..].sort_by_key(|e| (e.started, e.key, e.idx));
-                self.reindex();
-            } else if sjf {
-                self.queue[self.head..].sort_by_key(|e| (e.started, e.dur, e.idx));
-                self.reindex();
-            }
+            self.sort_waiting(sjf);
             self.dirty = false;
             self.replan = false;
         }
