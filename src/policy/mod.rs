@@ -686,6 +686,16 @@ impl std::fmt::Display for PolicyError {
 
 impl std::error::Error for PolicyError {}
 
+/// Options as owned strings, later ones replacing earlier ones with the same key. Inserted one
+/// by one: collecting into the map would compile a sort for each kind of iterator.
+fn string_map<'a>(pairs: impl Iterator<Item = &'a (&'a str, &'a str)>) -> BTreeMap<String, String> {
+    let mut map = BTreeMap::new();
+    for (k, v) in pairs {
+        map.insert(k.to_string(), v.to_string());
+    }
+    map
+}
+
 impl Configured {
     /// The preset `name` with `settings` applied; settings whose key the family does not take
     /// are ignored (the caller checks that every key was taken by someone).
@@ -698,11 +708,7 @@ impl Configured {
     pub fn new_among(spec: &str, settings: &[(String, String)], families: &[&str]) -> Result<Self, PolicyError> {
         let (name, inline) = split_inline(spec)?;
         let info = find(name).ok_or_else(|| PolicyError::Unknown(name.to_string()))?;
-        let defaults: BTreeMap<String, String> = family_defaults(info.family)
-            .iter()
-            .chain(info.defaults)
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let defaults = string_map(family_defaults(info.family).iter().chain(info.defaults));
         let mut options = defaults.clone();
         let keys = family_options(info.family);
         for (k, v) in settings {
@@ -716,8 +722,7 @@ impl Configured {
             // A key two families take (`window`) goes to those whose values it fits: run with
             // easy++ and relaxed, `window=text` is relaxed's and `window=3` the predictor's.
             let fits = |family: &str| {
-                let mut alone: BTreeMap<String, String> =
-                    family_defaults(family).iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+                let mut alone = string_map(family_defaults(family).iter());
                 alone.insert(k.clone(), v.clone());
                 parse_family(family, &alone).is_ok()
             };

@@ -81,17 +81,17 @@ impl RunView {
     /// What the answer in words needs of a run (its name, metrics and whether it is a bound),
     /// without the charts' series.
     pub fn summary(trace: &TraceReport, result: &PolicyResult) -> RunView {
-        let metrics = match serde_json::to_value(&result.metrics) {
-            Ok(serde_json::Value::Object(m)) => m
-                .into_iter()
-                .filter_map(|(k, v)| match v {
-                    serde_json::Value::Number(n) => Some((k, n.as_f64().filter(|x| x.is_finite()))),
-                    serde_json::Value::Null => Some((k, None)),
+        // Inserted one by one: collecting into the map would compile a sort for this alone.
+        let mut metrics = BTreeMap::new();
+        if let Ok(serde_json::Value::Object(m)) = serde_json::to_value(&result.metrics) {
+            for (k, v) in m {
+                match v {
+                    serde_json::Value::Number(n) => metrics.insert(k, n.as_f64().filter(|x| x.is_finite())),
+                    serde_json::Value::Null => metrics.insert(k, None),
                     _ => None,
-                })
-                .collect(),
-            _ => BTreeMap::new(),
-        };
+                };
+            }
+        }
         RunView {
             policy: result.policy.clone(),
             metrics,

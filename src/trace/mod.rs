@@ -16,7 +16,7 @@ mod sge;
 mod swf;
 mod write;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -370,6 +370,13 @@ pub fn read_header(bytes: &[u8]) -> Header {
 }
 
 /// Applies the trace options to a scan: the jobs, the machine and the report.
+/// How many different values `v` holds.
+fn distinct(mut v: Vec<i32>) -> u64 {
+    v.sort_unstable();
+    v.dedup();
+    v.len() as u64
+}
+
 fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, TraceError> {
     let opts = report.options.clone();
     report.format = scanned.format;
@@ -637,7 +644,7 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
     }
     let out_of_order = jobs.windows(2).filter(|w| (w[1].submit, w[1].id) < (w[0].submit, w[0].id)).count();
     if out_of_order > 0 {
-        jobs.sort_by_key(|j| (j.submit, j.id));
+        crate::sorting::by_key(&mut jobs, |j| (j.submit, crate::sorting::unsigned(j.id)));
         *altered.n.entry("sorted").or_default() += out_of_order as u64;
     }
     altered.first.retain(|k, _| altered.n.contains_key(k));
@@ -653,8 +660,8 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
     }
     report.loss = loss_sentences(&report);
     report.warnings.extend(report.loss.iter().cloned());
-    report.users = jobs.iter().map(|j| j.user).collect::<BTreeSet<_>>().len() as u64;
-    report.queues = jobs.iter().map(|j| j.queue).collect::<BTreeSet<_>>().len() as u64;
+    report.users = distinct(jobs.iter().map(|j| j.user).collect());
+    report.queues = distinct(jobs.iter().map(|j| j.queue).collect());
 
     if jobs.is_empty() {
         let message = no_jobs_message(&report, scanned.binary_line);
