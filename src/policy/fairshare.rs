@@ -456,8 +456,14 @@ impl Fairshare {
                 }
             }
         }
-        let mut starving: Vec<usize> = (0..self.waiting.len()).filter(|&p| self.waiting[p].starving).collect();
-        starving.sort_by_key(|&p| (self.waiting[p].arrival, self.waiting[p].idx));
+        // As (arrival, job, position) triples, the type every such sort shares (one compiled
+        // sort for many call sites); jobs are unique, so the unstable sort is stable.
+        let mut keyed: Vec<(i64, i64, usize)> = (0..self.waiting.len())
+            .filter(|&p| self.waiting[p].starving)
+            .map(|p| (self.waiting[p].arrival, i64::from(self.waiting[p].idx), p))
+            .collect();
+        keyed.sort_unstable();
+        let starving: Vec<usize> = keyed.into_iter().map(|k| k.2).collect();
         let mut free = sys.free() as i64;
         let mut started: Vec<bool> = vec![false; self.waiting.len()];
         let mut shadow: Option<(i64, i64)> = None;

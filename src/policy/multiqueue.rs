@@ -442,9 +442,14 @@ impl MultiQueue {
         if job.procs > idle {
             let mut need = job.procs - idle;
             // Borrow from the partitions with the most idle processors first.
-            let mut donors: Vec<usize> = (0..self.own.len()).filter(|&q| q != p).collect();
-            donors.sort_by_key(|&q| (std::cmp::Reverse(self.own[q] - self.busy[q]), q));
-            for q in donors {
+            // As (idle, partition) triples, the type every such sort shares (one compiled sort
+            // for many call sites); partitions are unique, so the unstable sort is stable.
+            let mut donors: Vec<(i64, i64, usize)> = (0..self.own.len())
+                .filter(|&q| q != p)
+                .map(|q| (-i64::from(self.own[q] - self.busy[q]), 0, q))
+                .collect();
+            donors.sort_unstable();
+            for (_, _, q) in donors {
                 if need == 0 {
                     break;
                 }
@@ -497,11 +502,16 @@ impl MultiQueue {
                 }
             }
         }
-        let mut order: Vec<JobIdx> = heads.iter().flatten().copied().collect();
-        order.sort_by_key(|&i| (self.is_low[i as usize], self.seq[i as usize]));
+        // Job indices are unique, so the unstable sort of the triples is stable.
+        let mut order: Vec<(i64, i64, usize)> = heads
+            .iter()
+            .flatten()
+            .map(|&i| (i64::from(self.is_low[i as usize]), crate::sorting::unsigned(self.seq[i as usize]), i as usize))
+            .collect();
+        order.sort_unstable();
         let mut all = self.base.clone();
         let mut pivots = vec![None; q];
-        for &idx in &order {
+        for idx in order.iter().map(|k| k.2 as JobIdx) {
             let job = sys.view(idx);
             let t = all.earliest(job.procs as i64, Self::dur(&job)).unwrap_or(i64::MAX);
             if t < i64::MAX {
