@@ -238,7 +238,6 @@ const state = {
   sort: { key: 'avg_bsld', dir: 1 },
   generation: 0, // bumped by every new trace and run, so stale runs stay silent
   studiesRun: new Set(), // the studies that have run by themselves on this trace
-  learnInstalled: false, // the Learn view is installed when first shown
 };
 if (params.has('embed')) {
   // An embed shows its view sized to the frame, names the trace and links to the full page; the
@@ -1101,7 +1100,7 @@ function renderView() {
   else if (state.view === 'trace') renderShape();
   else if (state.view === 'load') withPanels(() => P.redrawLoadSweep());
   else if (state.view === 'studies') withPanels(redrawStudy);
-  else if (state.view === 'learn') withPanels(showLearn);
+  else if (state.view === 'learn') withPanels(() => P.redrawLearn());
   renderPredictions();
 }
 
@@ -1644,6 +1643,7 @@ const study = (name) =>
 
 /** Wires the panels loaded on demand to the page's state (see panelsReady). */
 function installPanels() {
+  P.installLearn({ params, catalogue: state.catalogue, shown: () => state.view === 'learn' });
   P.installLoadSweep({
     pool: state.pool,
     params,
@@ -1705,13 +1705,6 @@ function installPanels() {
 
 /** Up to this many jobs, a study runs by itself the first time it is shown on a trace. */
 const AUTO_STUDY_JOBS = 20_000;
-
-/** The Learn view, installed the first time it is shown (its lessons come from the whole engine). */
-function showLearn() {
-  if (!state.learnInstalled) P.installLearn({ params, catalogue: state.catalogue, shown: () => state.view === 'learn' });
-  state.learnInstalled = true;
-  P.redrawLearn();
-}
 
 /** Redraws the study shown (its charts were not drawn while hidden); on a trace of modest size, runs it the first time. */
 function redrawStudy() {
