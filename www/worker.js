@@ -91,9 +91,11 @@ async function memory() {
 /**
  * Streams `file` into a TraceLoader in chunks, reporting progress after each; stops early when
  * the loader says so (job limit, corrupt gzip) or the page asks (`stop-load`), keeping what was read.
+ * A file that is not SWF is read again from its start by the whole engine, which alone has the
+ * accounting-log readers.
  */
-async function load(id, file, max) {
-  const loader = new engine.TraceLoader(max || 0);
+async function load(id, file, max, logs = null) {
+  const loader = logs ? new logs.AccountingLoader(max || 0) : new engine.TraceLoader(max || 0);
   let read = 0;
   let full = false;
   try {
@@ -104,6 +106,10 @@ async function load(id, file, max) {
       full = !loader.feed(chunk);
       self.postMessage({ id, progress: { read, size: file.size, jobs: loader.job_lines() } });
       if (full) break;
+    }
+    if (!logs && loader.wants_readers()) {
+      loader.free();
+      return await load(id, file, max, await wholeEngine());
     }
     const why = stops.get(id);
     if (why && !full && read < file.size) loader.interrupt(why);

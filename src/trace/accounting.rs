@@ -8,8 +8,116 @@ use std::collections::HashMap;
 
 use super::swf::LineError;
 
+/// One accounting log's reader, as the scan drives it: a line in, a job (or none) out.
+pub(super) trait Reader {
+    /// The SWF fields of one record, with the line they are numbered by; `None` for a line
+    /// that makes no job (a step, a start record, a job that never ran), counted in the tally.
+    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError>;
+    /// The next job the last record stands for (an array record's other tasks).
+    fn more(&mut self) -> Option<(u64, [i64; 18])> {
+        None
+    }
+    /// A job still held when the input ends.
+    fn flush(&mut self) -> Option<(u64, [i64; 18])> {
+        None
+    }
+    /// The header lines the log implies and the warnings of the whole read.
+    fn finish(&self) -> (Vec<String>, Vec<String>);
+    /// What the reader counted.
+    fn tally(&self) -> &Tally;
+    /// One of [`FORMATS`].
+    fn format(&self) -> &'static str;
+    /// Whether its times are the cluster's local clock (read with the trace's time zone).
+    fn local_times(&self) -> bool {
+        false
+    }
+    /// Columns found by position: the line is read as it is.
+    fn by_position(&self) -> bool {
+        false
+    }
+    /// White space at a line's ends may be a delimiter: the line is read untrimmed.
+    fn untrimmed(&self) -> bool {
+        false
+    }
+    /// Why the log cannot be read at all (a column every job needs is missing).
+    fn missing(&self) -> Option<String> {
+        None
+    }
+}
+
+/// What the first line of a file (after blank and comment lines) says the file is.
+pub(super) enum First<L> {
+    /// Not an accounting log: SWF.
+    Swf,
+    /// An accounting log; the line is its first record (`header`: false) or its header line.
+    Log { reader: L, header: bool, warning: Option<String> },
+    /// An accounting log that cannot be read, and why.
+    Refused(String),
+    /// May head sacct's fixed-width output: the next line (dashes, or not) decides.
+    MaybeFixed,
+}
+
+/// The formats a loader reads besides SWF. A loader of [`SwfOnly`] compiles without any
+/// accounting-log reader: the page's start wasm has only such a loader, and the whole wasm
+/// adds one of [`Every`].
+pub(super) trait Formats {
+    /// The reader of a log, once the first line has said which.
+    type Log: Reader;
+    /// Whether any format besides SWF is read.
+    const ANY: bool;
+    /// Reads the first line: `text` trimmed, `raw` as it is, `fields` the user's sacct columns.
+    fn first(text: &str, raw: Option<&str>, fields: Option<&str>) -> First<Self::Log>;
+    /// Reads a possible fixed-width sacct header with the dashed line under it.
+    fn fixed(header: &str, dashes: &str) -> Option<Self::Log>;
+}
+
+/// SWF and every accounting log.
+pub(super) struct Every;
+
+/// SWF alone.
+pub(super) struct SwfOnly;
+
+/// No log: what a loader of [`SwfOnly`] reads with.
+pub(super) enum Never {}
+
+impl Formats for SwfOnly {
+    type Log = Never;
+    const ANY: bool = false;
+    fn first(_: &str, _: Option<&str>, _: Option<&str>) -> First<Never> {
+        First::Swf
+    }
+    fn fixed(_: &str, _: &str) -> Option<Never> {
+        None
+    }
+}
+
+impl Reader for Never {
+    fn line(&mut self, _: &str, _: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
+        match *self {}
+    }
+    fn finish(&self) -> (Vec<String>, Vec<String>) {
+        match *self {}
+    }
+    fn tally(&self) -> &Tally {
+        match *self {}
+    }
+    fn format(&self) -> &'static str {
+        match *self {}
+    }
+}
+
+impl Formats for Every {
+    type Log = Log;
+    const ANY: bool = true;
+    fn first(text: &str, raw: Option<&str>, fields: Option<&str>) -> First<Log> {
+        first(text, raw, fields)
+    }
+    fn fixed(header: &str, dashes: &str) -> Option<Log> {
+        super::sacct::Sacct::from_fixed(header, dashes).map(|s| Log::Sacct(Box::new(s)))
+    }
+}
+
 /// The reader of the accounting log being scanned.
-#[derive(Debug, Clone)]
 pub(super) enum Log {
     /// Slurm `sacct` output.
     Sacct(Box<super::sacct::Sacct>),
@@ -23,101 +131,193 @@ pub(super) enum Log {
     Lsf(Box<super::lsf::Lsf>),
 }
 
-impl Log {
-    /// The reader for a log whose first line is `line`, if it is one whose lines are records
-    /// (sacct output is recognised by its header instead, which is not a record).
-    pub(super) fn from_record(line: &str) -> Option<Log> {
-        if super::pbs::Pbs::is_record(line) {
-            Some(Log::Pbs(Box::default()))
-        } else if super::sge::Sge::is_record(line) {
-            Some(Log::Sge(Box::default()))
-        } else if super::jobcomp::JobComp::is_record(line) {
-            Some(Log::JobComp(Box::default()))
-        } else if super::lsf::Lsf::is_record(line) {
-            Some(Log::Lsf(Box::default()))
-        } else {
-            None
+/// `$e` with `$r` bound to whichever reader `$log` holds.
+macro_rules! each {
+    ($log:expr, $r:ident => $e:expr) => {
+        match $log {
+            Log::Sacct($r) => $e,
+            Log::JobComp($r) => $e,
+            Log::Pbs($r) => $e,
+            Log::Sge($r) => $e,
+            Log::Lsf($r) => $e,
+        }
+    };
+}
+
+impl Reader for Log {
+    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
+        each!(self, r => Reader::line(r.as_mut(), text, line))
+    }
+    fn more(&mut self) -> Option<(u64, [i64; 18])> {
+        each!(self, r => Reader::more(r.as_mut()))
+    }
+    fn flush(&mut self) -> Option<(u64, [i64; 18])> {
+        each!(self, r => Reader::flush(r.as_mut()))
+    }
+    fn finish(&self) -> (Vec<String>, Vec<String>) {
+        each!(self, r => Reader::finish(r.as_ref()))
+    }
+    fn tally(&self) -> &Tally {
+        each!(self, r => Reader::tally(r.as_ref()))
+    }
+    fn format(&self) -> &'static str {
+        each!(self, r => Reader::format(r.as_ref()))
+    }
+    fn local_times(&self) -> bool {
+        each!(self, r => Reader::local_times(r.as_ref()))
+    }
+    fn by_position(&self) -> bool {
+        each!(self, r => Reader::by_position(r.as_ref()))
+    }
+    fn untrimmed(&self) -> bool {
+        each!(self, r => Reader::untrimmed(r.as_ref()))
+    }
+    fn missing(&self) -> Option<String> {
+        each!(self, r => Reader::missing(r.as_ref()))
+    }
+}
+
+/// What the first line says, reading it with every reader.
+fn first(text: &str, raw: Option<&str>, fields: Option<&str>) -> First<Log> {
+    use super::sacct::Sacct;
+    let record = if super::pbs::Pbs::is_record(text) {
+        Some(Log::Pbs(Box::default()))
+    } else if super::sge::Sge::is_record(text) {
+        Some(Log::Sge(Box::default()))
+    } else if super::jobcomp::JobComp::is_record(text) {
+        Some(Log::JobComp(Box::default()))
+    } else if super::lsf::Lsf::is_record(text) {
+        Some(Log::Lsf(Box::default()))
+    } else {
+        None
+    };
+    if record.is_none() {
+        if let Some(sacct) = raw.and_then(Sacct::from_header) {
+            return First::Log { reader: Log::Sacct(Box::new(sacct)), header: true, warning: None };
         }
     }
-
-    /// Whether the line is read by position (sacct's fixed-width output): untrimmed.
-    pub(super) fn by_position(&self) -> bool {
-        matches!(self, Log::Sacct(s) if s.is_fixed())
-    }
-
-    /// Whether the line is read as it is, its white space at both ends kept (sacct output
-    /// whose delimiter is a tab).
-    pub(super) fn untrimmed(&self) -> bool {
-        matches!(self, Log::Sacct(s) if s.untrimmed())
-    }
-
-    /// Reads one line: the job it completes with that job's first line, or nothing (a line
-    /// left out, or a Grid Engine host's record of a job still being read), or why not.
-    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
-        let at = |r: Option<[i64; 18]>| r.map(|f| (line, f));
-        match self {
-            Log::Sacct(s) => s.line(text, line).map(at),
-            Log::JobComp(j) => j.line(text, line).map(at),
-            Log::Pbs(p) => p.line(text, line).map(at),
-            Log::Lsf(l) => l.line(text, line).map(at),
-            Log::Sge(g) => g.line(text, line),
+    if Sacct::headless(text) {
+        // Header-less: the columns the user named, else a documented tool's order.
+        if let Some(sacct) = fields.and_then(Sacct::from_fields) {
+            return First::Log { reader: Log::Sacct(Box::new(sacct)), header: false, warning: None };
         }
-    }
-
-    /// The next job the line read last stands for, if it stands for several (a sacct record
-    /// of array tasks, `123_[1-4]`): called until `None` after each line that made a job.
-    pub(super) fn more(&mut self) -> Option<(u64, [i64; 18])> {
-        match self {
-            Log::Sacct(s) => s.more(),
-            _ => None,
+        if let Some((sacct, which)) = Sacct::known_order(text) {
+            let warning = format!(
+                "the sacct output has no header line: its columns were read in {which}; set fields= to the --format list if they are not"
+            );
+            return First::Log { reader: Log::Sacct(Box::new(sacct)), header: false, warning: Some(warning) };
         }
+        return First::Refused(
+            "this looks like sacct -P output printed without its header line (--noheader): the columns cannot be told apart; set fields= to the --format list it was printed with (fields=JobIDRaw,Submit,Start,End,AllocCPUS,Timelimit,State), run sacct without --noheader, or add the --format list as the first line, separated by |".to_string(),
+        );
     }
-
-    /// The job still being read at the end of the input, if any.
-    pub(super) fn flush(&mut self) -> Option<(u64, [i64; 18])> {
-        match self {
-            Log::Sge(g) => g.flush(),
-            _ => None,
-        }
+    if let Some(reader) = record {
+        return First::Log { reader, header: false, warning: None };
     }
-
-    /// Header lines and warnings the end of the scan adds.
-    pub(super) fn finish(&self) -> (Vec<String>, Vec<String>) {
-        match self {
-            Log::Sacct(s) => s.finish(),
-            Log::JobComp(j) => j.finish(),
-            Log::Pbs(p) => p.finish(),
-            Log::Sge(g) => g.finish(),
-            Log::Lsf(l) => l.finish(),
-        }
+    if Sacct::may_head_fixed(text) {
+        return First::MaybeFixed;
     }
+    First::Swf
+}
 
-    /// Whether the log's times are wall-clock times of an unnamed zone (read as UTC unless
-    /// `tz=` names it): Slurm's, when any job ran.
-    pub(super) fn local_times(&self) -> bool {
-        matches!(self, Log::Sacct(_) | Log::JobComp(_)) && self.tally().any_run()
+/// Numbers a record by its own line.
+fn at(line: u64) -> impl Fn(Option<[i64; 18]>) -> Option<(u64, [i64; 18])> {
+    move |r| r.map(|f| (line, f))
+}
+
+impl Reader for super::sacct::Sacct {
+    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
+        super::sacct::Sacct::line(self, text, line).map(at(line))
     }
-
-    /// The format read, as the trace report names it (one of [`FORMATS`]).
-    pub(super) fn format(&self) -> &'static str {
-        match self {
-            Log::Sacct(_) => FORMATS[0],
-            Log::JobComp(_) => FORMATS[1],
-            Log::Pbs(_) => FORMATS[2],
-            Log::Sge(_) => FORMATS[3],
-            Log::Lsf(_) => FORMATS[4],
-        }
+    fn more(&mut self) -> Option<(u64, [i64; 18])> {
+        super::sacct::Sacct::more(self)
     }
+    fn finish(&self) -> (Vec<String>, Vec<String>) {
+        super::sacct::Sacct::finish(self)
+    }
+    fn tally(&self) -> &Tally {
+        super::sacct::Sacct::tally(self)
+    }
+    fn format(&self) -> &'static str {
+        FORMATS[0]
+    }
+    fn local_times(&self) -> bool {
+        self.tally().any_run()
+    }
+    fn by_position(&self) -> bool {
+        self.is_fixed()
+    }
+    fn untrimmed(&self) -> bool {
+        super::sacct::Sacct::untrimmed(self)
+    }
+    fn missing(&self) -> Option<String> {
+        super::sacct::Sacct::missing(self)
+    }
+}
 
-    /// What the reader counted.
-    pub(super) fn tally(&self) -> &Tally {
-        match self {
-            Log::Sacct(s) => s.tally(),
-            Log::JobComp(j) => j.tally(),
-            Log::Pbs(p) => p.tally(),
-            Log::Sge(g) => g.tally(),
-            Log::Lsf(l) => l.tally(),
-        }
+impl Reader for super::jobcomp::JobComp {
+    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
+        super::jobcomp::JobComp::line(self, text, line).map(at(line))
+    }
+    fn finish(&self) -> (Vec<String>, Vec<String>) {
+        super::jobcomp::JobComp::finish(self)
+    }
+    fn tally(&self) -> &Tally {
+        super::jobcomp::JobComp::tally(self)
+    }
+    fn format(&self) -> &'static str {
+        FORMATS[1]
+    }
+    fn local_times(&self) -> bool {
+        self.tally().any_run()
+    }
+}
+
+impl Reader for super::pbs::Pbs {
+    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
+        super::pbs::Pbs::line(self, text, line).map(at(line))
+    }
+    fn finish(&self) -> (Vec<String>, Vec<String>) {
+        super::pbs::Pbs::finish(self)
+    }
+    fn tally(&self) -> &Tally {
+        super::pbs::Pbs::tally(self)
+    }
+    fn format(&self) -> &'static str {
+        FORMATS[2]
+    }
+}
+
+impl Reader for super::sge::Sge {
+    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
+        super::sge::Sge::line(self, text, line)
+    }
+    fn flush(&mut self) -> Option<(u64, [i64; 18])> {
+        super::sge::Sge::flush(self)
+    }
+    fn finish(&self) -> (Vec<String>, Vec<String>) {
+        super::sge::Sge::finish(self)
+    }
+    fn tally(&self) -> &Tally {
+        super::sge::Sge::tally(self)
+    }
+    fn format(&self) -> &'static str {
+        FORMATS[3]
+    }
+}
+
+impl Reader for super::lsf::Lsf {
+    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
+        super::lsf::Lsf::line(self, text, line).map(at(line))
+    }
+    fn finish(&self) -> (Vec<String>, Vec<String>) {
+        super::lsf::Lsf::finish(self)
+    }
+    fn tally(&self) -> &Tally {
+        super::lsf::Lsf::tally(self)
+    }
+    fn format(&self) -> &'static str {
+        FORMATS[4]
     }
 }
 

@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use super::accounting::Log;
+use super::accounting::{Every, First, Formats, Reader, SwfOnly};
 use super::swf::{parse_job_line, Header, LineError, FIELD_NAMES};
 use super::MAX_REPORTED_ERRORS;
 
@@ -193,46 +193,106 @@ fn get_str(bytes: &[u8], at: &mut usize) -> Option<String> {
 }
 
 /// How the input is being decoded.
-enum Mode {
+enum Mode<F: Formats> {
     /// Fewer than a few bytes seen: the format is not known yet.
     Sniffing(Vec<u8>),
     Plain,
-    Gzip(Box<flate2::write::MultiGzDecoder<Scan>>),
+    Gzip(Box<super::gunzip::Gunzip<Scan<F>>>),
     /// Nothing more is read (a limit, the user, a fault or a refused format).
     Done,
 }
 
-/// Reads SWF bytes (plain or gzip) in chunks of any size into a packed trace.
-pub struct Loader {
-    mode: Mode,
-    /// The scan, when not inside the gzip decoder.
-    scan: Option<Scan>,
+/// Reads SWF bytes and accounting logs (plain or gzip) in chunks of any size into a packed trace.
+pub struct Loader(Read<Every>);
+
+/// Reads SWF bytes alone (plain or gzip) into a packed trace: a [`Loader`] compiled without the
+/// accounting-log readers, for the page's start wasm. Other input is left to a [`Loader`]
+/// ([`SwfLoader::wants_readers`]).
+pub struct SwfLoader(Read<SwfOnly>);
+
+/// The shared methods of [`Loader`] and [`SwfLoader`].
+macro_rules! loader_methods {
+    ($t:ident) => {
+        impl $t {
+            /// A loader that stops after `max_jobs` job records (`None`: no limit).
+            pub fn new(max_jobs: Option<u64>) -> $t {
+                $t(Read { mode: Mode::Sniffing(Vec::new()), scan: Some(Scan::new(max_jobs)) })
+            }
+
+            /// A loader for text already taken out of its gzip stream (a caller that
+            /// decompresses on a thread of its own): it reads what it is fed as the gzip
+            /// decoder's output.
+            pub fn decompressed(max_jobs: Option<u64>) -> $t {
+                $t(Read { mode: Mode::Plain, scan: Some(Scan::new(max_jobs)) })
+            }
+
+            /// Names the columns of sacct output printed without its header line (`fields=`,
+            /// the list given to `sacct --format`); `None` leaves them to a header line or a
+            /// known order.
+            pub fn fields(mut self, fields: Option<&str>) -> $t {
+                if let Some(scan) = self.0.scan.as_mut() {
+                    scan.fields = fields.map(str::to_string);
+                }
+                self
+            }
+
+            /// Feeds the next chunk of the file. Returns false once no more input is wanted
+            /// (the job limit was reached, or the input cannot be read further); later chunks
+            /// are ignored.
+            pub fn feed(&mut self, chunk: &[u8]) -> bool {
+                self.0.feed(chunk)
+            }
+
+            /// Stops reading early for `why` (the user stopped it): the jobs read so far are
+            /// kept and the report says at which line reading stopped.
+            pub fn interrupt(&mut self, why: &str) {
+                self.0.interrupt(why)
+            }
+
+            /// Job records kept so far (for progress).
+            pub fn jobs(&self) -> u64 {
+                self.0.jobs()
+            }
+
+            /// Ends the input and returns the scan.
+            // Bytes handed over whole are read by one of the two, which one depends on the target.
+            #[allow(dead_code)]
+            pub(super) fn scanned(self) -> Scanned<'static> {
+                self.0.scanned()
+            }
+
+            /// Ends the input and returns the packed trace, which [`super::parse`] reads like
+            /// the file.
+            pub fn finish(self) -> Vec<u8> {
+                encode(&self.0.scanned())
+            }
+        }
+    };
 }
 
-impl Loader {
-    /// A loader that stops after `max_jobs` job records (`None`: no limit).
-    pub fn new(max_jobs: Option<u64>) -> Loader {
-        Loader { mode: Mode::Sniffing(Vec::new()), scan: Some(Scan::new(max_jobs)) }
-    }
+loader_methods!(Loader);
+loader_methods!(SwfLoader);
 
-    /// A loader for text already taken out of its gzip stream (a caller that decompresses on
-    /// a thread of its own): it reads what it is fed as the gzip decoder's output.
-    pub fn decompressed(max_jobs: Option<u64>) -> Loader {
-        Loader { mode: Mode::Plain, scan: Some(Scan::new(max_jobs)) }
-    }
-
-    /// Names the columns of sacct output printed without its header line (`fields=`, the
-    /// list given to `sacct --format`); `None` leaves them to a header line or a known order.
-    pub fn fields(mut self, fields: Option<&str>) -> Loader {
-        if let Some(scan) = self.scan.as_mut() {
-            scan.fields = fields.map(str::to_string);
+impl SwfLoader {
+    /// True when the input is not SWF: nothing was read, and a [`Loader`] should read the
+    /// input from its start.
+    pub fn wants_readers(&self) -> bool {
+        match &self.0.mode {
+            Mode::Gzip(dec) => dec.get_ref().wants_readers,
+            _ => self.0.scan.as_ref().is_some_and(|s| s.wants_readers),
         }
-        self
     }
+}
 
-    /// Feeds the next chunk of the file. Returns false once no more input is wanted (the job
-    /// limit was reached, or the input cannot be read further); later chunks are ignored.
-    pub fn feed(&mut self, chunk: &[u8]) -> bool {
+/// The loader behind [`Loader`] and [`SwfLoader`], reading the formats of `F`.
+struct Read<F: Formats> {
+    mode: Mode<F>,
+    /// The scan, when not inside the gzip decoder.
+    scan: Option<Scan<F>>,
+}
+
+impl<F: Formats> Read<F> {
+    fn feed(&mut self, chunk: &[u8]) -> bool {
         if let Mode::Sniffing(head) = &mut self.mode {
             head.extend_from_slice(chunk);
             if head.len() < 6 {
@@ -268,7 +328,7 @@ impl Loader {
             self.mode = Mode::Done;
         } else if is_gzip(head) {
             let scan = self.scan.take().unwrap_or_else(|| Scan::new(None));
-            self.mode = Mode::Gzip(Box::new(flate2::write::MultiGzDecoder::new(scan)));
+            self.mode = Mode::Gzip(Box::new(super::gunzip::Gunzip::new(scan)));
         } else {
             self.mode = Mode::Plain;
         }
@@ -294,7 +354,7 @@ impl Loader {
                         false
                     }
                     Err(e) => {
-                        self.end_gzip(Some(e.to_string()));
+                        self.end_gzip(Some(e));
                         false
                     }
                 }
@@ -308,10 +368,9 @@ impl Loader {
         let Mode::Gzip(dec) = std::mem::replace(&mut self.mode, Mode::Done) else { return };
         let mut dec = *dec;
         let full = dec.get_ref().full;
-        // Finishing hands the scan what the decoder still holds, including what it decoded in a
-        // write that then hit a fault, so the lines kept do not depend on how the input was cut.
-        let finished = if full { Ok(()) } else { dec.try_finish() };
-        let fault = fault.or_else(|| finished.err().map(|e| e.to_string()));
+        // A stream stopped at the job limit is not truncated; one that ended inside a member is.
+        let finished = if full || fault.is_some() { Ok(()) } else { dec.try_finish() };
+        let fault = fault.or_else(|| finished.err());
         let mut scan = std::mem::replace(dec.get_mut(), Scan::new(None));
         if let Some(e) = fault {
             scan.gzip_fault(&e);
@@ -319,9 +378,7 @@ impl Loader {
         self.scan = Some(scan);
     }
 
-    /// Stops reading early for `why` (the user stopped it): the jobs read so far are kept and
-    /// the report says at which line reading stopped.
-    pub fn interrupt(&mut self, why: &str) {
+    fn interrupt(&mut self, why: &str) {
         if let Mode::Gzip(dec) = &mut self.mode {
             // Stopped first, so the unfinished stream is not taken for a corrupt one.
             dec.get_mut().stop(why);
@@ -332,16 +389,14 @@ impl Loader {
         self.mode = Mode::Done;
     }
 
-    /// Job records kept so far (for progress).
-    pub fn jobs(&self) -> u64 {
+    fn jobs(&self) -> u64 {
         match &self.mode {
             Mode::Gzip(dec) => dec.get_ref().count,
             _ => self.scan.as_ref().map_or(0, |s| s.count),
         }
     }
 
-    /// Ends the input and returns the scan.
-    pub(super) fn scanned(mut self) -> Scanned<'static> {
+    fn scanned(mut self) -> Scanned<'static> {
         if let Mode::Sniffing(head) = &mut self.mode {
             let head = std::mem::take(head);
             self.decide(&head);
@@ -375,11 +430,6 @@ impl Loader {
             records: Cow::Owned(scan.records),
             count: scan.count,
         }
-    }
-
-    /// Ends the input and returns the packed trace, which [`super::parse`] reads like the file.
-    pub fn finish(self) -> Vec<u8> {
-        encode(&self.scanned())
     }
 }
 
@@ -508,7 +558,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
 }
 
 /// The line splitter and scanner behind a [`Loader`].
-struct Scan {
+struct Scan<F: Formats> {
     /// The start of a line whose end has not arrived yet.
     carry: Vec<u8>,
     /// The current line passed [`MAX_LINE`]: the rest of it is skipped.
@@ -537,7 +587,10 @@ struct Scan {
     /// The first line that is not blank or a comment has been looked at (it says the format).
     decided: bool,
     /// The input is an accounting log, not SWF: its reader.
-    log: Option<Log>,
+    log: Option<F::Log>,
+    /// The first line is neither SWF nor readable without the accounting readers, which this
+    /// loader lacks: the input is left for a loader that has them.
+    wants_readers: bool,
     /// '#' lines before the format is known: comments of an accounting log, or bad SWF lines.
     hashed: Vec<(u64, Vec<u8>)>,
     /// A first line that may head sacct's fixed-width output, with its number: the next line
@@ -547,7 +600,7 @@ struct Scan {
     fields: Option<String>,
 }
 
-impl Write for Scan {
+impl<F: Formats> Write for Scan<F> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.push(buf);
         Ok(buf.len())
@@ -558,8 +611,8 @@ impl Write for Scan {
     }
 }
 
-impl Scan {
-    fn new(max_jobs: Option<u64>) -> Scan {
+impl<F: Formats> Scan<F> {
+    fn new(max_jobs: Option<u64>) -> Scan<F> {
         Scan {
             carry: Vec::new(),
             overlong: false,
@@ -587,6 +640,7 @@ impl Scan {
             hashed: Vec::new(),
             maybe_fixed: None,
             fields: None,
+            wants_readers: false,
         }
     }
 
@@ -684,10 +738,10 @@ impl Scan {
         }
         if let Some((first, header)) = self.maybe_fixed.take() {
             // The line under a possible fixed-width header: dashes make it sacct output.
-            let fixed = std::str::from_utf8(line).ok().and_then(|d| super::sacct::Sacct::from_fixed(&header, d));
+            let fixed = std::str::from_utf8(line).ok().and_then(|d| F::fixed(&header, d));
             if let Some(sacct) = fixed {
                 self.header_lines += 2;
-                self.begin_sacct(sacct);
+                self.begin(sacct);
                 return;
             }
             // Not sacct: the first line is read as what it is, an SWF line.
@@ -713,44 +767,40 @@ impl Scan {
             let text = std::str::from_utf8(trimmed).ok();
             // A header's white space at its ends may be a delimiter (a tab after its last column).
             let raw = std::str::from_utf8(line).ok();
-            let accounting = text.is_some_and(|t| {
-                Log::from_record(t).is_some()
-                    || raw.and_then(super::sacct::Sacct::from_header).is_some()
-                    || super::sacct::Sacct::headless(t)
-                    || super::sacct::Sacct::may_head_fixed(t)
-            });
-            self.settle_hashed(accounting);
-            if let Some(log) = text.and_then(Log::from_record) {
-                self.log = Some(log);
-            } else if let Some(sacct) = raw.and_then(super::sacct::Sacct::from_header) {
-                self.header_lines += 1;
-                self.begin_sacct(sacct);
-                return;
-            }
-            if let Some(t) = text.filter(|t| super::sacct::Sacct::headless(t)) {
-                // Header-less: the columns the user named, else a documented tool's order.
-                let named = self.fields.as_deref().and_then(super::sacct::Sacct::from_fields);
-                if let Some(sacct) = named {
-                    self.begin_sacct(sacct);
-                } else if let Some((sacct, which)) = super::sacct::Sacct::known_order(t) {
-                    self.warnings.push(format!(
-                        "the sacct output has no header line: its columns were read in {which}; set fields= to the --format list if they are not"
-                    ));
-                    self.begin_sacct(sacct);
-                } else {
-                    self.fatal = Some(
-                        "this looks like sacct -P output printed without its header line (--noheader): the columns cannot be told apart; set fields= to the --format list it was printed with (fields=JobIDRaw,Submit,Start,End,AllocCPUS,Timelimit,State), run sacct without --noheader, or add the --format list as the first line, separated by |".to_string(),
-                    );
+            let first = match text {
+                Some(t) if F::ANY => F::first(t, raw, self.fields.as_deref()),
+                _ if !F::ANY && parse_job_line(trimmed, line_no).is_err() => {
+                    // Not SWF: a loader with the accounting readers reads it from the start.
+                    self.wants_readers = true;
+                    self.fatal = Some("this is not SWF text, and this build reads no accounting logs".to_string());
                     self.full = true;
                     return;
                 }
-                if self.full {
+                _ => First::Swf,
+            };
+            self.settle_hashed(!matches!(first, First::Swf));
+            match first {
+                First::Swf => {}
+                First::Log { reader, header, warning } => {
+                    self.warnings.extend(warning);
+                    self.begin(reader);
+                    if header {
+                        self.header_lines += 1;
+                        return;
+                    }
+                    if self.full {
+                        return;
+                    }
+                }
+                First::Refused(why) => {
+                    self.fatal = Some(why);
+                    self.full = true;
                     return;
                 }
-            }
-            if text.is_some_and(super::sacct::Sacct::may_head_fixed) {
-                self.maybe_fixed = Some((line_no, String::from_utf8_lossy(line).into_owned()));
-                return;
+                First::MaybeFixed => {
+                    self.maybe_fixed = Some((line_no, String::from_utf8_lossy(line).into_owned()));
+                    return;
+                }
             }
         }
         if let Some(log) = self.log.as_mut() {
@@ -777,7 +827,7 @@ impl Scan {
                     self.record(first, &f);
                     // The other tasks of an array record, each a job of its own.
                     while !self.full {
-                        let Some((first, f)) = self.log.as_mut().and_then(Log::more) else { break };
+                        let Some((first, f)) = self.log.as_mut().and_then(|l| l.more()) else { break };
                         self.record(first, &f);
                     }
                 }
@@ -805,7 +855,7 @@ impl Scan {
 
     /// What the accounting log's reader counted, when the input is one.
     fn tally(&self) -> Option<&super::accounting::Tally> {
-        self.log.as_ref().map(Log::tally)
+        self.log.as_ref().map(|l| l.tally())
     }
 
     /// The '#' lines read before the format was known: an accounting log's comments (header
@@ -820,13 +870,13 @@ impl Scan {
         }
     }
 
-    /// The input is sacct output: from now on lines are read as its records.
-    fn begin_sacct(&mut self, sacct: super::sacct::Sacct) {
-        if let Some(why) = sacct.missing() {
+    /// The input is an accounting log: from now on lines are read as its records.
+    fn begin(&mut self, reader: F::Log) {
+        if let Some(why) = reader.missing() {
             self.fatal = Some(why);
             self.full = true;
         }
-        self.log = Some(Log::Sacct(Box::new(sacct)));
+        self.log = Some(reader);
     }
 
     /// Stores one job line, or stops at the job limit.
@@ -900,12 +950,12 @@ impl Scan {
         if !self.decided {
             self.settle_hashed(false);
         }
-        if let Some((first, f)) = self.log.as_mut().and_then(Log::flush) {
+        if let Some((first, f)) = self.log.as_mut().and_then(|l| l.flush()) {
             if !self.full {
                 self.record(first, &f);
             }
         }
-        let finished = self.log.as_ref().map(Log::finish);
+        let finished = self.log.as_ref().map(|l| l.finish());
         if let Some((header, warnings)) = finished {
             // What an accounting log does not say in a header, the scan found out.
             for h in header {

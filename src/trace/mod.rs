@@ -6,6 +6,7 @@
 //! as a whole only when no usable job remains.
 
 mod accounting;
+mod gunzip;
 mod jobcomp;
 mod loader;
 mod lsf;
@@ -20,7 +21,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use loader::{is_gzip, is_packed, Loader, MAX_HEADER_LINES, MAX_LINE, PAGE_JOB_LIMIT};
+pub use loader::{is_gzip, is_packed, Loader, SwfLoader, MAX_HEADER_LINES, MAX_LINE, PAGE_JOB_LIMIT};
 pub use options::{MissingEstimate, Overrun, ProcsField, RuntimeSource, TraceOptions, Wide, TRACE_KEYS};
 pub use swf::{leading_int, parse_job_line, Header, LineError, FIELD_NAMES};
 pub use write::to_swf;
@@ -330,7 +331,15 @@ fn to_i32(v: i64) -> i32 {
     v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
 
-/// Parses SWF bytes (plain or gzip) into a trace, applying `opts`.
+/// The loader of bytes handed over whole. In wasm it reads SWF alone, so the page's start wasm
+/// has no accounting-log reader: a log reaches the page through a [`Loader`] and as a packed
+/// trace.
+#[cfg(not(target_arch = "wasm32"))]
+type Whole = Loader;
+#[cfg(target_arch = "wasm32")]
+type Whole = SwfLoader;
+
+/// Parses SWF bytes (plain or gzip) or an accounting log into a trace, applying `opts`.
 pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
     let report = TraceReport { options: opts.clone(), ..TraceReport::default() };
     if !(0.001..=1000.0).contains(&opts.load) {
@@ -340,7 +349,7 @@ pub fn parse(bytes: &[u8], opts: &TraceOptions) -> Result<Trace, TraceError> {
     let scanned = if loader::is_packed(bytes) {
         loader::decode(bytes).map_err(|message| TraceError { message, report: Box::new(report.clone()) })?
     } else {
-        let mut l = Loader::new(None).fields(opts.fields.as_deref());
+        let mut l = Whole::new(None).fields(opts.fields.as_deref());
         l.feed(bytes);
         l.scanned()
     };
@@ -357,7 +366,7 @@ pub fn read_header(bytes: &[u8]) -> Header {
             Err(_) => return Header::default(),
         }
     } else {
-        let mut l = Loader::new(Some(0));
+        let mut l = Whole::new(Some(0));
         // Fed in pieces, so a gzip stream is inflated only as far as the first job line.
         for piece in bytes.chunks(1 << 16) {
             if !l.feed(piece) {

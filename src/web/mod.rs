@@ -507,41 +507,67 @@ pub fn rank_sweep(input: JsValue) -> JsValue {
     }))
 }
 
-/// Reads a dropped file in chunks into a packed trace, which every other call takes in place of
-/// the file's bytes: the page never holds a large file whole.
-#[wasm_bindgen]
-pub struct TraceLoader(Option<crate::trace::Loader>);
+/// A wasm class reading a dropped file in chunks into a packed trace, which every other call
+/// takes in place of the file's bytes: the page never holds a large file whole.
+macro_rules! trace_loader {
+    ($(#[$doc:meta])* $name:ident, $inner:ty) => {
+        $(#[$doc])*
+        #[wasm_bindgen]
+        pub struct $name(Option<$inner>);
+
+        #[wasm_bindgen]
+        impl $name {
+            /// A loader keeping at most `max_jobs` job lines (0: the page's default limit).
+            #[wasm_bindgen(constructor)]
+            pub fn new(max_jobs: f64) -> $name {
+                let limit = if max_jobs >= 1.0 { max_jobs as u64 } else { crate::trace::PAGE_JOB_LIMIT };
+                $name(Some(<$inner>::new(Some(limit))))
+            }
+
+            /// Feeds the next chunk (plain or gzip, told from the first bytes); false: stop
+            /// reading, as the job limit was reached or the data cannot be read further.
+            pub fn feed(&mut self, chunk: &[u8]) -> bool {
+                self.0.as_mut().is_some_and(|l| l.feed(chunk))
+            }
+
+            /// Stops reading early for `why`: the jobs read so far are kept and the report
+            /// says where.
+            pub fn interrupt(&mut self, why: &str) {
+                if let Some(l) = self.0.as_mut() {
+                    l.interrupt(why);
+                }
+            }
+
+            /// Job lines kept so far.
+            pub fn job_lines(&self) -> f64 {
+                self.0.as_ref().map_or(0.0, |l| l.jobs() as f64)
+            }
+
+            /// Ends the input and returns the packed trace; the loader is empty afterwards.
+            pub fn finish(&mut self) -> Vec<u8> {
+                self.0.take().map(|l| l.finish()).unwrap_or_default()
+            }
+        }
+    };
+}
+
+trace_loader!(
+    /// Reads SWF (the start wasm's loader, which has no accounting-log reader).
+    TraceLoader,
+    crate::trace::SwfLoader
+);
+
+trace_loader!(
+    /// Reads SWF and Slurm, PBS, Grid Engine and LSF logs (only the whole wasm has it).
+    AccountingLoader,
+    crate::trace::Loader
+);
 
 #[wasm_bindgen]
 impl TraceLoader {
-    /// A loader keeping at most `max_jobs` job lines (0: the page's default limit).
-    #[wasm_bindgen(constructor)]
-    pub fn new(max_jobs: f64) -> TraceLoader {
-        let limit = if max_jobs >= 1.0 { max_jobs as u64 } else { crate::trace::PAGE_JOB_LIMIT };
-        TraceLoader(Some(crate::trace::Loader::new(Some(limit))))
-    }
-
-    /// Feeds the next chunk (plain or gzip, told from the first bytes); false: stop reading,
-    /// as the job limit was reached or the data cannot be read further.
-    pub fn feed(&mut self, chunk: &[u8]) -> bool {
-        self.0.as_mut().is_some_and(|l| l.feed(chunk))
-    }
-
-    /// Stops reading early for `why`: the jobs read so far are kept and the report says where.
-    pub fn interrupt(&mut self, why: &str) {
-        if let Some(l) = self.0.as_mut() {
-            l.interrupt(why);
-        }
-    }
-
-    /// Job lines kept so far.
-    pub fn job_lines(&self) -> f64 {
-        self.0.as_ref().map_or(0.0, |l| l.jobs() as f64)
-    }
-
-    /// Ends the input and returns the packed trace; the loader is empty afterwards.
-    pub fn finish(&mut self) -> Vec<u8> {
-        self.0.take().map(|l| l.finish()).unwrap_or_default()
+    /// True when the file is not SWF: the whole wasm's AccountingLoader reads it from its start.
+    pub fn wants_readers(&self) -> bool {
+        self.0.as_ref().is_some_and(|l| l.wants_readers())
     }
 }
 
