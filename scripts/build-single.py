@@ -92,6 +92,11 @@ def main() -> None:
     css = open(f"{www}/style.css", encoding="utf-8").read()
     index = open(index_path, encoding="utf-8").read()
     body = re.search(r"<body>(.*)</body>", index, flags=re.S).group(1)
+    # The markup of the views the served page fetches later goes into their empty sections here.
+    panels_html = open(f"{www}/panels.html", encoding="utf-8").read()
+    for m in re.finditer(r'<section id="([^"]+)">(.*?)</section>\n(?=<section id=|$)', panels_html, flags=re.S):
+        shell = re.search(r'<section\b[^>]*\bid="%s"[^>]*>(?=</section>)' % re.escape(m.group(1)), body)
+        body = body[: shell.end()] + m.group(2) + body[shell.end() :]
 
     worker_blob = (
         glue

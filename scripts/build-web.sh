@@ -58,7 +58,7 @@ cargo run --release --quiet --example tzdb -- www/tz
 rm -rf dist
 mkdir -p dist/www
 cp index.html dist/
-cp -r www/*.js www/*.css www/demo www/pkg www/tz dist/www/
+cp -r www/*.js www/*.css www/*.html www/demo www/pkg www/tz dist/www/
 # The served scripts, style and glue minified (comments and long names cost a third of their
 # gzipped size); www/ keeps the sources, which the single-file build and the tests read.
 node_modules/.bin/esbuild dist/www/*.js dist/www/pkg/schedlab.js dist/www/style.css --minify --log-level=warning \
@@ -71,9 +71,9 @@ python3 scripts/build-single.py target/pkg-no-modules/schedlab.js target/pkg-no-
 gz() { gzip -9c "$1" | wc -c; }
 demo=dist/www/demo/KTH-SP2-1996-2.1-cln.excerpt.swf
 demo_zone=$(sed -n 's/^; *TimeZoneString: *//p' "$demo" | head -n 1 | tr -d '\r')
-# The modules of the study panels, the Load view and Learn (and tasks.js, which only they use)
-# load when a view first shows them (app.js's PLATFORM.panels); tests/browser/compact.test.mjs
-# checks what the page fetches as it opens.
+# The modules of the study panels, the Load view and Learn (with tasks.js, which only they use,
+# and their markup, panels.html) load when a view first shows them (app.js's PLATFORM.panels);
+# tests/browser/compact.test.mjs checks what the page fetches as it opens.
 start_js=()
 for f in dist/www/*.js; do
   case $(basename "$f") in relaxed.js | lawson.js | kettimuthu.js | leung.js | loadsweep.js | learn.js | tasks.js) ;; *) start_js+=("$f") ;; esac

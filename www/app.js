@@ -40,9 +40,13 @@ globalThis.SCHEDLAB_PLATFORM ??= {
     await m.default({ module_or_path: new URL('./pkg/schedlab_all_bg.wasm', import.meta.url) });
     return m;
   },
-  // The views the page opens without: the study panels, the Load view and Learn, their exports in one object.
+  // The views the page opens without: the study panels, the Load view and Learn, their exports in
+  // one object, and their markup (www/panels.html) as `markup`.
   panels: async () =>
-    Object.assign({}, ...(await Promise.all(['./relaxed.js', './lawson.js', './kettimuthu.js', './leung.js', './loadsweep.js', './learn.js'].map((m) => import(m))))),
+    Object.assign(
+      { markup: await (await fetch(new URL('./panels.html', import.meta.url))).text() },
+      ...(await Promise.all(['./relaxed.js', './lawson.js', './kettimuthu.js', './leung.js', './loadsweep.js', './learn.js'].map((m) => import(m)))),
+    ),
   demo: async () =>
     new Uint8Array(await (await fetch(new URL('./demo/KTH-SP2-1996-2.1-cln.excerpt.swf', import.meta.url))).arrayBuffer()),
 };
@@ -1643,6 +1647,10 @@ const study = (name) =>
 
 /** Wires the panels loaded on demand to the page's state (see panelsReady). */
 function installPanels() {
+  // Their markup goes into the empty sections of the same ids, which keep their own attributes.
+  const t = document.createElement('template');
+  t.innerHTML = P.markup ?? '';
+  for (const section of t.content.children) document.getElementById(section.id).innerHTML = section.innerHTML;
   P.installLearn({ params, catalogue: state.catalogue, shown: () => state.view === 'learn' });
   P.installLoadSweep({
     pool: state.pool,
