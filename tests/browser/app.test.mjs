@@ -175,6 +175,10 @@ test('the single-file build works opened from disk (file://)', async () => {
   await page.setInputFiles('#file', trace);
   await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('28,467'));
   await waitForResults(page, POLICIES);
+  // An accounting log: the loader worker hands it from its SWF-only loader to the whole engine's.
+  await page.setInputFiles('#file', path.join(shared, 'accounting-logs', 'slurm2sql__test-data1.csv'));
+  await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('Read as Slurm sacct output'), null, { timeout: 60_000 });
+  await waitForResults(page, POLICIES);
   assert.deepEqual(
     page.requests.filter((u) => !u.startsWith('file://') && !/^(data|blob):/.test(u)),
     [],
