@@ -21,12 +21,13 @@ after(async () => {
 });
 
 /** Drops the file at `log` on the page, as a user would, and checks the report and results. */
-async function dropAndCompare(name, expect) {
+async function dropAndCompare(name, expect, gzipped = false) {
   const log = path.join(shared, 'accounting-logs', name);
   const page = await open(browser, `${base}/?view=trace&policies=easy,fcfs`);
   await waitForResults(page, 2);
   // Dropped on the window, as a user would.
-  const bytes = [...(await import('node:fs')).readFileSync(log)];
+  const raw = (await import('node:fs')).readFileSync(log);
+  const bytes = [...(gzipped ? (await import('node:zlib')).gzipSync(raw) : raw)];
   await page.evaluate((bytes) => {
     const dt = new DataTransfer();
     dt.items.add(new File([new Uint8Array(bytes)], 'accounting.log', { type: 'text/plain' }));
@@ -57,7 +58,7 @@ async function dropAndCompare(name, expect) {
   const exported = (await import('node:fs')).readFileSync(await download.path(), 'utf8');
   const converted = execFileSync(path.join(root, 'target', 'release', 'schedlab'), ['convert', log, '--to', 'swf'], { encoding: 'utf8' });
   assert.equal(exported, converted);
-  await page.screenshot({ path: path.join(shots, `accounting-${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(shots, `accounting-${name}${gzipped ? '.gz' : ''}.png`), fullPage: true });
   assert.deepEqual(foreignRequests(page), []);
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -65,6 +66,10 @@ async function dropAndCompare(name, expect) {
 
 test('a sacct file dropped on the page gives the CLI report and results', async () => {
   await dropAndCompare('slurm2sql__test-data1.csv', '3 job step folded (first at line 3)');
+});
+
+test('a gzipped sacct file is read as the file itself: the start engine hands it to the whole one', async () => {
+  await dropAndCompare('slurm2sql__test-data1.csv', '3 job step folded (first at line 3)', true);
 });
 
 test('a PBS accounting log dropped on the page gives the CLI report and results', async () => {
