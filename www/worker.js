@@ -10,8 +10,8 @@
 // leung-policies, leung-policy (one fairshare policy by width class: input {policy}) and
 // leung-findings (input {policies, fst_miss_share, avg_fst_miss_s, avg_response_submitted_s,
 // loss_of_capacity}); and load ({file, max}: streams a File or Blob into the engine's
-// TraceLoader and answers the packed trace), which a second message {kind: 'stop-load', id, why}
-// stops between chunks. A task's trace arrives once as `bytes` with its id `trace`; later tasks
+// TraceLoader, or a file that is not SWF into the whole engine's AccountingLoader, and answers
+// the packed trace), which a second message {kind: 'stop-load', id, why} stops between chunks. A task's trace arrives once as `bytes` with its id `trace`; later tasks
 // name the id alone and use the copy kept here. Replies carry `memory`, the wasm memory's size.
 // {kind: 'hold', lock} makes the worker hold a Web Lock for its whole life, so the page learns
 // when it is gone (closed or crashed) by being granted the lock.
