@@ -97,7 +97,8 @@ test('every worked example steps forward and back through the CLI log, pass by p
 
 test('when both panels show the same decisions the page says so, and where the policies part', async () => {
   const page = await open(browser, `${base}/?view=learn&example=tsafrir-fig1&policies=fcfs,easy`);
-  await page.waitForFunction(() => document.querySelector('#learn-time').textContent.startsWith('pass 1 of'), null, { timeout: 60_000 });
+  // The view's markup and script load when it is first shown.
+  await page.waitForFunction(() => document.querySelector('#learn-time')?.textContent.startsWith('pass 1 of'), null, { timeout: 60_000 });
   // The first pass starts jobs 1 and 2 under either policy.
   assert.equal(await page.isVisible('#learn-same'), true);
   const note = await page.textContent('#learn-same');
@@ -145,7 +146,8 @@ test('editing a job runs the policies again and keeps the trace in the link', as
 
 test('the Learn view embeds alone, takes a trace in its link, and fits a phone', async () => {
   const page = await open(browser, `${base}/?embed&view=learn&example=tsafrir-fig1&policies=easy,conservative`);
-  await page.waitForFunction(() => [...document.querySelectorAll('.learn-panel canvas')].every((c) => c.dataset.hash), null, { timeout: 60_000 });
+  const drawn = () => document.querySelectorAll('.learn-panel canvas').length > 0 && [...document.querySelectorAll('.learn-panel canvas')].every((c) => c.dataset.hash);
+  await page.waitForFunction(drawn, null, { timeout: 60_000 });
   const shown = await page.evaluate(() => ({
     bar: getComputedStyle(document.querySelector('#top h1')).display,
     nav: getComputedStyle(document.querySelector('#views')).display,
@@ -208,7 +210,7 @@ test('clicking a job in the Timeline explains why it started then, as the CLI do
 
 test('the Learn view works in the single-file build opened from disk', async () => {
   const page = await open(browser, `file://${path.join(dist, 'schedlab.html')}?view=learn&example=kettimuthu-fig2&step=1`);
-  await page.waitForFunction(() => [...document.querySelectorAll('.learn-panel canvas')].every((c) => c.dataset.time === '1' && c.dataset.hash), null, {
+  await page.waitForFunction(() => document.querySelectorAll('.learn-panel canvas').length > 0 && [...document.querySelectorAll('.learn-panel canvas')].every((c) => c.dataset.time === '1' && c.dataset.hash), null, {
     timeout: 60_000,
   });
   const p = await panel(page);

@@ -106,7 +106,7 @@ test('a link generates a workload, runs the default policies and draws the Load 
 test('results show as they finish, and Cancel stops the rest and keeps them', async () => {
   const page = await open(browser, `${base}/?embed&view=load&gen=machine=128,jobs=10000,seed=1&policies=fcfs,easy,conservative&ls_seeds=8`);
   // The first points are drawn while the sweep goes on.
-  await page.waitForFunction(() => document.getElementById('chart-load-bsld').dataset.hash && document.body.dataset.loadsweep === 'running', null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.getElementById('chart-load-bsld')?.dataset.hash && document.body.dataset.loadsweep === 'running', null, { timeout: 60_000 });
   await page.evaluate(() => document.getElementById('ls-cancel').click());
   assert.equal(await waitForSweep(page), 'stopped');
   const status = await page.textContent('#ls-status');
