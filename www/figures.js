@@ -205,3 +205,19 @@ export function saveBlob(name, blob) {
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
+
+/** A paper's claims checked on the trace, into `list`: each claim with its verdict in the command line's words. */
+export function findingList(list, findings) {
+  list.textContent = '';
+  for (const f of findings) {
+    const li = document.createElement('li');
+    li.dataset.holds = String(f.holds);
+    const verdict = document.createElement('b');
+    verdict.className = f.holds === true ? 'done' : f.holds === false ? 'error' : 'na';
+    verdict.textContent = f.holds === true ? 'holds' : f.holds === false ? 'CONTRADICTED' : 'n/a';
+    const claim = Object.assign(document.createElement('span'), { className: 'claim', textContent: ` ${f.claim}` });
+    const detail = Object.assign(document.createElement('div'), { className: 'note detail', textContent: f.detail });
+    li.append(verdict, claim, detail);
+    list.append(li);
+  }
+}

@@ -6,7 +6,7 @@
 // the job distribution (Table 2.2), the load curves (Figs. 4.9-4.11, Table 4.1's categories) and
 // the claims checked on the trace. Top-level names start with `km` (the single-file build joins
 // the modules into one scope).
-import { showWholeFigure, emptyFigure } from './figures.js';
+import { showWholeFigure, emptyFigure, findingList } from './figures.js';
 import { cell } from './predictions.js';
 import { runTasks } from './tasks.js';
 
@@ -207,8 +207,8 @@ export async function runKettimuthu() {
 
 /** Everything from the last runs: the views that follow the selects, and the fixed tables. */
 function kmRender(last) {
-  kmFindings(kmEl('km-findings'), last.comparison.findings);
-  kmFindings(kmEl('km-load-findings'), last.loadFindings);
+  findingList(kmEl('km-findings'), last.comparison.findings);
+  findingList(kmEl('km-load-findings'), last.loadFindings);
   kmSummary(last);
   kmDistribution(last);
   kmRenderView(last);
@@ -225,22 +225,6 @@ function kmRenderView(last) {
 function kmValue(metric, v) {
   const m = KM_METRICS[metric];
   return (v * m.scale).toFixed(2);
-}
-
-/** The claims with their verdicts, as text. */
-function kmFindings(list, findings) {
-  list.textContent = '';
-  for (const f of findings) {
-    const li = document.createElement('li');
-    li.dataset.holds = String(f.holds);
-    const verdict = document.createElement('b');
-    verdict.className = f.holds === true ? 'done' : f.holds === false ? 'error' : 'na';
-    verdict.textContent = f.holds === true ? 'holds' : f.holds === false ? 'CONTRADICTED' : 'n/a';
-    const claim = Object.assign(document.createElement('span'), { className: 'claim', textContent: ` ${f.claim}` });
-    const detail = Object.assign(document.createElement('div'), { className: 'note detail', textContent: f.detail });
-    li.append(verdict, claim, detail);
-    list.append(li);
-  }
 }
 
 /** The 16 categories as a table: the jobs, then the average and the worst case per scheme. */

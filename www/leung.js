@@ -6,7 +6,7 @@
 // same by width class (Figs. 6, 7, 10, 12), and the trace's length x width Tables I and II for
 // the period studied. Top-level names start with `lg` (the single-file build joins the modules
 // into one scope).
-import { showWholeFigure, emptyFigure, pageEngine } from './figures.js';
+import { showWholeFigure, emptyFigure, pageEngine, findingList } from './figures.js';
 import { cell } from './predictions.js';
 import { runTasks } from './tasks.js';
 
@@ -241,7 +241,7 @@ export async function runLeung() {
 
 /** Everything from the last runs: the fixed tables, then the views that follow the selects. */
 function lgRender(last) {
-  lgFindings(last.findings);
+  findingList(lgEl('lg-findings'), last.findings);
   lgNumbers(last);
   lgShape(lgEl('lg-shape-jobs'), last.shape, (r, c) => last.shape.count[r][c], String);
   lgShape(lgEl('lg-shape-hours'), last.shape, (r, c) => last.shape.value[r][c], (v) => v.toFixed(0));
@@ -252,23 +252,6 @@ function lgRender(last) {
 function lgRenderView(last) {
   lgWidthTable(last);
   redrawLeung();
-}
-
-/** The claims with their verdicts, as text. */
-function lgFindings(findings) {
-  const list = lgEl('lg-findings');
-  list.textContent = '';
-  for (const f of findings) {
-    const li = document.createElement('li');
-    li.dataset.holds = String(f.holds);
-    const verdict = document.createElement('b');
-    verdict.className = f.holds === true ? 'done' : f.holds === false ? 'error' : 'na';
-    verdict.textContent = f.holds === true ? 'holds' : f.holds === false ? 'does not hold' : 'undecided';
-    const claim = Object.assign(document.createElement('span'), { className: 'claim', textContent: ` ${f.claim}` });
-    const detail = Object.assign(document.createElement('div'), { className: 'note detail', textContent: f.detail });
-    li.append(verdict, claim, detail);
-    list.append(li);
-  }
 }
 
 /** A heading cell with its definition. */

@@ -1363,7 +1363,7 @@ async function checkLeung(page, cmp) {
   assert.equal(findings.length, 3);
   cmp.findings.forEach((f, i) => {
     assert.equal(findings[i].holds, String(f.holds));
-    assert.equal(findings[i].verdict, f.holds === true ? 'holds' : f.holds === false ? 'does not hold' : 'undecided');
+    assert.equal(findings[i].verdict, f.holds === true ? 'holds' : f.holds === false ? 'CONTRADICTED' : 'n/a');
     assert.equal(findings[i].claim, f.claim);
     assert.equal(findings[i].detail, f.detail);
   });
