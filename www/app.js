@@ -1709,6 +1709,7 @@ function installPanels() {
     P.lgTraceLoaded();
     P.lsTraceLoaded();
   }
+  document.body.dataset.panels = 'ready';
 }
 
 /** Up to this many jobs, a study runs by itself the first time it is shown on a trace. */

@@ -106,7 +106,20 @@ export async function open(browser, url) {
   page.on('pageerror', (e) => page.errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && page.errors.push(m.text()));
   await page.goto(url);
+  if (LAZY_VIEW.test(url)) await panelsIn(page);
   return page;
+}
+
+/** The views whose markup and scripts load when first shown. */
+const LAZY_VIEW = /[?&]view=(studies|load|learn)\b/;
+
+/** Waits until the views that load on demand are in, or the page said they could not load. */
+export async function panelsIn(page) {
+  await page.waitForFunction(
+    () => document.body.dataset.panels === 'ready' || /^This view failed to load: /.test(document.querySelector('#status')?.textContent ?? ''),
+    null,
+    { timeout: 60_000 },
+  );
 }
 
 /** The catalogue's presets: `Run all` and the demo run every one. */
@@ -145,6 +158,7 @@ export const DEFAULTS = 8;
 /** Shows a view, and in Studies one study, as a click on its tab does. */
 export async function showView(page, view, study) {
   await page.click(`#views a[data-view="${view}"]`);
+  if (LAZY_VIEW.test(`?view=${view}`)) await panelsIn(page);
   if (study) await page.click(`#study-nav a[data-study="${study}"]`);
   await page.waitForFunction(([v, s]) => document.body.dataset.view === v && (!s || !document.querySelector(`section.study[data-study="${s}"]`).hidden), [view, study]);
 }
