@@ -206,6 +206,19 @@ pub fn findings(runs: &[Summary]) -> Vec<Finding> {
             if worse.is_empty() { "none".to_string() } else { worse.join(", ") }
         ));
     }
+    // Where no job runs past 72 h the limit cuts nothing and every pair ties: the claim is not
+    // tested by such a trace, which must not count as one that contradicts it.
+    let untouched = pairs.iter().all(|(a, b)| match (get(a), get(b)) {
+        (Some(x), Some(y)) => x.values() == y.values(),
+        _ => false,
+    });
+    if untouched {
+        all = None;
+        detail.insert(
+            0,
+            "the 72 h limit changed no figure of any policy here: no job runs long enough for it to cut".into(),
+        );
+    }
     out.push(Finding {
         claim: "a 72 h maximum runtime improves the share of jobs missing their fair start, the mean miss, the mean turnaround and the loss of capacity",
         holds: all,
@@ -256,4 +269,40 @@ pub fn findings(runs: &[Summary]) -> Vec<Finding> {
         detail: higher.1,
     });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(policy: &str, v: [f64; 4]) -> Summary {
+        Summary {
+            policy: policy.into(),
+            fst_miss_share: v[0],
+            avg_fst_miss_s: v[1],
+            avg_response_submitted_s: v[2],
+            loss_of_capacity: v[3],
+        }
+    }
+
+    #[test]
+    fn a_limit_that_cuts_nothing_leaves_the_first_claim_undecided() {
+        let nomax = [0.1, 3000.0, 15_000.0, 0.2];
+        let better = [0.05, 1500.0, 12_000.0, 0.1];
+        let pairs = [
+            ("cplant24.nomax.all", "cplant24.72max.all"),
+            ("cons.nomax", "cons.72max"),
+            ("consdyn.nomax", "consdyn.72max"),
+        ];
+        let runs = |limited: [f64; 4]| -> Vec<Summary> {
+            pairs.iter().flat_map(|(a, b)| [summary(a, nomax), summary(b, limited)]).collect()
+        };
+        let same = findings(&runs(nomax));
+        assert_eq!(same[0].holds, None, "{}", same[0].detail);
+        assert!(same[0].detail.starts_with("the 72 h limit changed no figure"));
+        assert_eq!(findings(&runs(better))[0].holds, Some(true));
+        let mut worse = better;
+        worse[2] = 20_000.0;
+        assert_eq!(findings(&runs(worse))[0].holds, Some(false));
+    }
 }
