@@ -7,6 +7,7 @@
 // single-file build joins the modules into one scope).
 import { fmt, show, showWholeFigure, emptyFigure } from './figures.js';
 import { cell } from './predictions.js';
+import { runTasks } from './tasks.js';
 
 /** The paper's fractions of high-priority (local) jobs: all, 95% (Figs. 8-9) and 75% (Figs. 6-7). */
 export const LAWSON_HIGH = ['1', '0.95', '0.75'];
@@ -156,37 +157,18 @@ export async function runLawson() {
   const generation = ++lawson.generation;
   ctx.onurl();
   const runs = form.loads.map((load) => ({ load, settings: lawsonSettings(form, load) }));
-  document.body.dataset.lawson = 'running';
-  const bar = lawsonEl('lawson-progress');
-  bar.max = runs.length;
-  bar.value = 0;
-  lawsonStatus(`Running ${runs.length} comparison${runs.length === 1 ? '' : 's'}…`);
-  const t0 = performance.now();
-  let done = 0;
-  let failure = null;
-  await Promise.all(
-    runs.map(async (run) => {
-      const res = await ctx.pool.run({ kind: 'lawson', tag: 'lawson', bytes: ctx.bytes(), settings: run.settings });
-      if (generation !== lawson.generation) return;
-      if (!res.ok || !res.value.ok) {
-        if (!res.cancelled && !failure) {
-          failure = `load ${run.load}: ${res.ok ? res.value.message : res.error}`;
-          ctx.pool.cancel('lawson');
-        }
-        return;
-      }
-      run.comparison = res.value.comparison;
-      run.tailPoints = res.value.tail_points;
-      bar.value = ++done;
-      lawsonStatus(`${done} of ${runs.length} comparisons (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-    }),
+  const batch = await runTasks(
+    ctx.pool,
+    runs.map((run) => ({ what: `load ${run.load}`, task: { kind: 'lawson', tag: 'lawson', bytes: ctx.bytes(), settings: run.settings } })),
+    { group: 'lawson', bar: lawsonEl('lawson-progress'), status: lawsonStatus, current: () => generation === lawson.generation, noun: ['comparison', 'comparisons'] },
   );
-  if (generation !== lawson.generation) return;
-  if (done < runs.length) {
-    lawsonStatus(failure ? `Stopped: ${failure}` : `Cancelled after ${done} of ${runs.length} comparisons.`, failure ? 'error' : '');
-    document.body.dataset.lawson = 'stopped';
-    return;
-  }
+  if (!batch) return;
+  const { values, done, t0, stopped } = batch;
+  if (done < runs.length) return stopped();
+  runs.forEach((run, i) => {
+    run.comparison = values[i].comparison;
+    run.tailPoints = values[i].tail_points;
+  });
   lawson.last = { form, runs, header: ctx.header(), seconds: (performance.now() - t0) / 1000 };
   lawsonRender(lawson.last);
   lawsonStatus(

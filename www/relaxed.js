@@ -4,6 +4,7 @@
 // single-file build joins the modules into one scope).
 import { showWholeFigure, emptyFigure } from './figures.js';
 import { cell } from './predictions.js';
+import { runTasks } from './tasks.js';
 
 /** The paper's omegas (section 4). */
 export const WARD_OMEGAS = '0, 1, 2, 4, inf';
@@ -97,36 +98,18 @@ export async function runWard() {
   const classes = wardEl('ward-classes').value.trim() || WARD_CLASSES;
   ctx.onurl();
   const runs = omegas.flatMap((omega) => WARD_RUNS.map(([runtime]) => ({ omega, runtime, settings: wardSettings(omega, runtime, classes) })));
-  document.body.dataset.ward = 'running';
-  const bar = wardEl('ward-progress');
-  bar.max = runs.length;
-  bar.value = 0;
-  const t0 = performance.now();
-  let done = 0;
-  let failure = null;
-  await Promise.all(
-    runs.map(async (run) => {
-      const res = await ctx.pool.run({ kind: 'metrics', tag: 'ward', bytes: ctx.bytes(), policy: WARD_POLICY, settings: run.settings });
-      if (generation !== ward.generation) return;
-      if (!res.ok || !res.value.ok) {
-        if (!res.cancelled && !failure) {
-          failure = `ω=${run.omega} ${run.runtime}: ${res.ok ? res.value.message : res.error}`;
-          ctx.pool.cancel('ward');
-        }
-        return;
-      }
-      run.result = res.value.result;
-      bar.value = ++done;
-      const s = (performance.now() - t0) / 1000;
-      wardStatus(`${done} of ${runs.length} runs (${s.toFixed(1)} s)`);
-    }),
+  const batch = await runTasks(
+    ctx.pool,
+    runs.map((run) => ({
+      what: `ω=${run.omega} ${run.runtime}`,
+      task: { kind: 'metrics', tag: 'ward', bytes: ctx.bytes(), policy: WARD_POLICY, settings: run.settings },
+    })),
+    { group: 'ward', bar: wardEl('ward-progress'), status: wardStatus, current: () => generation === ward.generation, noun: ['run', 'runs'] },
   );
-  if (generation !== ward.generation) return;
-  if (done < runs.length) {
-    wardStatus(failure ? `Stopped: ${failure}` : `Cancelled after ${done} of ${runs.length} runs.`, failure ? 'error' : '');
-    document.body.dataset.ward = 'stopped';
-    return;
-  }
+  if (!batch) return;
+  const { values, done, t0, stopped } = batch;
+  if (done < runs.length) return stopped();
+  runs.forEach((run, i) => (run.result = values[i].result));
   ward.last = { omegas, classes, runs, seconds: (performance.now() - t0) / 1000 };
   wardRender(ward.last);
   const m = ward.last.runs[0].result.monthly;

@@ -8,13 +8,14 @@
  * {values, done, failure, t0, stopped}: the task values in order (null where one failed or was
  * cancelled), how many succeeded, the first failure's message, when the run began, and
  * `stopped(why = failure)`, which tells the panel's status why it stopped (cancelled if no why).
- * `onvalue(value, i)`, if given, takes each task's value as it arrives, so results show as they finish.
+ * `onvalue(value, i)`, if given, takes each task's value as it arrives, so results show as they finish;
+ * `noun` names a task in the status, singular and plural.
  */
-export async function runTasks(pool, tasks, { group, bar, status, current, onvalue }) {
+export async function runTasks(pool, tasks, { group, bar, status, current, onvalue, noun = ['task', 'tasks'] }) {
   document.body.dataset[group] = 'running';
   bar.max = tasks.length;
   bar.value = 0;
-  status(`Running ${tasks.length} task${tasks.length === 1 ? '' : 's'}…`);
+  status(`Running ${tasks.length} ${noun[tasks.length === 1 ? 0 : 1]}…`);
   const t0 = performance.now();
   let done = 0;
   let failure = null;
@@ -31,12 +32,12 @@ export async function runTasks(pool, tasks, { group, bar, status, current, onval
       }
       bar.value = ++done;
       onvalue?.(res.value, i);
-      status(`${done} of ${tasks.length} tasks (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+      status(`${done} of ${tasks.length} ${noun[1]} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
       return res.value;
     }),
   );
   const stopped = (why = failure) => {
-    status(why ? `Stopped: ${why}` : `Cancelled after ${done} of ${tasks.length} tasks.`, why ? 'error' : '');
+    status(why ? `Stopped: ${why}` : `Cancelled after ${done} of ${tasks.length} ${noun[1]}.`, why ? 'error' : '');
     document.body.dataset[group] = 'stopped';
   };
   return current() ? { values, done, failure, t0, stopped } : null;
