@@ -33,10 +33,10 @@ cp www/pkg/schedlab_bg.wasm target/pkg-no-modules/schedlab_bg.wasm
 
 # Two wasm files from the one build: schedlab_all_bg.wasm has every export; schedlab_bg.wasm, the
 # one the page opens with, lacks those of the studies, Learn, explain, the generator, the load
-# sweep and the AccountingLoader (wasm-metadce drops them and the code only they reach). The page
-# and its workers load the whole one, through a second instance of the same glue, when a view or
-# task first needs it; the loader worker, when a file is not SWF. A new export is in both unless
-# it is named here.
+# sweep, the AccountingLoader and the downloads (a chart's SVG, a schedule, the trace as SWF);
+# wasm-metadce drops them and the code only they reach. The page and its workers load the whole
+# one, through a second instance of the same glue, when a view, task or download first needs it;
+# the loader worker, when a file is not SWF. A new export is in both unless it is named here.
 mv www/pkg/schedlab_bg.wasm www/pkg/schedlab_all_bg.wasm
 node -e '
 const fs = require("fs");
@@ -46,7 +46,7 @@ const nodes = WebAssembly.Module.exports(m).map((e) => later.test(e.name)
   ? { name: `e_${e.name}`, export: e.name }
   : { name: `e_${e.name}`, export: e.name, root: true });
 fs.writeFileSync(process.argv[3], JSON.stringify(nodes));
-' '^(accountingloader_.*|__wbg_accountingloader_free|examples|explain_job|generate_swf|generic_figure|kettimuthu_(compare|load|load_findings)|lawson_compare|learn_.*|__wbg_learn_free|leung_(policy|findings)|load_(figure|point|summary)|rank_sweep)$' \
+' '^(accountingloader_.*|__wbg_accountingloader_free|examples|explain_job|generate_swf|generic_figure|kettimuthu_(compare|load|load_findings)|lawson_compare|learn_.*|__wbg_learn_free|leung_(policy|findings)|load_(figure|point|summary)|rank_sweep|figure_svg|to_swf|schedule)$' \
   www/pkg/schedlab_all_bg.wasm target/wasm-start-graph.json
 node_modules/binaryen/bin/wasm-metadce "${features[@]}" --graph-file target/wasm-start-graph.json \
   www/pkg/schedlab_all_bg.wasm -o target/schedlab_start.wasm > target/wasm-metadce.log

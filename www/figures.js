@@ -108,6 +108,9 @@ export function showFigure(canvas, name, make, extra = {}) {
   canvas.figure?.free();
   canvas.figure = fig;
   canvas.dataset.hash = fig.hash();
+  // Its SVG writer is in the whole engine: a chart the start engine drew is drawn again for it.
+  canvas.wholeFigure = wholeLoaded;
+  canvas.redrawWhole = () => showFigure(canvas, name, make, extra);
   // The series under the pointer is drawn again on top, thicker and named; leaving the chart
   // draws it plain. Redrawing waits for the next frame, so a fast pointer costs one drawing.
   const highlight = extra.highlight ?? null;
@@ -161,7 +164,18 @@ function tools(box, canvas, name) {
     table.setAttribute('aria-expanded', 'true');
   });
   table.setAttribute('aria-expanded', 'false');
-  button('SVG', 'save this chart as SVG', () => saveBlob(`${name}.svg`, new Blob([canvas.figure.svg()], { type: 'image/svg+xml' })));
+  const svg = button('SVG', 'save this chart as SVG', () =>
+    withWhole(
+      () => {
+        if (!canvas.wholeFigure) canvas.redrawWhole();
+        saveBlob(`${name}.svg`, new Blob([canvas.figure.svg()], { type: 'image/svg+xml' }));
+      },
+      (e) => {
+        svg.disabled = true;
+        svg.title = `the SVG writer failed to load: ${e.message ?? e}`;
+      },
+    ),
+  );
   button('PNG', 'save this chart as PNG', () => canvas.toBlob((blob) => saveBlob(`${name}.png`, blob)));
   box.prepend(bar);
 }

@@ -74,7 +74,7 @@ async function zones(eng, bytes, settings) {
 /** The tasks only the whole engine answers; the rest, the engine the page opens with. */
 const WHOLE = new Set([
   'rank-sweep', 'explain-job', 'generate', 'load-point', 'lawson', 'kettimuthu', 'kettimuthu-load',
-  'kettimuthu-load-findings', 'leung-policy', 'leung-findings',
+  'kettimuthu-load-findings', 'leung-policy', 'leung-findings', 'schedule', 'to-swf',
 ]);
 
 let wholeMemory = null; // the whole engine's memory, once it is loaded
