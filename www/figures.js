@@ -89,8 +89,9 @@ export function showFigure(canvas, name, make, extra = {}) {
   const width = Math.max(160, Math.round(canvas.clientWidth || 640));
   let height = Math.max(120, Math.round(canvas.clientHeight || 300));
   let fig;
+  const options = { width, height, compact: width < 480, ...extra };
   try {
-    fig = make({ width, height, compact: width < 480, ...extra });
+    fig = make(options);
   } catch (e) {
     emptyFigure(canvas, String(e.message ?? e));
     return null;
@@ -108,9 +109,18 @@ export function showFigure(canvas, name, make, extra = {}) {
   canvas.figure?.free();
   canvas.figure = fig;
   canvas.dataset.hash = fig.hash();
-  // Its SVG writer is in the whole engine: a chart the start engine drew is drawn again for it.
-  canvas.wholeFigure = wholeLoaded;
-  canvas.redrawWhole = () => showFigure(canvas, name, make, extra);
+  // The SVG writer is in the whole engine: a chart the start engine drew is made again there
+  // (not drawn: the canvas, and what the page painted over it, stay as they are).
+  const madeWhole = wholeLoaded;
+  canvas.svg = () => {
+    if (madeWhole) return fig.svg();
+    const again = make(options);
+    try {
+      return again.svg();
+    } finally {
+      again.free();
+    }
+  };
   // The series under the pointer is drawn again on top, thicker and named; leaving the chart
   // draws it plain. Redrawing waits for the next frame, so a fast pointer costs one drawing.
   const highlight = extra.highlight ?? null;
@@ -166,10 +176,7 @@ function tools(box, canvas, name) {
   table.setAttribute('aria-expanded', 'false');
   const svg = button('SVG', 'save this chart as SVG', () =>
     withWhole(
-      () => {
-        if (!canvas.wholeFigure) canvas.redrawWhole();
-        saveBlob(`${name}.svg`, new Blob([canvas.figure.svg()], { type: 'image/svg+xml' }));
-      },
+      () => saveBlob(`${name}.svg`, new Blob([canvas.svg()], { type: 'image/svg+xml' })),
       (e) => {
         svg.disabled = true;
         svg.title = `the SVG writer failed to load: ${e.message ?? e}`;
