@@ -131,49 +131,70 @@ pub(super) enum Log {
     Lsf(Box<super::lsf::Lsf>),
 }
 
-/// `$e` with `$r` bound to whichever reader `$log` holds.
-macro_rules! each {
-    ($log:expr, $r:ident => $e:expr) => {
-        match $log {
-            Log::Sacct($r) => $e,
-            Log::JobComp($r) => $e,
-            Log::Pbs($r) => $e,
-            Log::Sge($r) => $e,
-            Log::Lsf($r) => $e,
-        }
-    };
-}
-
 impl Reader for Log {
     fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
-        each!(self, r => Reader::line(r.as_mut(), text, line))
+        let at = |r: Option<[i64; 18]>| r.map(|f| (line, f));
+        match self {
+            Log::Sacct(s) => s.line(text, line).map(at),
+            Log::JobComp(j) => j.line(text, line).map(at),
+            Log::Pbs(p) => p.line(text, line).map(at),
+            Log::Lsf(l) => l.line(text, line).map(at),
+            Log::Sge(g) => g.line(text, line),
+        }
     }
     fn more(&mut self) -> Option<(u64, [i64; 18])> {
-        each!(self, r => Reader::more(r.as_mut()))
+        match self {
+            Log::Sacct(s) => s.more(),
+            _ => None,
+        }
     }
     fn flush(&mut self) -> Option<(u64, [i64; 18])> {
-        each!(self, r => Reader::flush(r.as_mut()))
+        match self {
+            Log::Sge(g) => g.flush(),
+            _ => None,
+        }
     }
     fn finish(&self) -> (Vec<String>, Vec<String>) {
-        each!(self, r => Reader::finish(r.as_ref()))
+        match self {
+            Log::Sacct(s) => s.finish(),
+            Log::JobComp(j) => j.finish(),
+            Log::Pbs(p) => p.finish(),
+            Log::Sge(g) => g.finish(),
+            Log::Lsf(l) => l.finish(),
+        }
     }
     fn tally(&self) -> &Tally {
-        each!(self, r => Reader::tally(r.as_ref()))
+        match self {
+            Log::Sacct(s) => s.tally(),
+            Log::JobComp(j) => j.tally(),
+            Log::Pbs(p) => p.tally(),
+            Log::Sge(g) => g.tally(),
+            Log::Lsf(l) => l.tally(),
+        }
     }
     fn format(&self) -> &'static str {
-        each!(self, r => Reader::format(r.as_ref()))
+        match self {
+            Log::Sacct(_) => FORMATS[0],
+            Log::JobComp(_) => FORMATS[1],
+            Log::Pbs(_) => FORMATS[2],
+            Log::Sge(_) => FORMATS[3],
+            Log::Lsf(_) => FORMATS[4],
+        }
     }
     fn local_times(&self) -> bool {
-        each!(self, r => Reader::local_times(r.as_ref()))
+        matches!(self, Log::Sacct(_) | Log::JobComp(_)) && self.tally().any_run()
     }
     fn by_position(&self) -> bool {
-        each!(self, r => Reader::by_position(r.as_ref()))
+        matches!(self, Log::Sacct(s) if s.is_fixed())
     }
     fn untrimmed(&self) -> bool {
-        each!(self, r => Reader::untrimmed(r.as_ref()))
+        matches!(self, Log::Sacct(s) if s.untrimmed())
     }
     fn missing(&self) -> Option<String> {
-        each!(self, r => Reader::missing(r.as_ref()))
+        match self {
+            Log::Sacct(s) => s.missing(),
+            _ => None,
+        }
     }
 }
 
@@ -218,107 +239,6 @@ fn first(text: &str, raw: Option<&str>, fields: Option<&str>) -> First<Log> {
         return First::MaybeFixed;
     }
     First::Swf
-}
-
-/// Numbers a record by its own line.
-fn at(line: u64) -> impl Fn(Option<[i64; 18]>) -> Option<(u64, [i64; 18])> {
-    move |r| r.map(|f| (line, f))
-}
-
-impl Reader for super::sacct::Sacct {
-    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
-        super::sacct::Sacct::line(self, text, line).map(at(line))
-    }
-    fn more(&mut self) -> Option<(u64, [i64; 18])> {
-        super::sacct::Sacct::more(self)
-    }
-    fn finish(&self) -> (Vec<String>, Vec<String>) {
-        super::sacct::Sacct::finish(self)
-    }
-    fn tally(&self) -> &Tally {
-        super::sacct::Sacct::tally(self)
-    }
-    fn format(&self) -> &'static str {
-        FORMATS[0]
-    }
-    fn local_times(&self) -> bool {
-        self.tally().any_run()
-    }
-    fn by_position(&self) -> bool {
-        self.is_fixed()
-    }
-    fn untrimmed(&self) -> bool {
-        super::sacct::Sacct::untrimmed(self)
-    }
-    fn missing(&self) -> Option<String> {
-        super::sacct::Sacct::missing(self)
-    }
-}
-
-impl Reader for super::jobcomp::JobComp {
-    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
-        super::jobcomp::JobComp::line(self, text, line).map(at(line))
-    }
-    fn finish(&self) -> (Vec<String>, Vec<String>) {
-        super::jobcomp::JobComp::finish(self)
-    }
-    fn tally(&self) -> &Tally {
-        super::jobcomp::JobComp::tally(self)
-    }
-    fn format(&self) -> &'static str {
-        FORMATS[1]
-    }
-    fn local_times(&self) -> bool {
-        self.tally().any_run()
-    }
-}
-
-impl Reader for super::pbs::Pbs {
-    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
-        super::pbs::Pbs::line(self, text, line).map(at(line))
-    }
-    fn finish(&self) -> (Vec<String>, Vec<String>) {
-        super::pbs::Pbs::finish(self)
-    }
-    fn tally(&self) -> &Tally {
-        super::pbs::Pbs::tally(self)
-    }
-    fn format(&self) -> &'static str {
-        FORMATS[2]
-    }
-}
-
-impl Reader for super::sge::Sge {
-    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
-        super::sge::Sge::line(self, text, line)
-    }
-    fn flush(&mut self) -> Option<(u64, [i64; 18])> {
-        super::sge::Sge::flush(self)
-    }
-    fn finish(&self) -> (Vec<String>, Vec<String>) {
-        super::sge::Sge::finish(self)
-    }
-    fn tally(&self) -> &Tally {
-        super::sge::Sge::tally(self)
-    }
-    fn format(&self) -> &'static str {
-        FORMATS[3]
-    }
-}
-
-impl Reader for super::lsf::Lsf {
-    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
-        super::lsf::Lsf::line(self, text, line).map(at(line))
-    }
-    fn finish(&self) -> (Vec<String>, Vec<String>) {
-        super::lsf::Lsf::finish(self)
-    }
-    fn tally(&self) -> &Tally {
-        super::lsf::Lsf::tally(self)
-    }
-    fn format(&self) -> &'static str {
-        FORMATS[4]
-    }
 }
 
 /// The accounting formats read, as the trace report names them.
