@@ -15,42 +15,29 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wb_version"; t
   cargo install wasm-bindgen-cli --version "$wb_version"
 fi
 
-cargo build --lib --profile wasm --target wasm32-unknown-unknown
-rm -rf www/pkg
-wasm-bindgen --target web --no-typescript --out-dir www/pkg target/wasm32-unknown-unknown/wasm/schedlab.wasm
-
-wasm-bindgen --target no-modules --no-typescript --out-dir target/pkg-no-modules \
-  target/wasm32-unknown-unknown/wasm/schedlab.wasm
-
+# Two wasm files: schedlab_all_bg.wasm with every export (and its glue schedlab_all.js), and
+# schedlab_bg.wasm, the one the page opens with, built without the feature `whole`: it lacks
+# the exports of the studies, Learn, explain, the generator, the load sweep, the
+# AccountingLoader and the downloads (a chart's SVG, a schedule, the trace as SWF), and the
+# linker leaves out the code and data only they reach. The page and its workers load the whole
+# one when a view, task or download first needs it; the loader worker, when a file is not SWF.
 # binaryen's optimizer (the npm package: Debian's older wasm-opt breaks wasm-bindgen's externref
-# tables) shrinks the wasm by about a tenth. Both glues load the same wasm.
+# tables) shrinks each by about a tenth.
 [ -x node_modules/binaryen/bin/wasm-opt ] && [ -x node_modules/.bin/esbuild ] || npm ci --no-audit --no-fund
 features=(--enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-multivalue)
-node_modules/binaryen/bin/wasm-opt -Oz --converge --strip-producers "${features[@]}" \
-  www/pkg/schedlab_bg.wasm -o www/pkg/schedlab_bg.wasm
-cp www/pkg/schedlab_bg.wasm target/pkg-no-modules/schedlab_bg.wasm
-
-# Two wasm files from the one build: schedlab_all_bg.wasm has every export; schedlab_bg.wasm, the
-# one the page opens with, lacks those of the studies, Learn, explain, the generator, the load
-# sweep, the AccountingLoader and the downloads (a chart's SVG, a schedule, the trace as SWF);
-# wasm-metadce drops them and the code only they reach. The page and its workers load the whole
-# one, through a second instance of the same glue, when a view, task or download first needs it;
-# the loader worker, when a file is not SWF. A new export is in both unless it is named here.
-mv www/pkg/schedlab_bg.wasm www/pkg/schedlab_all_bg.wasm
-node -e '
-const fs = require("fs");
-const later = new RegExp(process.argv[1]);
-const m = new WebAssembly.Module(fs.readFileSync(process.argv[2]));
-const nodes = WebAssembly.Module.exports(m).map((e) => later.test(e.name)
-  ? { name: `e_${e.name}`, export: e.name }
-  : { name: `e_${e.name}`, export: e.name, root: true });
-fs.writeFileSync(process.argv[3], JSON.stringify(nodes));
-' '^(accountingloader_.*|__wbg_accountingloader_free|examples|explain_job|generate_swf|generic_figure|kettimuthu_(compare|load|load_findings)|lawson_compare|learn_.*|__wbg_learn_free|leung_(policy|findings)|load_(figure|point|summary)|rank_sweep|figure_svg|to_swf|schedule)$' \
-  www/pkg/schedlab_all_bg.wasm target/wasm-start-graph.json
-node_modules/binaryen/bin/wasm-metadce "${features[@]}" --graph-file target/wasm-start-graph.json \
-  www/pkg/schedlab_all_bg.wasm -o target/schedlab_start.wasm > target/wasm-metadce.log
-node_modules/binaryen/bin/wasm-opt -Oz --strip-producers "${features[@]}" target/schedlab_start.wasm -o www/pkg/schedlab_bg.wasm
+raw=target/wasm32-unknown-unknown/wasm/schedlab.wasm
+rm -rf www/pkg
+cargo build --lib --profile wasm --target wasm32-unknown-unknown
+wasm-bindgen --target web --no-typescript --out-dir www/pkg --out-name schedlab_all "$raw"
+# The single-file build has one wasm, the whole one, loaded by the classic (no-modules) glue.
+wasm-bindgen --target no-modules --no-typescript --out-dir target/pkg-no-modules --out-name schedlab_all "$raw"
+cargo build --lib --profile wasm --target wasm32-unknown-unknown --no-default-features
+wasm-bindgen --target web --no-typescript --out-dir www/pkg "$raw"
+for w in www/pkg/schedlab_all_bg.wasm www/pkg/schedlab_bg.wasm; do
+  node_modules/binaryen/bin/wasm-opt -Oz --converge --strip-producers "${features[@]}" "$w" -o "$w"
+done
+cp www/pkg/schedlab_all_bg.wasm target/pkg-no-modules/schedlab_all_bg.wasm
 
 rm -rf www/tz
 cargo run --release --quiet --example tzdb -- www/tz
@@ -61,9 +48,9 @@ cp index.html dist/
 cp -r www/*.js www/*.css www/*.html www/demo www/pkg www/tz dist/www/
 # The served scripts, style and glue minified (comments and long names cost a third of their
 # gzipped size); www/ keeps the sources, which the single-file build and the tests read.
-node_modules/.bin/esbuild dist/www/*.js dist/www/pkg/schedlab.js dist/www/style.css --minify --log-level=warning \
+node_modules/.bin/esbuild dist/www/*.js dist/www/pkg/schedlab.js dist/www/pkg/schedlab_all.js dist/www/style.css --minify --log-level=warning \
   --outdir=dist/www --outbase=dist/www --allow-overwrite
-python3 scripts/build-single.py target/pkg-no-modules/schedlab.js target/pkg-no-modules/schedlab_bg.wasm \
+python3 scripts/build-single.py target/pkg-no-modules/schedlab_all.js target/pkg-no-modules/schedlab_all_bg.wasm \
   index.html www www/tz dist/schedlab.html
 
 # What opening the page downloads, each file gzipped (-9) as a server sends it: the page, its
@@ -76,7 +63,7 @@ demo_zone=$(sed -n 's/^; *TimeZoneString: *//p' "$demo" | head -n 1 | tr -d '\r'
 # tests/browser/compact.test.mjs checks what the page fetches as it opens.
 start_js=()
 for f in dist/www/*.js; do
-  case $(basename "$f") in relaxed.js | lawson.js | kettimuthu.js | leung.js | loadsweep.js | learn.js | tasks.js) ;; *) start_js+=("$f") ;; esac
+  case $(basename "$f") in study.js | kettimuthu.js | leung.js | loadsweep.js | learn.js | tasks.js) ;; *) start_js+=("$f") ;; esac
 done
 start_files=(dist/index.html "${start_js[@]}" dist/www/*.css dist/www/pkg/schedlab.js dist/www/pkg/schedlab_bg.wasm "dist/www/tz/$demo_zone")
 page_gz=0

@@ -36,7 +36,7 @@ globalThis.SCHEDLAB_PLATFORM ??= {
   },
   // Every export, the studies' and Learn's too: a second instance of the glue on the whole wasm.
   wholeEngine: async () => {
-    const m = await import('./pkg/schedlab.js?all');
+    const m = await import('./pkg/schedlab_all.js');
     await m.default({ module_or_path: new URL('./pkg/schedlab_all_bg.wasm', import.meta.url) });
     return m;
   },
@@ -45,7 +45,7 @@ globalThis.SCHEDLAB_PLATFORM ??= {
   panels: async () =>
     Object.assign(
       { markup: await (await fetch(new URL('./panels.html', import.meta.url))).text() },
-      ...(await Promise.all(['./relaxed.js', './lawson.js', './kettimuthu.js', './leung.js', './loadsweep.js', './learn.js'].map((m) => import(m)))),
+      ...(await Promise.all(['./study.js', './kettimuthu.js', './leung.js', './loadsweep.js', './learn.js'].map((m) => import(m)))),
     ),
   demo: async () =>
     new Uint8Array(await (await fetch(new URL('./demo/KTH-SP2-1996-2.1-cln.excerpt.swf', import.meta.url))).arrayBuffer()),
@@ -345,16 +345,6 @@ function writePredictor(u, running) {
   if (running || predictorEdited()) for (const kv of predictorUrlValues()) u.searchParams.append('pred', kv);
 }
 
-/** The relaxed-backfill section in the URL (`omegas`, `ward_classes`), written when it runs. */
-function syncWardUrl() {
-  const u = new URL(location.href);
-  const { omegas, classes } = P.wardUrlValues();
-  if (omegas) u.searchParams.set('omegas', omegas);
-  if (classes) u.searchParams.set('ward_classes', classes);
-  else u.searchParams.delete('ward_classes');
-  history.replaceState(null, '', u);
-}
-
 /** Writes a panel's URL parameters (null: the default, left out). */
 function syncPanelUrl(values) {
   const u = new URL(location.href);
@@ -366,7 +356,6 @@ function syncPanelUrl(values) {
 }
 
 /** The multiple-queue panel in the URL (`mq_loads`, `mq_high`, `mq_res`, ...), written when it runs. */
-const syncLawsonUrl = () => syncPanelUrl(P.lawsonUrlValues());
 
 /** The selective-preemption panel in the URL (`km_loads`, `km_split`, `km_metric`, `km_overhead`). */
 const syncKettimuthuUrl = () => syncPanelUrl(P.kmUrlValues());
@@ -669,7 +658,7 @@ async function loadFile(file, name) {
   state.results.clear();
   renderResults();
   clearSweep();
-  if (P) for (const clear of [P.clearWard, P.clearLawson, P.clearKettimuthu, P.clearLeung, P.clearLoadSweep]) clear();
+  if (P) for (const clear of [() => P.clearStudy('ward'), () => P.clearStudy('lawson'), P.clearKettimuthu, P.clearLeung, P.clearLoadSweep]) clear();
   state.studiesRun.clear();
   clearTimeline();
   $('#load-warning').hidden = true;
@@ -728,7 +717,7 @@ async function inspectTrace(bytes, name, generation) {
   renderReport(res.value);
   P?.lgTraceLoaded();
   P?.lsTraceLoaded();
-  if (state.view === 'studies') withPanels(redrawStudy);
+  if (state.view === 'studies') withPanels(showStudy);
   if (!res.value.ok) {
     setStatus(`${name}: ${res.value.message}`, 'error');
     return false;
@@ -1103,7 +1092,7 @@ function renderView() {
   else if (state.view === 'timeline') drawTimeline();
   else if (state.view === 'trace') renderShape();
   else if (state.view === 'load') withPanels(() => P.redrawLoadSweep());
-  else if (state.view === 'studies') withPanels(redrawStudy);
+  else if (state.view === 'studies') withPanels(showStudy);
   else if (state.view === 'learn') withPanels(() => P.redrawLearn());
   renderPredictions();
 }
@@ -1639,8 +1628,8 @@ function showView(view, study = state.study, write = true) {
 const study = (name) =>
   ({
     tsafrir: [redrawSweep, runSweep],
-    ward: [P.redrawWard, P.runWard],
-    lawson: [P.redrawLawson, P.runLawson],
+    ward: [() => P.redrawStudy('ward'), () => P.runStudy('ward')],
+    lawson: [() => P.redrawStudy('lawson'), () => P.runStudy('lawson')],
     kettimuthu: [P.redrawKettimuthu, P.runKettimuthu],
     leung: [P.redrawLeung, P.runLeung],
   })[name];
@@ -1662,25 +1651,24 @@ function installPanels() {
     limit: () => state.limit,
     onurl: () => syncPanelUrl(P.lsUrlValues()),
   });
-  P.installWard({
+  const ctx = {
     pool: state.pool,
     params,
     ready: () => !!(state.bytes && state.report),
     bytes: () => state.bytes,
+    about: () => (state.report ? { report: state.report, header: state.header } : undefined),
+  };
+  P.installStudy('ward', {
+    ...ctx,
     // The shared settings, then the relaxed policy's own options as typed under Policies, and the time budget.
     settings: () => [...settings(), ...policySettings('relaxed'), ...budgetSettings()],
-    onurl: syncWardUrl,
+    onurl: () => syncPanelUrl(P.studyUrlValues('ward')),
   });
-  P.installLawson({
-    pool: state.pool,
-    catalogue: state.catalogue,
-    params,
-    ready: () => !!(state.bytes && state.report),
-    bytes: () => state.bytes,
+  P.installStudy('lawson', {
+    ...ctx,
     // The shared settings, then mq-backfill's own options as typed under Policies (both runs take them).
-    settings: () => [...settings(), ...policySettings(P.LAWSON_POLICY)],
-    header: () => state.header,
-    onurl: syncLawsonUrl,
+    settings: () => [...settings(), ...policySettings('mq-backfill')],
+    onurl: () => syncPanelUrl(P.studyUrlValues('lawson')),
   });
   P.installKettimuthu({
     pool: state.pool,
@@ -1716,7 +1704,7 @@ function installPanels() {
 const AUTO_STUDY_JOBS = 20_000;
 
 /** Redraws the study shown (its charts were not drawn while hidden); on a trace of modest size, runs it the first time. */
-function redrawStudy() {
+function showStudy() {
   const [redraw, run] = study(state.study);
   redraw();
   if (state.bytes && state.report?.jobs_kept <= AUTO_STUDY_JOBS && !state.studiesRun.has(state.study)) {

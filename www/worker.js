@@ -4,12 +4,12 @@
 // gantt-hover, rank-sweep, explain-job (why job input.job started when it did), to-swf (the trace as SWF text),
 // generate (a synthetic workload as SWF text: input {spec}), load-point (one policy at one load of a
 // load sweep: input {load, seed, spec}: the workload generated from spec at that load and seed, or
-// without spec the trace, which the settings scale), lawson (mq-backfill against sq-backfill), kettimuthu-schemes,
+// without spec the trace, which the settings scale), kettimuthu-schemes,
 // kettimuthu (the selective-preemption schemes compared), kettimuthu-load (one load-study point:
 // input {label, factor}), kettimuthu-load-findings (input {labels, loads, utilization, avg_bsld}),
 // leung-policies, leung-policy (one fairshare policy by width class: input {policy}) and
 // leung-findings (input {policies, fst_miss_share, avg_fst_miss_s, avg_response_submitted_s,
-// loss_of_capacity}); and load ({file, max}: streams a File or Blob into the engine's
+// loss_of_capacity}), study (one task of a study's plan: input {study, input}); and load ({file, max}: streams a File or Blob into the engine's
 // TraceLoader, or a file that is not SWF into the whole engine's AccountingLoader, and answers
 // the packed trace), which a second message {kind: 'stop-load', id, why} stops between chunks. A task's trace arrives once as `bytes` with its id `trace`; later tasks
 // name the id alone and use the copy kept here. Replies carry `memory`, the wasm memory's size.
@@ -25,7 +25,7 @@ const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.me
  */
 let whole = null;
 const wholeEngine = () =>
-  (whole ??= import('./pkg/schedlab.js?all').then(async (m) => {
+  (whole ??= import('./pkg/schedlab_all.js').then(async (m) => {
     wholeMemory = (await m.default({ module_or_path: new URL('./pkg/schedlab_all_bg.wasm', import.meta.url) })).memory;
     return m;
   }).catch((e) => {
@@ -73,8 +73,8 @@ async function zones(eng, bytes, settings) {
 
 /** The tasks only the whole engine answers; the rest, the engine the page opens with. */
 const WHOLE = new Set([
-  'rank-sweep', 'explain-job', 'generate', 'load-point', 'lawson', 'kettimuthu', 'kettimuthu-load',
-  'kettimuthu-load-findings', 'leung-policy', 'leung-findings', 'schedule', 'to-swf',
+  'rank-sweep', 'explain-job', 'generate', 'load-point', 'kettimuthu', 'kettimuthu-load',
+  'kettimuthu-load-findings', 'leung-policy', 'leung-findings', 'schedule', 'to-swf', 'study',
 ]);
 
 let wholeMemory = null; // the whole engine's memory, once it is loaded
@@ -195,7 +195,7 @@ self.onmessage = async (event) => {
       }
       value = eng.load_point(bytes, policy, settings, input.load, input.seed);
     }
-    else if (kind === 'lawson') value = eng.lawson_compare(bytes, settings);
+    else if (kind === 'study') value = eng.study_run(input.study, bytes, settings, input.input);
     else if (kind === 'kettimuthu-schemes') value = eng.kettimuthu_schemes();
     else if (kind === 'kettimuthu') value = eng.kettimuthu_compare(bytes, settings);
     else if (kind === 'kettimuthu-load') value = eng.kettimuthu_load(bytes, input.label, input.factor, settings);

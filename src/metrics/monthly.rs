@@ -25,14 +25,14 @@
 //! The months run consecutively from the first month holding a submit time or simulated time
 //! to the last, so a month without jobs still appears (with zeros, and its utilization).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::calendar::{Civil, Zone};
 use crate::engine::Outcome;
 use crate::trace::Trace;
 
 /// The figures of one calendar month (see the module docs).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Month {
     /// The month in the trace's zone, as the paper writes it: `2001/04`.
     pub month: String,
@@ -56,7 +56,7 @@ pub struct Month {
 }
 
 /// A schedule's figures month by month, with the time zone the months were read in.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Monthly {
     /// The zone and rules used ([`Zone::describe`]).
     pub zone: String,

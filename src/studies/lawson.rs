@@ -13,7 +13,7 @@
 //! divided by the factor) with all, 75% and 95% high-priority jobs, and reservation fractions
 //! 0.01, 0.05 and 0.25, and checks the paper's findings.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::metrics::{records, Metrics, Record};
 use crate::policy::multiqueue::class_of;
@@ -29,7 +29,7 @@ pub const BATCH: usize = 1000;
 pub const TAIL_POINTS: &[i64] = &[0, 60, 300, 900, 1800, 3600, 7200, 14_400, 28_800, 57_600, 86_400, 172_800, 345_600];
 
 /// Average slowdowns of one run, overall and by group.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Breakdown {
     /// Over every finished job.
     pub overall: f64,
@@ -96,7 +96,7 @@ fn ratio_opt(single: Option<f64>, multi: Option<f64>) -> Option<f64> {
 }
 
 /// R of one batch of consecutive submissions.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Batch {
     /// Submit time of the batch's first job.
     pub time: i64,
@@ -111,7 +111,7 @@ pub struct Batch {
 }
 
 /// Reservation requests and misses (Table 2).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reservations {
     /// Jobs that asked for a reservation.
     pub requested: u64,

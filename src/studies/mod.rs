@@ -10,6 +10,7 @@
 //! - [`kettimuthu`]: selective preemption compared by category and load (Kettimuthu et al. 2003).
 //! - [`loadsweep`]: the classic figure, each policy's slowdown and wait against the offered
 //!   load, with where it saturates.
+//! - [`panel`]: a study as the page shows it, its form, runs and report as data.
 //! - [`leung`]: the nine CPlant policies compared by fair-start misses, turnaround and loss of
 //!   capacity, per width and length class (Leung, Sabin & Sadayappan 2010).
 
@@ -18,4 +19,5 @@ pub mod kettimuthu;
 pub mod lawson;
 pub mod leung;
 pub mod loadsweep;
+pub mod panel;
 pub mod sweep;

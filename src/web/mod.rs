@@ -5,6 +5,11 @@
 //! Each simulating call parses the trace itself, so a worker needs nothing but the packed
 //! trace; parsing costs a small fraction of a simulation. Panics reach the console through
 //! `console_error_panic_hook` and the worker reports them to the page.
+//!
+//! Without the feature `whole` (the build the page opens with) the exports of the studies,
+//! Learn, explain, the generator, the load sweep, the accounting-log loader and the downloads are
+//! left out, and with them the code and data only they reach.
+#![cfg_attr(not(feature = "whole"), allow(unused_imports, dead_code))]
 
 use plotters_canvas::CanvasBackend;
 use serde_json::{json, Value};
@@ -164,6 +169,7 @@ pub fn simulate(
 /// (a generated workload, or a log its settings scale with `load=`), which stands for offered
 /// load `load` and `seed`: `{"ok", "point"}` or `{"ok": false, "message"}`. Only the metrics
 /// are kept, so no observer beyond the settings' own runs.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn load_point(bytes: &[u8], policy: &str, settings: Vec<String>, load: f64, seed: f64) -> JsValue {
     let run = || -> Result<crate::studies::loadsweep::Point, String> {
@@ -181,6 +187,7 @@ pub fn load_point(bytes: &[u8], policy: &str, settings: Vec<String>, load: f64, 
 
 /// The points of a load sweep summarised: `{"summary": [...], "saturates_at": {policy: load
 /// or null}}`, policies in the order of their first point.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn load_summary(points: JsValue) -> Result<JsValue, JsError> {
     use crate::studies::loadsweep::{saturation, summarize, Point};
@@ -195,6 +202,7 @@ pub fn load_summary(points: JsValue) -> Result<JsValue, JsError> {
 
 /// The classic figure of a load sweep's points ([`crate::studies::loadsweep::figure`]):
 /// `measure` is `bsld` or `wait`; `what` names the workloads in the subtitle.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn load_figure(points: JsValue, measure: JsValue, what: &str, options: JsValue) -> Result<Figure, JsError> {
     use crate::studies::loadsweep::{figure, summarize, Measure, Point};
@@ -205,25 +213,81 @@ pub fn load_figure(points: JsValue, measure: JsValue, what: &str, options: JsVal
     crate::render::generic::draw(&spec, &options).map(Figure).map_err(|e| JsError::new(&e))
 }
 
-/// Lawson & Smirni's comparison: `mq-backfill` against `sq-backfill` on the trace with the
-/// given settings (both policies take them; the baseline keeps one queue): `{"ok", "comparison"}`
-/// with R overall, per class and priority, the transient batches and the reservations, or
-/// `{"ok": false, "message"}`.
+/// A study's form ([`crate::studies::panel`]): `{"prefix", "fields"}`.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
-pub fn lawson_compare(bytes: &[u8], settings: Vec<String>) -> JsValue {
-    let (s, trace) = match settings_and_trace(bytes, &settings) {
-        Ok(x) => x,
-        Err(value) => return value,
+pub fn study_form(name: &str) -> Result<JsValue, JsError> {
+    let form: Result<Value, String> = crate::with_study!(name, |st| Ok(
+        json!({"prefix": st.prefix(), "fields": st.fields(), "presets": st.presets(), "fixed": st.fixed()})
+    ));
+    form.map(|f| js(&f)).map_err(|e| JsError::new(&e))
+}
+
+/// What the page knows of the trace (`{"report", "header"}`, or null before one is read).
+#[cfg(feature = "whole")]
+fn about(value: JsValue) -> Result<Value, String> {
+    if value.is_undefined() {
+        return Ok(Value::Null);
+    }
+    serde_wasm_bindgen::from_value(value).map_err(|e| format!("bad trace facts: {e}"))
+}
+
+/// The runs a study's `options` (`KEY=VALUE`) ask for with the page's `settings` on the trace
+/// of `trace` ([`about`]): `{"ok", "plan"}`, or `{"ok": false, "message"}` naming the field at fault.
+#[cfg(feature = "whole")]
+#[wasm_bindgen]
+pub fn study_plan(name: &str, options: Vec<String>, settings: Vec<String>, trace: JsValue) -> JsValue {
+    let plan = about(trace).and_then(|about| {
+        crate::with_study!(name, |st| {
+            crate::studies::panel::Options::parse(&st.fields(), &options).and_then(|o| st.plan(&o, &settings, &about))
+        })
+    });
+    match plan {
+        Ok(plan) => js(&json!({"ok": true, "plan": plan})),
+        Err(message) => failure(message, Value::Null),
+    }
+}
+
+/// One task of a study's plan on the trace: `{"ok", "value"}` or `{"ok": false, "message"}`.
+#[cfg(feature = "whole")]
+#[wasm_bindgen]
+pub fn study_run(name: &str, bytes: &[u8], settings: Vec<String>, input: JsValue) -> JsValue {
+    let prepared = || -> Result<(Value, Settings, Trace), String> {
+        let input: Value = serde_wasm_bindgen::from_value(input).map_err(|e| format!("bad input: {e}"))?;
+        let s = Settings::parse(&settings).map_err(|e| e.to_string())?;
+        let trace = parse(bytes, &s.trace).map_err(|e| e.message)?;
+        Ok((input, s, trace))
     };
-    match crate::studies::lawson::compare(&trace, &s) {
-        Ok(c) => js(&json!({"ok": true, "comparison": c, "tail_points": crate::studies::lawson::TAIL_POINTS})),
-        Err(e) => failure(e.to_string(), Value::Null),
+    let run = prepared().and_then(|(input, s, trace)| crate::with_study!(name, |st| st.run(&trace, &s, &input)));
+    match run {
+        Ok(value) => js(&json!({"ok": true, "value": value})),
+        Err(message) => failure(message, Value::Null),
+    }
+}
+
+/// A study's report from its runs' `values` in the plan's order on the trace of `trace`
+/// ([`about`]): `{"ok", "report"}` or `{"ok": false, "message"}`.
+#[cfg(feature = "whole")]
+#[wasm_bindgen]
+pub fn study_report(name: &str, options: Vec<String>, values: JsValue, trace: JsValue) -> JsValue {
+    let values: Result<Vec<Value>, String> =
+        serde_wasm_bindgen::from_value(values).map_err(|e| format!("bad values: {e}"));
+    let report = values.and_then(|values| {
+        let about = about(trace)?;
+        crate::with_study!(name, |st| {
+            crate::studies::panel::Options::parse(&st.fields(), &options).and_then(|o| st.report(&o, &values, &about))
+        })
+    });
+    match report {
+        Ok(report) => js(&json!({"ok": true, "report": report})),
+        Err(message) => failure(message, Value::Null),
     }
 }
 
 /// Kettimuthu et al.'s comparison: NS, SS (SF 1.5, 2, 5), TSS and IS on the trace with the
 /// given settings, by Table 2.1 category, with the thesis's claims checked: `{"ok", "comparison"}`
 /// or `{"ok": false, "message"}`.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn kettimuthu_compare(bytes: &[u8], settings: Vec<String>) -> JsValue {
     let (s, trace) = match settings_and_trace(bytes, &settings) {
@@ -246,6 +310,7 @@ pub fn kettimuthu_schemes() -> JsValue {
 /// One point of the load study: the scheme labelled `label` (of the load schemes) at load
 /// factor `factor` (times any `load` setting): `{"ok", "point"}` with utilization, averages and
 /// the four categories of Table 4.1.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn kettimuthu_load(bytes: &[u8], label: &str, factor: f64, settings: Vec<String>) -> JsValue {
     use crate::studies::kettimuthu::{load_point, LOAD_SCHEMES};
@@ -272,6 +337,7 @@ pub fn kettimuthu_load(bytes: &[u8], label: &str, factor: f64, settings: Vec<Str
 
 /// Section 4.2's claims checked on load-study points given as parallel arrays (scheme label,
 /// load factor, utilization, mean bounded slowdown): a JSON array of findings.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn kettimuthu_load_findings(
     labels: Vec<String>,
@@ -301,6 +367,7 @@ pub fn leung_policies() -> JsValue {
 /// One policy of Leung et al.'s study on the trace: `{"ok", "run"}` with its metrics (fair-start
 /// misses, turnaround per job and per submission, loss of capacity) overall and by width class,
 /// or `{"ok": false, "message"}`.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn leung_policy(bytes: &[u8], policy: &str, settings: Vec<String>) -> JsValue {
     let (s, trace) = match settings_and_trace(bytes, &settings) {
@@ -316,6 +383,7 @@ pub fn leung_policy(bytes: &[u8], policy: &str, settings: Vec<String>) -> JsValu
 /// Section VI's claims checked on the policies' figures given as parallel arrays (policy, share
 /// of submissions missing their fair start, mean miss in seconds, mean turnaround per submission
 /// in seconds, loss of capacity): a JSON array of findings.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn leung_findings(
     policies: Vec<String>,
@@ -358,6 +426,7 @@ pub fn format_value(what: &str, v: f64) -> String {
 }
 
 /// One policy's schedule as CSV (the CLI's `--schedule-out` format), or `error: ...` on failure.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
     match prepare(bytes, policy, &settings) {
@@ -368,6 +437,7 @@ pub fn schedule(bytes: &[u8], policy: &str, settings: Vec<String>) -> String {
 
 /// A synthetic workload (`schedlab generate`'s options, `machine=128,jobs=10000,load=0.8`) as
 /// SWF text, byte for byte what the command line writes; `error: ...` for a bad option.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn generate_swf(spec: &str) -> String {
     match crate::workload::WorkloadOptions::parse(spec) {
@@ -389,6 +459,7 @@ pub fn generate_swf(spec: &str) -> String {
 
 /// The trace as SWF v2.2 text with a full header ([`crate::trace::to_swf`]): what the page
 /// exports of an accounting log (`schedlab convert`'s output), or `error: ...`.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn to_swf(bytes: &[u8], settings: Vec<String>) -> String {
     match settings_and_trace(bytes, &settings) {
@@ -399,6 +470,7 @@ pub fn to_swf(bytes: &[u8], settings: Vec<String>) -> String {
 
 /// Why job number `job` started when it did under `policy` ([`crate::explain::explain_job`]):
 /// `{"ok", "explanation": {sentences, decisions, ...}}` or `{"ok": false, "message"}`.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn explain_job(bytes: &[u8], policy: &str, settings: Vec<String>, job: f64) -> JsValue {
     let (s, cfg, trace) = match prepare(bytes, policy, &settings) {
@@ -486,6 +558,7 @@ impl GanttSession {
 /// Ranks a sweep (Tsafrir et al. section 7). Input: `{"configs": [[[key, value], ...], ...],
 /// "perf": [[case values...], ...], "by": key}`; output: `{"degradation", "order", "by"}` or
 /// `{"ok": false, "message"}`.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn rank_sweep(input: JsValue) -> JsValue {
     #[derive(serde::Deserialize)]
@@ -557,6 +630,7 @@ trace_loader!(
     crate::trace::SwfLoader
 );
 
+#[cfg(feature = "whole")]
 trace_loader!(
     /// Reads SWF and Slurm, PBS, Grid Engine and LSF logs (only the whole wasm has it).
     AccountingLoader,
@@ -568,6 +642,15 @@ impl TraceLoader {
     /// True when the file is not SWF: the whole wasm's AccountingLoader reads it from its start.
     pub fn wants_readers(&self) -> bool {
         self.0.as_ref().is_some_and(|l| l.wants_readers())
+    }
+}
+
+#[cfg(feature = "whole")]
+#[wasm_bindgen]
+impl Figure {
+    /// The chart as SVG, through plotters' SVG backend as the CLI writes it.
+    pub fn svg(&self) -> String {
+        self.0.svg()
     }
 }
 
@@ -591,11 +674,6 @@ impl Figure {
     /// The chart's height in CSS pixels (more than asked when its runs need the room).
     pub fn height(&self) -> u32 {
         self.0.height
-    }
-
-    /// The chart as SVG, through plotters' SVG backend as the CLI writes it.
-    pub fn svg(&self) -> String {
-        self.0.svg()
     }
 
     /// What lies under the point (x, y) in CSS pixels: `{rect, series, index, text}`, or null.
@@ -698,6 +776,7 @@ pub fn answer(runs: JsValue, loss: JsValue) -> Result<JsValue, JsError> {
 
 /// A generic chart ([`crate::render::generic::Spec`]: grouped bars, lines, ...) of numbers the
 /// page already has, such as a study's tables, laid out for `options`.
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn generic_figure(spec: JsValue, options: JsValue) -> Result<Figure, JsError> {
     let spec: crate::render::generic::Spec = from_js(spec, "chart")?;
@@ -714,6 +793,7 @@ fn page_settings(list: &[String]) -> Result<Settings, crate::keys::KeyError> {
 }
 
 /// The worked examples of the Learn view ([`crate::explain::examples::EXAMPLES`]).
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn examples() -> JsValue {
     js(crate::explain::examples::EXAMPLES)
@@ -721,9 +801,11 @@ pub fn examples() -> JsValue {
 
 /// The Learn view's lessons of a small trace (SWF text) under `policies`: `{lessons, problems}`
 /// for the page's panels ([`crate::explain::lesson::lessons`]).
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub struct Learn(crate::explain::lesson::Lessons);
 
+#[cfg(feature = "whole")]
 #[wasm_bindgen]
 impl Learn {
     /// Runs every policy of `policies` on `swf` with `settings`, step by step.

@@ -10,7 +10,7 @@ const browser = await launch();
 try {
   const page = await open(browser, `${base}/?embed&view=learn`);
   const ms = await page.evaluate(async () => {
-    const m = await import('./www/pkg/schedlab.js?all');
+    const m = await import('./www/pkg/schedlab_all.js');
     await m.default({ module_or_path: new URL('./www/pkg/schedlab_all_bg.wasm', location.href) });
     let best = Infinity;
     for (let i = 0; i < 3; i++) {

@@ -47,7 +47,7 @@ test('the wasm generator writes the command line SWF byte for byte', async () =>
   for (const spec of ['machine=128,jobs=10000,load=0.8,seed=1', 'machine=100,jobs=5000,load=0.95,seed=7,types=batch,estimate=2', 'machine=64,days=20,load=0.7,seed=3,estimate=tef']) {
     const web = await page.evaluate(async (spec) => {
       // The generator is in the whole engine, which the page loads when a view first needs it.
-      const m = await import('./www/pkg/schedlab.js?all');
+      const m = await import('./www/pkg/schedlab_all.js');
       await m.default({ module_or_path: new URL('./www/pkg/schedlab_all_bg.wasm', location.href) });
       return m.generate_swf(spec);
     }, spec);
@@ -56,7 +56,7 @@ test('the wasm generator writes the command line SWF byte for byte', async () =>
   }
   // How long the page takes for 100,000 jobs (printed; not a test of speed).
   const ms = await page.evaluate(async () => {
-    const m = await import('./www/pkg/schedlab.js?all');
+    const m = await import('./www/pkg/schedlab_all.js');
     await m.default({ module_or_path: new URL('./www/pkg/schedlab_all_bg.wasm', location.href) });
     const t0 = performance.now();
     m.generate_swf('machine=128,jobs=100000,load=0.8,seed=1');

@@ -1,0 +1,428 @@
+//! A study as the page shows it: a form of [`Field`]s, the runs its values ask for (a [`Plan`]),
+//! and a [`Report`] of tables, charts and findings made from the runs' results.
+//!
+//! The page knows no study of its own: it draws the fields, runs the plan's tasks on its workers
+//! ([`Study::run`], one task each, in any order), hands the results back in the plan's order to
+//! [`Study::report`], and shows the report's [`Block`]s in order. A field marked `view` only
+//! changes the report, so the page makes it again from the same results without running.
+
+mod lawson;
+mod ward;
+
+pub use lawson::Lawson;
+pub use ward::Ward;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::run::Settings;
+use crate::studies::findings::Finding;
+use crate::trace::Trace;
+
+/// One input of a study's form.
+#[derive(Debug, Clone, Serialize)]
+pub struct Field {
+    /// Its key in the options, and the end of its element's id (`<prefix>-<key>`).
+    pub key: &'static str,
+    /// Its parameter in a link to the page.
+    pub url: &'static str,
+    /// Its label.
+    pub label: &'static str,
+    /// What it means, on hover.
+    pub title: &'static str,
+    /// Its value when the link gives none.
+    pub default: &'static str,
+    /// An input's type when it has no choices: `text` or `date`.
+    pub input: &'static str,
+    /// A select's values as (value, label), or the boxes to tick when `multiple`; empty: an input.
+    pub choices: Vec<(String, String)>,
+    /// A box to tick per choice; the value lists those ticked, separated by commas.
+    pub multiple: bool,
+    /// Characters wide, for a text input.
+    pub size: u32,
+    /// Changing it remakes the report from the same runs instead of running again.
+    pub view: bool,
+    /// A list separated by commas: shown with a space after each, in links without.
+    pub list: bool,
+}
+
+impl Field {
+    /// A text input.
+    pub fn text(
+        key: &'static str,
+        url: &'static str,
+        label: &'static str,
+        default: &'static str,
+        title: &'static str,
+    ) -> Field {
+        Field {
+            key,
+            url,
+            label,
+            title,
+            default,
+            input: "text",
+            choices: Vec::new(),
+            multiple: false,
+            size: 14,
+            view: false,
+            list: false,
+        }
+    }
+
+    /// A select of `choices` (value, label).
+    pub fn choose(
+        key: &'static str,
+        url: &'static str,
+        label: &'static str,
+        default: &'static str,
+        title: &'static str,
+        choices: &[(&str, &str)],
+    ) -> Field {
+        let choices = choices.iter().map(|(v, l)| (v.to_string(), l.to_string())).collect();
+        Field { choices, ..Field::text(key, url, label, default, title) }
+    }
+
+    /// The same field as boxes to tick, one per choice.
+    pub fn multiple(mut self) -> Field {
+        (self.multiple, self.list) = (true, true);
+        self
+    }
+
+    /// The same field as a date input.
+    pub fn date(mut self) -> Field {
+        self.input = "date";
+        self
+    }
+
+    /// The same field changing only the report (see [`Field::view`]).
+    pub fn view(mut self) -> Field {
+        self.view = true;
+        self
+    }
+
+    /// The same field as a list separated by commas.
+    pub fn list(mut self) -> Field {
+        self.list = true;
+        self
+    }
+
+    /// The same field, `size` characters wide.
+    pub fn size(mut self, size: u32) -> Field {
+        self.size = size;
+        self
+    }
+}
+
+/// A line of a form naming what always runs: its label, then each item in bold with a hover text.
+#[derive(Debug, Clone, Serialize)]
+pub struct Fixed {
+    /// The end of its element's id (`<prefix>-<key>`).
+    pub key: &'static str,
+    /// Its label.
+    pub label: &'static str,
+    /// The items as (text, hover text).
+    pub items: Vec<(String, String)>,
+}
+
+/// A button setting some of a form's fields at once (the paper's own period).
+#[derive(Debug, Clone, Serialize)]
+pub struct Preset {
+    /// The end of its button's id (`<prefix>-<key>`).
+    pub key: &'static str,
+    /// Its label.
+    pub label: &'static str,
+    /// What it sets, on hover.
+    pub title: &'static str,
+    /// The values it sets, by field key.
+    pub values: Vec<(&'static str, &'static str)>,
+}
+
+/// The values of a form's fields by key, each the field's default when not given.
+#[derive(Debug, Clone, Default)]
+pub struct Options(Vec<(String, String)>);
+
+impl Options {
+    /// The options of `fields` from `KEY=VALUE` pairs (unknown keys are refused, naming them).
+    pub fn parse(fields: &[Field], given: &[String]) -> Result<Options, String> {
+        let mut out: Vec<(String, String)> =
+            fields.iter().map(|f| (f.key.to_string(), f.default.to_string())).collect();
+        for kv in given {
+            let (k, v) = kv.split_once('=').ok_or_else(|| format!("{kv:?} is not KEY=VALUE"))?;
+            let slot =
+                out.iter_mut().find(|(key, _)| key == k.trim()).ok_or_else(|| format!("no field {:?}", k.trim()))?;
+            slot.1 = v.trim().to_string();
+        }
+        Ok(Options(out))
+    }
+
+    /// The value of field `key` (empty when there is no such field).
+    pub fn get(&self, key: &str) -> &str {
+        self.0.iter().find(|(k, _)| k == key).map_or("", |(_, v)| v.as_str())
+    }
+}
+
+/// One run of a plan: what the progress line calls it, its settings and its own input.
+#[derive(Debug, Clone, Serialize)]
+pub struct Task {
+    /// A few words naming it (`ω=2 est`).
+    pub what: String,
+    /// The settings it runs with, as `KEY=VALUE`.
+    pub settings: Vec<String>,
+    /// What [`Study::run`] is told besides the settings.
+    pub input: Value,
+}
+
+/// The runs a form's values ask for.
+#[derive(Debug, Clone, Serialize)]
+pub struct Plan {
+    /// The form's line saying what will run (`10 runs: ω = 0, 1, 2, 4, inf, each with Est and Act`).
+    pub what: String,
+    /// The runs.
+    pub tasks: Vec<Task>,
+    /// The names the progress line counts in, singular and plural.
+    pub noun: (&'static str, &'static str),
+}
+
+/// A cell of a paper's table.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Cell {
+    /// What it shows.
+    pub text: String,
+    /// Its quantity (`omega=inf`, `jobs`), so a reader of the page finds the value by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// The exact value behind the text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// What it means, on hover.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub title: String,
+    /// Rows and columns it spans (1 when 0).
+    pub rows: u32,
+    /// Columns it spans.
+    pub cols: u32,
+    /// Its class on the page (`rt`: a row label).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub class: String,
+}
+
+impl Cell {
+    /// A cell of text alone.
+    pub fn text(text: impl Into<String>) -> Cell {
+        Cell { text: text.into(), rows: 1, cols: 1, ..Cell::default() }
+    }
+
+    /// A cell showing `text` for the quantity `key` whose exact value is `value` (None: missing).
+    pub fn number(text: impl Into<String>, key: impl Into<String>, value: Option<f64>) -> Cell {
+        let value = Some(value.filter(|v| v.is_finite()).map_or("null".into(), |v| v.to_string()));
+        Cell { key: Some(key.into()), value, ..Cell::text(text) }
+    }
+
+    /// A cell for a quantity that is a label (a month).
+    pub fn label(text: impl Into<String>, key: impl Into<String>, value: impl Into<String>) -> Cell {
+        Cell { key: Some(key.into()), value: Some(value.into()), ..Cell::text(text) }
+    }
+
+    /// The same cell with a hover text.
+    pub fn title(mut self, title: impl Into<String>) -> Cell {
+        self.title = title.into();
+        self
+    }
+
+    /// The same cell spanning `rows` rows and `cols` columns.
+    pub fn span(mut self, rows: u32, cols: u32) -> Cell {
+        (self.rows, self.cols) = (rows, cols);
+        self
+    }
+
+    /// The same cell in class `class`.
+    pub fn class(mut self, class: &str) -> Cell {
+        self.class = class.into();
+        self
+    }
+}
+
+/// A body row: its cells, its class and what it stands for (`month`, `runtime`), for readers.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Row {
+    /// Its cells, left to right (a cell spanning rows from above is not repeated).
+    pub cells: Vec<Cell>,
+    /// Its class on the page (`total`).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub class: String,
+    /// What the row stands for, as `data-` attributes.
+    pub data: Vec<(String, String)>,
+}
+
+/// A table as a paper prints it: head rows of spanning cells over body rows.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Table {
+    /// Its element's id.
+    pub id: String,
+    /// Its classes on the page.
+    pub class: String,
+    /// The head, top row first.
+    pub head: Vec<Vec<Cell>>,
+    /// The body.
+    pub rows: Vec<Row>,
+    /// What the table shows, as `data-` attributes (the view it follows).
+    pub data: Vec<(String, String)>,
+}
+
+/// One part of a report, shown in order.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Block {
+    /// A heading.
+    Heading {
+        /// Its text.
+        text: String,
+    },
+    /// A paragraph explaining what follows.
+    Note {
+        /// Its element's id.
+        id: String,
+        /// Its text.
+        text: String,
+    },
+    /// A table.
+    Table(Table),
+    /// A chart the engine draws.
+    Figure {
+        /// Its canvas's id.
+        id: String,
+        /// The class of the row it shares with the charts next to it (`wide`: one a row).
+        #[serde(skip_serializing_if = "String::is_empty")]
+        group: String,
+        /// The stem of its exported files.
+        name: String,
+        /// What to draw.
+        spec: Box<crate::render::generic::Spec>,
+        /// Chart options besides the page's (`unix_start` for a time axis).
+        #[serde(skip_serializing_if = "Value::is_null")]
+        options: Value,
+        /// Small charts it holds side by side (heatmap panels, 180 px wide at least): its
+        /// canvas grows to hold their rows (0: a chart of the usual height).
+        panels: usize,
+    },
+    /// A chart's place, saying why there is no chart there.
+    Empty {
+        /// The id its canvas would have.
+        id: String,
+        /// Why.
+        text: String,
+    },
+    /// A paper's claims checked on the trace.
+    Findings {
+        /// Its list's id.
+        id: String,
+        /// The claims.
+        findings: Vec<Finding>,
+    },
+}
+
+impl Block {
+    /// A chart on its own row.
+    pub fn figure(id: &str, name: &str, spec: crate::render::generic::Spec) -> Block {
+        Block::Figure {
+            id: id.into(),
+            group: String::new(),
+            name: name.into(),
+            spec: Box::new(spec),
+            options: Value::Null,
+            panels: 0,
+        }
+    }
+
+    /// The same chart drawn with these options besides the page's.
+    pub fn with_options(mut self, more: Value) -> Block {
+        if let Block::Figure { options, .. } = &mut self {
+            *options = more;
+        }
+        self
+    }
+
+    /// The same chart in a row of class `class` with the charts next to it of that class.
+    pub fn in_group(mut self, class: &str) -> Block {
+        if let Block::Figure { group, .. } = &mut self {
+            *group = class.into();
+        }
+        self
+    }
+
+    /// The place of chart `id` with the reason it is empty.
+    pub fn empty(id: &str, text: impl Into<String>) -> Block {
+        Block::Empty { id: id.into(), text: text.into() }
+    }
+}
+
+/// A study's report: its blocks, and the status line once it is shown.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// What ran, for the status line; `{time}` stands for the time the runs took.
+    pub status: String,
+    /// What to show, in order.
+    pub blocks: Vec<Block>,
+}
+
+/// A paper's study, as the page runs it.
+pub trait Study: Sync {
+    /// The start of its elements' ids and of its task tags (`ward`).
+    fn prefix(&self) -> &'static str;
+    /// Its form.
+    fn fields(&self) -> Vec<Field>;
+    /// What always runs, named in the form (the schemes compared).
+    fn fixed(&self) -> Option<Fixed> {
+        None
+    }
+    /// Buttons that set several fields at once.
+    fn presets(&self) -> Vec<Preset> {
+        Vec::new()
+    }
+    /// The runs the options ask for with the page's `settings`, or what is wrong with a field;
+    /// `about` is what the page knows of the trace (`{"report", "header"}`, as `inspect` gives).
+    fn plan(&self, options: &Options, settings: &[String], about: &Value) -> Result<Plan, String>;
+    /// One task of the plan on the trace, as a value [`Study::report`] reads back.
+    fn run(&self, trace: &Trace, settings: &Settings, input: &Value) -> Result<Value, String>;
+    /// The report of the runs' `values`, in the plan's order, on the trace of `about`.
+    fn report(&self, options: &Options, values: &[Value], about: &Value) -> Result<Report, String>;
+}
+
+/// The studies the page shows through this module, by name.
+pub const STUDIES: &[&str] = &["ward", "lawson"];
+
+/// `$body` with `$st` bound to the study called `$name`, or an error naming it: dispatched by a
+/// match rather than a trait object, since the page's wasm keeps whatever a vtable reaches, even
+/// in its smaller build that shows no study.
+#[macro_export]
+macro_rules! with_study {
+    ($name:expr, |$st:ident| $body:expr) => {
+        match $name {
+            "ward" => {
+                use $crate::studies::panel::Study as _;
+                let $st = &$crate::studies::panel::Ward;
+                $body
+            }
+            "lawson" => {
+                use $crate::studies::panel::Study as _;
+                let $st = &$crate::studies::panel::Lawson;
+                $body
+            }
+            other => Err(format!("no study {other:?}")),
+        }
+    };
+}
+
+/// Reads back a value [`Study::run`] made.
+pub(crate) fn read<T: serde::de::DeserializeOwned>(value: &Value) -> Result<T, String> {
+    T::deserialize(value).map_err(|e| format!("a run's result could not be read: {e}"))
+}
+
+/// The page's settings less the keys a study sets itself, then the study's own.
+pub(crate) fn with_own(settings: &[String], own: &[(&str, String)]) -> Vec<String> {
+    let key = |kv: &str| kv.split('=').next().unwrap_or("").trim().to_lowercase().replace('-', "_");
+    let mut out: Vec<String> = settings.iter().filter(|kv| !own.iter().any(|(k, _)| key(kv) == *k)).cloned().collect();
+    out.extend(own.iter().map(|(k, v)| format!("{k}={v}")));
+    out
+}

@@ -1,0 +1,228 @@
+// A paper's study on the page, as the engine describes it (the crate's studies::panel): the form
+// from its fields, its runs across the worker pool, and its report's headings, notes, tables,
+// charts and findings in order. Nothing here knows any one study. Top-level names start with
+// `study` (the single-file build joins the modules into one scope).
+import { showWholeFigure, emptyFigure, findingList, pageEngine } from './figures.js';
+import { runTasks } from './tasks.js';
+
+/**
+ * Each installed study by name: {name, prefix, fields, ctx, generation, last, figures}. The name
+ * tags its tasks and the body's `data-NAME` (running, stopped, done); `prefix` starts its ids.
+ */
+const studyPanels = new Map();
+
+/** A text field's value for the URL and the engine: a list's items without the spaces after commas. */
+const studyListValue = (f, v) => (f.list ? v.split(',').map((x) => x.trim()).filter(Boolean).join(',') : v.trim());
+
+/**
+ * Builds the form of study `name` into its `.study` box and wires it. `ctx` gives {pool, params,
+ * ready(), bytes(), settings() -> the page's settings as `KEY=VALUE`, about() -> {report, header}
+ * of the trace (undefined before one is read), onurl()}; the page's engine
+ * is the whole one by then.
+ */
+export function installStudy(name, ctx) {
+  const { prefix, fields, presets, fixed } = pageEngine().study_form(name);
+  const s = { name, prefix, fields, ctx, generation: 0, last: null, figures: [] };
+  studyPanels.set(name, s);
+  const form = studyEl('div', { id: `${prefix}-form`, className: 'controls' });
+  if (fixed) {
+    const items = fixed.items.flatMap(([text, title], i) => [...(i ? [', '] : []), studyEl('b', { textContent: text, title })]);
+    form.append(studyEl('span', { id: `${prefix}-${fixed.key}` }, [`${fixed.label} `, ...items]));
+  }
+  for (const f of fields) {
+    const id = `${prefix}-${f.key}`;
+    const given = ctx.params.get(f.url);
+    const value = given === null ? f.default : f.list ? given.split(',').map((x) => x.trim()).join(', ') : given;
+    const changed = () => (f.view ? studyShow(s) : studyPlan(s));
+    if (f.multiple) {
+      // A box per choice; the field's value lists those ticked.
+      const on = value.split(',').map((x) => x.trim());
+      const boxes = f.choices.map(([v, label]) =>
+        studyEl('label', {}, [studyEl('input', { type: 'checkbox', value: v, checked: on.includes(v), onchange: changed }), ` ${label}`]),
+      );
+      form.append(studyEl('span', { id, title: f.title }, [`${f.label} `, ...boxes]));
+      continue;
+    }
+    let input;
+    if (f.choices.length) {
+      input = studyEl('select', { id, title: f.title, onchange: changed });
+      for (const [v, label] of f.choices) input.append(new Option(label, v));
+      input.value = f.choices.some(([v]) => v === value) ? value : f.default;
+    } else {
+      input = studyEl('input', { id, type: f.input, title: f.title, value, size: f.size, spellcheck: false, autocomplete: 'off', oninput: changed });
+    }
+    form.append(studyEl('label', {}, [`${f.label} `, input]));
+  }
+  for (const p of presets) {
+    const set = () => {
+      for (const [k, v] of p.values) document.getElementById(`${prefix}-${k}`).value = v;
+      studyPlan(s);
+    };
+    form.append(studyEl('button', { id: `${prefix}-${p.key}`, type: 'button', className: 'small', title: p.title, textContent: p.label, onclick: set }), ' ');
+  }
+  const run = studyEl('button', { id: `${prefix}-run`, type: 'button', textContent: 'Run', onclick: () => runStudy(name) });
+  const cancel = studyEl('button', { id: `${prefix}-cancel`, type: 'button', textContent: 'Cancel', onclick: () => ctx.pool.cancel(name) });
+  form.append(run, ' ', cancel, ' ', studyEl('span', { id: `${prefix}-count` }));
+  const line = studyEl('p', {}, [studyEl('progress', { id: `${prefix}-progress`, value: 0, max: 1 }), ' ', studyEl('span', { id: `${prefix}-status`, role: 'status' })]);
+  document.querySelector(`.study[data-study="${name}"]`).append(form, line, studyEl('div', { id: `${prefix}-report` }));
+  clearStudy(name);
+}
+
+/** An element with properties and children. */
+function studyEl(tag, props = {}, kids = []) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...kids);
+  return node;
+}
+
+/** A field's value as the form shows it (boxes: those ticked, separated by commas). */
+function studyValue(s, f) {
+  const el = document.getElementById(`${s.prefix}-${f.key}`);
+  return studyListValue(f, f.multiple ? [...el.querySelectorAll('input:checked')].map((i) => i.value).join(',') : el.value);
+}
+
+/** The form's values as `KEY=VALUE`. */
+const studyOptions = (s) => s.fields.map((f) => `${f.key}=${studyValue(s, f)}`);
+
+function studyStatus(s, text, kind = '') {
+  const el = document.getElementById(`${s.prefix}-status`);
+  el.textContent = text;
+  el.className = kind;
+}
+
+/** The study in the URL: each field not at its default, by its URL name. */
+export function studyUrlValues(name) {
+  const s = studyPanels.get(name);
+  return Object.fromEntries(
+    s.fields.map((f) => {
+      const v = studyValue(s, f);
+      return [f.url, v === studyListValue(f, f.default) ? null : v];
+    }),
+  );
+}
+
+/** Runs the study's plan across the worker pool, then shows its report. */
+export async function runStudy(name) {
+  const s = studyPanels.get(name);
+  const { ctx, prefix } = s;
+  const plan = studyPlan(s);
+  if (!plan) return;
+  if (!ctx.ready()) return studyStatus(s, 'Load a trace first.', 'error');
+  ctx.pool.cancel(name);
+  clearStudy(name); // the last report would not match the new runs
+  const generation = s.generation;
+  const options = studyOptions(s);
+  ctx.onurl();
+  const batch = await runTasks(
+    ctx.pool,
+    plan.tasks.map((t) => ({ what: t.what, task: { kind: 'study', tag: name, bytes: ctx.bytes(), settings: t.settings, input: { study: name, input: t.input } } })),
+    {
+      group: name,
+      bar: document.getElementById(`${prefix}-progress`),
+      status: (text, kind) => studyStatus(s, text, kind),
+      current: () => generation === s.generation,
+      noun: plan.noun,
+    },
+  );
+  if (!batch) return;
+  if (batch.done < plan.tasks.length) return batch.stopped();
+  s.last = { options, about: ctx.about(), values: batch.values.map((v) => v.value), seconds: (performance.now() - batch.t0) / 1000 };
+  studyShow(s);
+  document.body.dataset[name] = 'done';
+}
+
+/** The plan of the form's values, its line under the form saying what will run (or what is wrong). */
+function studyPlan(s) {
+  const res = pageEngine().study_plan(s.name, studyOptions(s), s.ctx.settings(), s.ctx.about());
+  const count = document.getElementById(`${s.prefix}-count`);
+  count.className = res.ok ? '' : 'error';
+  count.textContent = res.ok ? res.plan.what : res.message;
+  return res.ok ? res.plan : null;
+}
+
+/** Shows the report of the last runs (with the view fields as they are now). */
+function studyShow(s) {
+  if (!s.last) return;
+  const res = pageEngine().study_report(s.name, studyOptions(s), s.last.values, s.last.about);
+  if (!res.ok) return studyStatus(s, res.message, 'error');
+  const box = document.getElementById(`${s.prefix}-report`);
+  box.textContent = '';
+  s.figures = [];
+  let charts = null; // consecutive charts share a row
+  const place = (b, kid) => {
+    // A chart (or why there is none) joins the row of the charts before it of its group.
+    if (!charts || charts.group !== (b.group ?? '')) box.append((charts = studyEl('div', { className: `charts ${b.group ?? ''}`.trim(), group: b.group ?? '' })));
+    charts.append(studyEl('div', { className: 'figure' }, [kid]));
+  };
+  for (const b of res.report.blocks) {
+    if (b.kind !== 'figure' && b.kind !== 'empty') charts = null;
+    if (b.kind === 'heading') box.append(studyEl('h3', { textContent: b.text }));
+    else if (b.kind === 'note') box.append(studyEl('p', { id: b.id, className: 'note', textContent: b.text }));
+    else if (b.kind === 'findings') findingList(box.appendChild(studyEl('ul', { id: b.id, className: 'findings' })), b.findings);
+    else if (b.kind === 'table') box.append(studyEl('div', { className: 'scroll' }, [studyTable(b)]));
+    else if (b.kind === 'empty') {
+      const canvas = studyEl('canvas', { id: b.id });
+      place(b, canvas);
+      emptyFigure(canvas, b.text);
+    }
+    else if (b.kind === 'figure') {
+      const canvas = studyEl('canvas', { id: b.id });
+      place(b, canvas);
+      if (b.panels) {
+        // As many panels across as leave each 180 px (the engine arranges them): the canvas grows to hold the rows.
+        const across = Math.max(1, Math.min(b.panels, Math.floor((canvas.clientWidth || 900) / 180)));
+        canvas.style.height = `${130 + Math.ceil(b.panels / across) * 170}px`;
+      }
+      s.figures.push({ canvas, name: b.name, spec: b.spec, options: b.options ?? {} });
+    }
+  }
+  redrawStudy(s.name);
+  const t = s.last.seconds;
+  studyStatus(s, res.report.status.replace('{time}', t < 1 ? `${Math.max(1, Math.round(t * 1000))} ms` : `${t.toFixed(1)} s`), 'done');
+}
+
+/** A paper's table: head rows of spanning cells, body rows with what they stand for as data. */
+function studyTable(t) {
+  const table = studyEl('table', { id: t.id, className: t.class });
+  for (const [k, v] of t.data) table.dataset[k] = v;
+  const put = (tr, c, tag) => {
+    const td = tr.appendChild(studyEl(tag, { textContent: c.text, rowSpan: c.rows, colSpan: c.cols }));
+    if (c.title) td.title = c.title;
+    if (c.class) td.className = c.class;
+    if (c.key) Object.assign(td.dataset, { key: c.key, value: c.value });
+  };
+  const head = table.createTHead();
+  for (const cells of t.head) {
+    const tr = head.insertRow();
+    for (const c of cells) put(tr, c, 'th');
+  }
+  const body = table.createTBody();
+  for (const r of t.rows) {
+    const tr = body.insertRow();
+    if (r.class) tr.className = r.class;
+    for (const [k, v] of r.data) tr.dataset[k] = v;
+    for (const c of r.cells) put(tr, c, 'td');
+  }
+  return table;
+}
+
+/** Draws the study's charts (those of a hidden view are drawn when it is shown). */
+export function redrawStudy(name) {
+  for (const f of studyPanels.get(name)?.figures ?? []) showWholeFigure(f.canvas, f.name, (e, o) => e.generic_figure(f.spec, o), f.options);
+}
+
+/** Forgets the runs (a new trace makes them stale). */
+export function clearStudy(name) {
+  const s = studyPanels.get(name);
+  if (!s) return;
+  s.generation++;
+  s.last = null;
+  s.figures = [];
+  const box = document.getElementById(`${s.prefix}-report`);
+  box.textContent = '';
+  box.append(studyEl('p', { className: 'empty note', textContent: 'Run the study to see its tables and charts here.' }));
+  document.getElementById(`${s.prefix}-progress`).value = 0;
+  studyStatus(s, '');
+  delete document.body.dataset[s.name];
+  studyPlan(s); // what the form asks for may depend on the trace
+}
