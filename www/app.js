@@ -45,7 +45,7 @@ globalThis.SCHEDLAB_PLATFORM ??= {
   panels: async () =>
     Object.assign(
       { markup: await (await fetch(new URL('./panels.html', import.meta.url))).text() },
-      ...(await Promise.all(['./study.js', './kettimuthu.js', './leung.js', './loadsweep.js', './learn.js'].map((m) => import(m)))),
+      ...(await Promise.all(['./study.js', './leung.js', './loadsweep.js', './learn.js'].map((m) => import(m)))),
     ),
   demo: async () =>
     new Uint8Array(await (await fetch(new URL('./demo/KTH-SP2-1996-2.1-cln.excerpt.swf', import.meta.url))).arrayBuffer()),
@@ -357,8 +357,6 @@ function syncPanelUrl(values) {
 
 /** The multiple-queue panel in the URL (`mq_loads`, `mq_high`, `mq_res`, ...), written when it runs. */
 
-/** The selective-preemption panel in the URL (`km_loads`, `km_split`, `km_metric`, `km_overhead`). */
-const syncKettimuthuUrl = () => syncPanelUrl(P.kmUrlValues());
 
 /** The fairshare panel in the URL (`lg_from`, `lg_to`, `lg_decay`, `lg_heavy`, `lg_view`, `lg_turn`, `lg_series`). */
 const syncLeungUrl = () => syncPanelUrl(P.lgUrlValues());
@@ -658,7 +656,7 @@ async function loadFile(file, name) {
   state.results.clear();
   renderResults();
   clearSweep();
-  if (P) for (const clear of [() => P.clearStudy('ward'), () => P.clearStudy('lawson'), P.clearKettimuthu, P.clearLeung, P.clearLoadSweep]) clear();
+  if (P) for (const clear of [() => P.clearStudy('ward'), () => P.clearStudy('lawson'), () => P.clearStudy('kettimuthu'), P.clearLeung, P.clearLoadSweep]) clear();
   state.studiesRun.clear();
   clearTimeline();
   $('#load-warning').hidden = true;
@@ -1472,15 +1470,13 @@ async function main() {
   const limit = await state.pool.run({ kind: 'job-limit' });
   state.limit = limit.ok ? limit.value : 0; // the most jobs a page load keeps
   document.body.dataset.jobLimit = String(state.limit);
-  const schemes = await state.pool.run({ kind: 'kettimuthu-schemes' });
   const leung = await state.pool.run({ kind: 'leung-policies' });
-  for (const res of [schemes, leung]) {
+  for (const res of [leung]) {
     if (!res.ok) {
       setStatus(`The engine failed to load: ${res.error}`, 'error');
       return;
     }
   }
-  state.schemes = schemes.value;
   state.leungInfo = leung.value;
   renderPolicies();
   buildPredictor($('#predictor'), state.catalogue, params.getAll('pred'), syncPredictorUrl);
@@ -1630,7 +1626,7 @@ const study = (name) =>
     tsafrir: [redrawSweep, runSweep],
     ward: [() => P.redrawStudy('ward'), () => P.runStudy('ward')],
     lawson: [() => P.redrawStudy('lawson'), () => P.runStudy('lawson')],
-    kettimuthu: [P.redrawKettimuthu, P.runKettimuthu],
+    kettimuthu: [() => P.redrawStudy('kettimuthu'), () => P.runStudy('kettimuthu')],
     leung: [P.redrawLeung, P.runLeung],
   })[name];
 
@@ -1670,15 +1666,11 @@ function installPanels() {
     settings: () => [...settings(), ...policySettings('mq-backfill')],
     onurl: () => syncPanelUrl(P.studyUrlValues('lawson')),
   });
-  P.installKettimuthu({
-    pool: state.pool,
-    params,
-    schemes: state.schemes,
-    ready: () => !!(state.bytes && state.report),
-    bytes: () => state.bytes,
+  P.installStudy('kettimuthu', {
+    ...ctx,
     // The shared settings, then the preemption family's options as typed under Policies for ss (every scheme takes them).
     settings: () => [...settings(), ...policySettings('ss')],
-    onurl: syncKettimuthuUrl,
+    onurl: () => syncPanelUrl(P.studyUrlValues('kettimuthu')),
   });
   P.installLeung({
     pool: state.pool,

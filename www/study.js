@@ -11,6 +11,9 @@ import { runTasks } from './tasks.js';
  */
 const studyPanels = new Map();
 
+/** A number as the engine writes it (1.50 -> 1.5); anything else trimmed. */
+const studyCanon = (v) => (/^\s*(\d+\.?\d*|\.\d+)\s*$/.test(v) ? String(Number(v)) : v.trim());
+
 /** A text field's value for the URL and the engine: a list's items without the spaces after commas. */
 const studyListValue = (f, v) => (f.list ? v.split(',').map((x) => x.trim()).filter(Boolean).join(',') : v.trim());
 
@@ -33,11 +36,13 @@ export function installStudy(name, ctx) {
     const id = `${prefix}-${f.key}`;
     const given = ctx.params.get(f.url);
     const value = given === null ? f.default : f.list ? given.split(',').map((x) => x.trim()).join(', ') : given;
-    const changed = () => (f.view ? studyShow(s) : studyPlan(s));
+    // A view field redraws from the same runs and goes into the link at once; the others wait for Run.
+    const changed = () => (f.view ? (ctx.onurl(), studyShow(s)) : studyPlan(s));
     if (f.multiple) {
-      // A box per choice; the field's value lists those ticked.
-      const on = value.split(',').map((x) => x.trim());
-      const boxes = f.choices.map(([v, label]) =>
+      // A box per choice, and one per other value the link gives; the field's value lists those ticked.
+      const on = value.split(',').map(studyCanon).filter(Boolean);
+      const choices = [...f.choices, ...on.filter((v) => !f.choices.some(([c]) => c === v)).map((v) => [v, v])];
+      const boxes = choices.map(([v, label]) =>
         studyEl('label', {}, [studyEl('input', { type: 'checkbox', value: v, checked: on.includes(v), onchange: changed }), ` ${label}`]),
       );
       form.append(studyEl('span', { id, title: f.title }, [`${f.label} `, ...boxes]));

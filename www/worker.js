@@ -4,9 +4,7 @@
 // gantt-hover, rank-sweep, explain-job (why job input.job started when it did), to-swf (the trace as SWF text),
 // generate (a synthetic workload as SWF text: input {spec}), load-point (one policy at one load of a
 // load sweep: input {load, seed, spec}: the workload generated from spec at that load and seed, or
-// without spec the trace, which the settings scale), kettimuthu-schemes,
-// kettimuthu (the selective-preemption schemes compared), kettimuthu-load (one load-study point:
-// input {label, factor}), kettimuthu-load-findings (input {labels, loads, utilization, avg_bsld}),
+// without spec the trace, which the settings scale),
 // leung-policies, leung-policy (one fairshare policy by width class: input {policy}) and
 // leung-findings (input {policies, fst_miss_share, avg_fst_miss_s, avg_response_submitted_s,
 // loss_of_capacity}), study (one task of a study's plan: input {study, input}); and load ({file, max}: streams a File or Blob into the engine's
@@ -73,8 +71,7 @@ async function zones(eng, bytes, settings) {
 
 /** The tasks only the whole engine answers; the rest, the engine the page opens with. */
 const WHOLE = new Set([
-  'rank-sweep', 'explain-job', 'generate', 'load-point', 'kettimuthu', 'kettimuthu-load',
-  'kettimuthu-load-findings', 'leung-policy', 'leung-findings', 'schedule', 'to-swf', 'study',
+  'rank-sweep', 'explain-job', 'generate', 'load-point', 'leung-policy', 'leung-findings', 'schedule', 'to-swf', 'study',
 ]);
 
 let wholeMemory = null; // the whole engine's memory, once it is loaded
@@ -196,13 +193,6 @@ self.onmessage = async (event) => {
       value = eng.load_point(bytes, policy, settings, input.load, input.seed);
     }
     else if (kind === 'study') value = eng.study_run(input.study, bytes, settings, input.input);
-    else if (kind === 'kettimuthu-schemes') value = eng.kettimuthu_schemes();
-    else if (kind === 'kettimuthu') value = eng.kettimuthu_compare(bytes, settings);
-    else if (kind === 'kettimuthu-load') value = eng.kettimuthu_load(bytes, input.label, input.factor, settings);
-    else if (kind === 'kettimuthu-load-findings') {
-      const f64 = (v) => Float64Array.from(v);
-      value = eng.kettimuthu_load_findings(input.labels, f64(input.loads), f64(input.utilization), f64(input.avg_bsld));
-    }
     else if (kind === 'leung-policies') value = eng.leung_policies();
     else if (kind === 'leung-policy') value = eng.leung_policy(bytes, input.policy, settings);
     else if (kind === 'leung-findings') {

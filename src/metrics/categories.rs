@@ -145,7 +145,7 @@ impl Estimates {
 
 /// Per-category averages and worst cases of bounded slowdown and turnaround (Kettimuthu et
 /// al. Figs. 3.1-3.6 and 4.1-4.13), by actual runtime and processors.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct CategoryTable {
     /// Length class labels, top to bottom.
     pub rows: Vec<String>,

@@ -6,13 +6,15 @@
 //! [`Study::report`], and shows the report's [`Block`]s in order. A field marked `view` only
 //! changes the report, so the page makes it again from the same results without running.
 
+mod kettimuthu;
 mod lawson;
 mod ward;
 
+pub use kettimuthu::Kettimuthu;
 pub use lawson::Lawson;
 pub use ward::Ward;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::run::Settings;
@@ -255,6 +257,23 @@ pub struct Row {
     pub data: Vec<(String, String)>,
 }
 
+/// A paper's claim checked on the trace, as a run hands it to the report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Claim {
+    /// The claim.
+    pub claim: String,
+    /// Whether it holds; None when the trace cannot tell.
+    pub holds: Option<bool>,
+    /// The numbers behind the verdict.
+    pub detail: String,
+}
+
+impl From<&Finding> for Claim {
+    fn from(f: &Finding) -> Claim {
+        Claim { claim: f.claim.into(), holds: f.holds, detail: f.detail.clone() }
+    }
+}
+
 /// A table as a paper prints it: head rows of spanning cells over body rows.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Table {
@@ -310,6 +329,9 @@ pub enum Block {
     Empty {
         /// The id its canvas would have.
         id: String,
+        /// The class of the row it shares with the charts next to it.
+        #[serde(skip_serializing_if = "String::is_empty")]
+        group: String,
         /// Why.
         text: String,
     },
@@ -318,7 +340,7 @@ pub enum Block {
         /// Its list's id.
         id: String,
         /// The claims.
-        findings: Vec<Finding>,
+        findings: Vec<Claim>,
     },
 }
 
@@ -343,17 +365,25 @@ impl Block {
         self
     }
 
-    /// The same chart in a row of class `class` with the charts next to it of that class.
+    /// The same chart (or empty place) in a row of class `class` with the charts next to it of that class.
     pub fn in_group(mut self, class: &str) -> Block {
-        if let Block::Figure { group, .. } = &mut self {
+        if let Block::Figure { group, .. } | Block::Empty { group, .. } = &mut self {
             *group = class.into();
+        }
+        self
+    }
+
+    /// The same chart holding `n` small panels side by side.
+    pub fn with_panels(mut self, n: usize) -> Block {
+        if let Block::Figure { panels, .. } = &mut self {
+            *panels = n;
         }
         self
     }
 
     /// The place of chart `id` with the reason it is empty.
     pub fn empty(id: &str, text: impl Into<String>) -> Block {
-        Block::Empty { id: id.into(), text: text.into() }
+        Block::Empty { id: id.into(), group: String::new(), text: text.into() }
     }
 }
 
@@ -390,7 +420,7 @@ pub trait Study: Sync {
 }
 
 /// The studies the page shows through this module, by name.
-pub const STUDIES: &[&str] = &["ward", "lawson"];
+pub const STUDIES: &[&str] = &["ward", "lawson", "kettimuthu"];
 
 /// `$body` with `$st` bound to the study called `$name`, or an error naming it: dispatched by a
 /// match rather than a trait object, since the page's wasm keeps whatever a vtable reaches, even
@@ -409,6 +439,11 @@ macro_rules! with_study {
                 let $st = &$crate::studies::panel::Lawson;
                 $body
             }
+            "kettimuthu" => {
+                use $crate::studies::panel::Study as _;
+                let $st = &$crate::studies::panel::Kettimuthu;
+                $body
+            }
             other => Err(format!("no study {other:?}")),
         }
     };
@@ -419,10 +454,16 @@ pub(crate) fn read<T: serde::de::DeserializeOwned>(value: &Value) -> Result<T, S
     T::deserialize(value).map_err(|e| format!("a run's result could not be read: {e}"))
 }
 
+/// The page's settings less those of `keys` (which a study sets itself or leaves to its runs).
+pub(crate) fn without(settings: &[String], keys: &[&str]) -> Vec<String> {
+    let key = |kv: &str| kv.split('=').next().unwrap_or("").trim().to_lowercase().replace('-', "_");
+    settings.iter().filter(|kv| !keys.contains(&key(kv).as_str())).cloned().collect()
+}
+
 /// The page's settings less the keys a study sets itself, then the study's own.
 pub(crate) fn with_own(settings: &[String], own: &[(&str, String)]) -> Vec<String> {
-    let key = |kv: &str| kv.split('=').next().unwrap_or("").trim().to_lowercase().replace('-', "_");
-    let mut out: Vec<String> = settings.iter().filter(|kv| !own.iter().any(|(k, _)| key(kv) == *k)).cloned().collect();
+    let keys: Vec<&str> = own.iter().map(|(k, _)| *k).collect();
+    let mut out = without(settings, &keys);
     out.extend(own.iter().map(|(k, v)| format!("{k}={v}")));
     out
 }
