@@ -26,6 +26,8 @@ cargo test --release --all-targets
 
 ./scripts/build-web.sh
 cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+# The start wasm the page opens with is built without the feature `whole`.
+cargo clippy --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
 npm test
 
 # Python: the package built into the project's virtual environment, then its tests.
