@@ -689,8 +689,7 @@ mod tests {
     use super::*;
 
     fn options(given: &[&str]) -> Options {
-        let given: Vec<String> = given.iter().map(|s| s.to_string()).collect();
-        Options::parse(&Kettimuthu.fields(), &given).unwrap()
+        Options::of(&Kettimuthu, given)
     }
 
     #[test]

@@ -591,8 +591,7 @@ mod tests {
     use super::*;
 
     fn options(given: &[&str]) -> Options {
-        let given: Vec<String> = given.iter().map(|s| s.to_string()).collect();
-        Options::parse(&Lawson.fields(), &given).unwrap()
+        Options::of(&Lawson, given)
     }
 
     #[test]

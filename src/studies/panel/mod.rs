@@ -158,6 +158,13 @@ impl Options {
         Ok(Options(out))
     }
 
+    /// The options of `study` from `KEY=VALUE` pairs, which must be right (for tests).
+    #[cfg(test)]
+    pub(crate) fn of(study: &dyn Study, given: &[&str]) -> Options {
+        let given: Vec<String> = given.iter().map(|s| s.to_string()).collect();
+        Options::parse(&study.fields(), &given).expect("test options")
+    }
+
     /// The value of field `key` (empty when there is no such field).
     pub fn get(&self, key: &str) -> &str {
         self.0.iter().find(|(k, _)| k == key).map_or("", |(_, v)| v.as_str())
