@@ -233,17 +233,24 @@ fn about(value: JsValue) -> Result<Value, String> {
 }
 
 /// The runs a study's `options` (`KEY=VALUE`) ask for with the page's `settings` on the trace
-/// of `trace` ([`about`]): `{"ok", "plan"}`, or `{"ok": false, "message"}` naming the field at fault.
+/// of `trace` ([`about`]): `{"ok", "plan", "notes"}`, or `{"ok": false, "message", "notes"}`
+/// naming the field at fault; `notes` holds the texts of the form's note fields by key, which
+/// depend on the trace alone.
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn study_plan(name: &str, options: Vec<String>, settings: Vec<String>, trace: JsValue) -> JsValue {
-    let plan = about(trace).and_then(|about| {
+    let planned = about(trace).and_then(|about| {
         crate::with_study!(name, |st| {
-            crate::studies::panel::Options::parse(&st.fields(), &options).and_then(|o| st.plan(&o, &settings, &about))
+            let notes: serde_json::Map<String, Value> =
+                st.notes(&about).into_iter().map(|(k, text)| (k.to_string(), Value::String(text))).collect();
+            let plan = crate::studies::panel::Options::parse(&st.fields(), &options)
+                .and_then(|o| st.plan(&o, &settings, &about));
+            Ok((plan, notes))
         })
     });
-    match plan {
-        Ok(plan) => js(&json!({"ok": true, "plan": plan})),
+    match planned {
+        Ok((Ok(plan), notes)) => js(&json!({"ok": true, "plan": plan, "notes": notes})),
+        Ok((Err(message), notes)) => js(&json!({"ok": false, "message": message, "notes": notes})),
         Err(message) => failure(message, Value::Null),
     }
 }

@@ -32,7 +32,8 @@ pub struct Field {
     pub title: &'static str,
     /// Its value when the link gives none.
     pub default: &'static str,
-    /// An input's type when it has no choices: `text` or `date`.
+    /// An input's type when it has no choices: `text` or `date`; `note`: a line of text the
+    /// study writes from the trace ([`Study::notes`]), not an input.
     pub input: &'static str,
     /// A select's values as (value, label), or the boxes to tick when `multiple`; empty: an input.
     pub choices: Vec<(String, String)>,
@@ -87,6 +88,11 @@ impl Field {
     pub fn multiple(mut self) -> Field {
         (self.multiple, self.list) = (true, true);
         self
+    }
+
+    /// A line of text in the form, written by [`Study::notes`] from the trace (the dates it spans).
+    pub fn note(key: &'static str, title: &'static str) -> Field {
+        Field { input: "note", ..Field::text(key, "", "", "", title) }
     }
 
     /// The same field as a date input.
@@ -205,6 +211,9 @@ pub struct Cell {
     /// Its class on the page (`rt`: a row label).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub class: String,
+    /// A swatch of this palette index after the text: the colour of what it names in the charts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<usize>,
 }
 
 impl Cell {
@@ -239,6 +248,12 @@ impl Cell {
     /// The same cell in class `class`.
     pub fn class(mut self, class: &str) -> Cell {
         self.class = class.into();
+        self
+    }
+
+    /// The same cell with a swatch of palette index `colour`.
+    pub fn colour(mut self, colour: usize) -> Cell {
+        self.colour = Some(colour);
         self
     }
 }
@@ -378,6 +393,10 @@ pub trait Study: Sync {
     }
     /// Buttons that set several fields at once.
     fn presets(&self) -> Vec<Preset> {
+        Vec::new()
+    }
+    /// The texts of its [`Field::note`]s on the trace of `about` (none before a trace is read).
+    fn notes(&self, _about: &Value) -> Vec<(&'static str, String)> {
         Vec::new()
     }
     /// The runs the options ask for with the page's `settings`, or what is wrong with a field;
