@@ -7,9 +7,11 @@
 //! changes the report, so the page makes it again from the same results without running.
 
 mod lawson;
+mod leung;
 mod ward;
 
 pub use lawson::Lawson;
+pub use leung::Leung;
 pub use ward::Ward;
 
 use serde::Serialize;
@@ -409,7 +411,7 @@ pub trait Study: Sync {
 }
 
 /// The studies the page shows through this module, by name.
-pub const STUDIES: &[&str] = &["ward", "lawson"];
+pub const STUDIES: &[&str] = &["ward", "lawson", "leung"];
 
 /// `$body` with `$st` bound to the study called `$name`, or an error naming it: dispatched by a
 /// match rather than a trait object, since the page's wasm keeps whatever a vtable reaches, even
@@ -426,6 +428,11 @@ macro_rules! with_study {
             "lawson" => {
                 use $crate::studies::panel::Study as _;
                 let $st = &$crate::studies::panel::Lawson;
+                $body
+            }
+            "leung" => {
+                use $crate::studies::panel::Study as _;
+                let $st = &$crate::studies::panel::Leung;
                 $body
             }
             other => Err(format!("no study {other:?}")),
