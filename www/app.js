@@ -45,7 +45,7 @@ globalThis.SCHEDLAB_PLATFORM ??= {
   panels: async () =>
     Object.assign(
       { markup: await (await fetch(new URL('./panels.html', import.meta.url))).text() },
-      ...(await Promise.all(['./study.js', './leung.js', './loadsweep.js', './learn.js'].map((m) => import(m)))),
+      ...(await Promise.all(['./study.js', './loadsweep.js', './learn.js'].map((m) => import(m)))),
     ),
   demo: async () =>
     new Uint8Array(await (await fetch(new URL('./demo/KTH-SP2-1996-2.1-cln.excerpt.swf', import.meta.url))).arrayBuffer()),
@@ -359,7 +359,6 @@ function syncPanelUrl(values) {
 
 
 /** The fairshare panel in the URL (`lg_from`, `lg_to`, `lg_decay`, `lg_heavy`, `lg_view`, `lg_turn`, `lg_series`). */
-const syncLeungUrl = () => syncPanelUrl(P.lgUrlValues());
 
 /** The sweep panel in the URL (`sweep`, `sweep_base`, `sweep_by`), written when a sweep starts. */
 function syncSweepUrl() {
@@ -656,7 +655,7 @@ async function loadFile(file, name) {
   state.results.clear();
   renderResults();
   clearSweep();
-  if (P) for (const clear of [() => P.clearStudy('ward'), () => P.clearStudy('lawson'), () => P.clearStudy('kettimuthu'), P.clearLeung, P.clearLoadSweep]) clear();
+  if (P) for (const clear of [() => P.clearStudy('ward'), () => P.clearStudy('lawson'), () => P.clearStudy('kettimuthu'), () => P.clearStudy('leung'), P.clearLoadSweep]) clear();
   state.studiesRun.clear();
   clearTimeline();
   $('#load-warning').hidden = true;
@@ -713,7 +712,7 @@ async function inspectTrace(bytes, name, generation) {
   state.header = res.value.ok ? res.value.header : null;
   state.offered = res.value.ok ? res.value.offered_load : 0;
   renderReport(res.value);
-  P?.lgTraceLoaded();
+  P?.studyTraceRead();
   P?.lsTraceLoaded();
   if (state.view === 'studies') withPanels(showStudy);
   if (!res.value.ok) {
@@ -1470,14 +1469,6 @@ async function main() {
   const limit = await state.pool.run({ kind: 'job-limit' });
   state.limit = limit.ok ? limit.value : 0; // the most jobs a page load keeps
   document.body.dataset.jobLimit = String(state.limit);
-  const leung = await state.pool.run({ kind: 'leung-policies' });
-  for (const res of [leung]) {
-    if (!res.ok) {
-      setStatus(`The engine failed to load: ${res.error}`, 'error');
-      return;
-    }
-  }
-  state.leungInfo = leung.value;
   renderPolicies();
   buildPredictor($('#predictor'), state.catalogue, params.getAll('pred'), syncPredictorUrl);
   installSweep({
@@ -1627,7 +1618,7 @@ const study = (name) =>
     ward: [() => P.redrawStudy('ward'), () => P.runStudy('ward')],
     lawson: [() => P.redrawStudy('lawson'), () => P.runStudy('lawson')],
     kettimuthu: [() => P.redrawStudy('kettimuthu'), () => P.runStudy('kettimuthu')],
-    leung: [P.redrawLeung, P.runLeung],
+    leung: [() => P.redrawStudy('leung'), () => P.runStudy('leung')],
   })[name];
 
 /** Wires the panels loaded on demand to the page's state (see panelsReady). */
@@ -1672,23 +1663,14 @@ function installPanels() {
     settings: () => [...settings(), ...policySettings('ss')],
     onurl: () => syncPanelUrl(P.studyUrlValues('kettimuthu')),
   });
-  P.installLeung({
-    pool: state.pool,
-    params,
-    info: state.leungInfo,
-    ready: () => !!(state.bytes && state.report),
-    bytes: () => state.bytes,
+  P.installStudy('leung', {
+    ...ctx,
     // The shared settings only: the nine presets differ in their fairshare options, so none typed for one applies to all.
     settings,
-    header: () => state.header,
-    report: () => state.report,
-    onurl: syncLeungUrl,
+    onurl: () => syncPanelUrl(P.studyUrlValues('leung')),
   });
   // A trace read before they loaded: they take it as one read now.
-  if (state.report) {
-    P.lgTraceLoaded();
-    P.lsTraceLoaded();
-  }
+  if (state.report) P.lsTraceLoaded();
   document.body.dataset.panels = 'ready';
 }
 

@@ -6,8 +6,9 @@ import { showWholeFigure, emptyFigure, findingList, pageEngine } from './figures
 import { runTasks } from './tasks.js';
 
 /**
- * Each installed study by name: {name, prefix, fields, ctx, generation, last, figures}. The name
- * tags its tasks and the body's `data-NAME` (running, stopped, done); `prefix` starts its ids.
+ * Each installed study by name: {name, prefix, fields (its inputs), notes (its note fields), ctx,
+ * generation, last, figures}. The name tags its tasks and the body's `data-NAME` (running,
+ * stopped, done); `prefix` starts its ids.
  */
 const studyPanels = new Map();
 
@@ -25,7 +26,8 @@ const studyListValue = (f, v) => (f.list ? v.split(',').map((x) => x.trim()).fil
  */
 export function installStudy(name, ctx) {
   const { prefix, fields, presets, fixed } = pageEngine().study_form(name);
-  const s = { name, prefix, fields, ctx, generation: 0, last: null, figures: [] };
+  const isNote = (f) => f.input === 'note';
+  const s = { name, prefix, fields: fields.filter((f) => !isNote(f)), notes: fields.filter(isNote), ctx, generation: 0, last: null, figures: [] };
   studyPanels.set(name, s);
   const form = studyEl('div', { id: `${prefix}-form`, className: 'controls' });
   if (fixed) {
@@ -34,10 +36,15 @@ export function installStudy(name, ctx) {
   }
   for (const f of fields) {
     const id = `${prefix}-${f.key}`;
+    if (isNote(f)) {
+      // Written from the trace by the engine (studyPlan).
+      form.append(studyEl('span', { id, className: 'note', title: f.title }));
+      continue;
+    }
     const given = ctx.params.get(f.url);
     const value = given === null ? f.default : f.list ? given.split(',').map((x) => x.trim()).join(', ') : given;
-    // A view field redraws from the same runs and goes into the link at once; the others wait for Run.
-    const changed = () => (f.view ? (ctx.onurl(), studyShow(s)) : studyPlan(s));
+    // A view's choice shows at once and lives in the URL; another field's waits for Run.
+    const changed = () => (f.view ? (studyShow(s), ctx.onurl()) : studyPlan(s));
     if (f.multiple) {
       // A box per choice, and one per other value the link gives; the field's value lists those ticked.
       const on = value.split(',').map(studyCanon).filter(Boolean);
@@ -111,7 +118,7 @@ export async function runStudy(name) {
   const s = studyPanels.get(name);
   const { ctx, prefix } = s;
   const plan = studyPlan(s);
-  if (!plan) return;
+  if (!plan) return studyStatus(s, `Not run: ${document.getElementById(`${prefix}-count`).textContent}.`, 'error');
   if (!ctx.ready()) return studyStatus(s, 'Load a trace first.', 'error');
   ctx.pool.cancel(name);
   clearStudy(name); // the last report would not match the new runs
@@ -136,19 +143,22 @@ export async function runStudy(name) {
   document.body.dataset[name] = 'done';
 }
 
-/** The plan of the form's values, its line under the form saying what will run (or what is wrong). */
+/** The plan of the form's values, its line under the form saying what will run (or what is wrong), and the note fields' texts. */
 function studyPlan(s) {
   const res = pageEngine().study_plan(s.name, studyOptions(s), s.ctx.settings(), s.ctx.about());
+  for (const f of s.notes) document.getElementById(`${s.prefix}-${f.key}`).textContent = res.notes?.[f.key] ?? '';
   const count = document.getElementById(`${s.prefix}-count`);
   count.className = res.ok ? '' : 'error';
   count.textContent = res.ok ? res.plan.what : res.message;
   return res.ok ? res.plan : null;
 }
 
-/** Shows the report of the last runs (with the view fields as they are now). */
+/** Shows the report of the last runs: the fields they ran with, the view fields as they are now. */
 function studyShow(s) {
   if (!s.last) return;
-  const res = pageEngine().study_report(s.name, studyOptions(s), s.last.values, s.last.about);
+  const now = studyOptions(s);
+  const options = s.fields.map((f, i) => (f.view ? now[i] : s.last.options[i]));
+  const res = pageEngine().study_report(s.name, options, s.last.values, s.last.about);
   if (!res.ok) return studyStatus(s, res.message, 'error');
   const box = document.getElementById(`${s.prefix}-report`);
   box.textContent = '';
@@ -195,6 +205,10 @@ function studyTable(t) {
     if (c.title) td.title = c.title;
     if (c.class) td.className = c.class;
     if (c.key) Object.assign(td.dataset, { key: c.key, value: c.value });
+    if (c.colour != null) {
+      const swatch = td.appendChild(studyEl('span', { className: 'swatch', title: 'its colour in the charts' }));
+      swatch.style.background = pageEngine().run_colour(c.colour);
+    }
   };
   const head = table.createTHead();
   for (const cells of t.head) {
@@ -214,6 +228,11 @@ function studyTable(t) {
 /** Draws the study's charts (those of a hidden view are drawn when it is shown). */
 export function redrawStudy(name) {
   for (const f of studyPanels.get(name)?.figures ?? []) showWholeFigure(f.canvas, f.name, (e, o) => e.generic_figure(f.spec, o), f.options);
+}
+
+/** A trace was read: each study's form says again what it will run, and its notes, on it. */
+export function studyTraceRead() {
+  for (const s of studyPanels.values()) studyPlan(s);
 }
 
 /** Forgets the runs (a new trace makes them stale). */

@@ -5,9 +5,7 @@
 // generate (a synthetic workload as SWF text: input {spec}), load-point (one policy at one load of a
 // load sweep: input {load, seed, spec}: the workload generated from spec at that load and seed, or
 // without spec the trace, which the settings scale),
-// leung-policies, leung-policy (one fairshare policy by width class: input {policy}) and
-// leung-findings (input {policies, fst_miss_share, avg_fst_miss_s, avg_response_submitted_s,
-// loss_of_capacity}), study (one task of a study's plan: input {study, input}); and load ({file, max}: streams a File or Blob into the engine's
+// study (one task of a study's plan: input {study, input}); and load ({file, max}: streams a File or Blob into the engine's
 // TraceLoader, or a file that is not SWF into the whole engine's AccountingLoader, and answers
 // the packed trace), which a second message {kind: 'stop-load', id, why} stops between chunks. A task's trace arrives once as `bytes` with its id `trace`; later tasks
 // name the id alone and use the copy kept here. Replies carry `memory`, the wasm memory's size.
@@ -71,7 +69,7 @@ async function zones(eng, bytes, settings) {
 
 /** The tasks only the whole engine answers; the rest, the engine the page opens with. */
 const WHOLE = new Set([
-  'rank-sweep', 'explain-job', 'generate', 'load-point', 'leung-policy', 'leung-findings', 'schedule', 'to-swf', 'study',
+  'rank-sweep', 'explain-job', 'generate', 'load-point', 'schedule', 'to-swf', 'study',
 ]);
 
 let wholeMemory = null; // the whole engine's memory, once it is loaded
@@ -193,19 +191,6 @@ self.onmessage = async (event) => {
       value = eng.load_point(bytes, policy, settings, input.load, input.seed);
     }
     else if (kind === 'study') value = eng.study_run(input.study, bytes, settings, input.input);
-    else if (kind === 'leung-policies') value = eng.leung_policies();
-    else if (kind === 'leung-policy') value = eng.leung_policy(bytes, input.policy, settings);
-    else if (kind === 'leung-findings') {
-      // A figure that was not measured (null) is NaN to the engine, as in its own summaries.
-      const f64 = (v) => Float64Array.from(v, (x) => x ?? NaN);
-      value = eng.leung_findings(
-        input.policies,
-        f64(input.fst_miss_share),
-        f64(input.avg_fst_miss_s),
-        f64(input.avg_response_submitted_s),
-        f64(input.loss_of_capacity),
-      );
-    }
     else if (kind === 'metrics') {
       // A sweep needs only the result: the series, quantiles and categories stay here. A run
       // stopped at its time budget has statistics of part of the trace, which a comparison

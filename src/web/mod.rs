@@ -233,17 +233,24 @@ fn about(value: JsValue) -> Result<Value, String> {
 }
 
 /// The runs a study's `options` (`KEY=VALUE`) ask for with the page's `settings` on the trace
-/// of `trace` ([`about`]): `{"ok", "plan"}`, or `{"ok": false, "message"}` naming the field at fault.
+/// of `trace` ([`about`]): `{"ok", "plan", "notes"}`, or `{"ok": false, "message", "notes"}`
+/// naming the field at fault; `notes` holds the texts of the form's note fields by key, which
+/// depend on the trace alone.
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn study_plan(name: &str, options: Vec<String>, settings: Vec<String>, trace: JsValue) -> JsValue {
-    let plan = about(trace).and_then(|about| {
+    let planned = about(trace).and_then(|about| {
         crate::with_study!(name, |st| {
-            crate::studies::panel::Options::parse(&st.fields(), &options).and_then(|o| st.plan(&o, &settings, &about))
+            let notes: serde_json::Map<String, Value> =
+                st.notes(&about).into_iter().map(|(k, text)| (k.to_string(), Value::String(text))).collect();
+            let plan = crate::studies::panel::Options::parse(&st.fields(), &options)
+                .and_then(|o| st.plan(&o, &settings, &about));
+            Ok((plan, notes))
         })
     });
-    match plan {
-        Ok(plan) => js(&json!({"ok": true, "plan": plan})),
+    match planned {
+        Ok((Ok(plan), notes)) => js(&json!({"ok": true, "plan": plan, "notes": notes})),
+        Ok((Err(message), notes)) => js(&json!({"ok": false, "message": message, "notes": notes})),
         Err(message) => failure(message, Value::Null),
     }
 }
@@ -282,58 +289,6 @@ pub fn study_report(name: &str, options: Vec<String>, values: JsValue, trace: Js
         Ok(report) => js(&json!({"ok": true, "report": report})),
         Err(message) => failure(message, Value::Null),
     }
-}
-
-/// The nine policies of Leung et al.'s study and the width classes of their Table I, as JSON
-/// `{"policies", "widths"}`.
-#[wasm_bindgen]
-pub fn leung_policies() -> JsValue {
-    js(
-        &json!({"policies": crate::studies::leung::POLICIES, "widths": crate::metrics::categories::leung_width_labels()}),
-    )
-}
-
-/// One policy of Leung et al.'s study on the trace: `{"ok", "run"}` with its metrics (fair-start
-/// misses, turnaround per job and per submission, loss of capacity) overall and by width class,
-/// or `{"ok": false, "message"}`.
-#[cfg(feature = "whole")]
-#[wasm_bindgen]
-pub fn leung_policy(bytes: &[u8], policy: &str, settings: Vec<String>) -> JsValue {
-    let (s, trace) = match settings_and_trace(bytes, &settings) {
-        Ok(x) => x,
-        Err(value) => return value,
-    };
-    match crate::studies::leung::run_policy(&trace, policy, &s) {
-        Ok(run) => js(&json!({"ok": true, "run": run})),
-        Err(e) => failure(e.to_string(), Value::Null),
-    }
-}
-
-/// Section VI's claims checked on the policies' figures given as parallel arrays (policy, share
-/// of submissions missing their fair start, mean miss in seconds, mean turnaround per submission
-/// in seconds, loss of capacity): a JSON array of findings.
-#[cfg(feature = "whole")]
-#[wasm_bindgen]
-pub fn leung_findings(
-    policies: Vec<String>,
-    fst_miss_share: Vec<f64>,
-    avg_fst_miss_s: Vec<f64>,
-    avg_response_submitted_s: Vec<f64>,
-    loss_of_capacity: Vec<f64>,
-) -> JsValue {
-    use crate::studies::leung::{findings, Summary};
-    let rows: Vec<Summary> = policies
-        .into_iter()
-        .enumerate()
-        .map(|(k, policy)| Summary {
-            policy,
-            fst_miss_share: fst_miss_share.get(k).copied().unwrap_or(f64::NAN),
-            avg_fst_miss_s: avg_fst_miss_s.get(k).copied().unwrap_or(f64::NAN),
-            avg_response_submitted_s: avg_response_submitted_s.get(k).copied().unwrap_or(f64::NAN),
-            loss_of_capacity: loss_of_capacity.get(k).copied().unwrap_or(f64::NAN),
-        })
-        .collect();
-    js(&json!(findings(&rows)))
 }
 
 /// A value as every view writes it, so a quantity reads the same in a chart, a table and a card:

@@ -8,10 +8,12 @@
 
 mod kettimuthu;
 mod lawson;
+mod leung;
 mod ward;
 
 pub use kettimuthu::Kettimuthu;
 pub use lawson::Lawson;
+pub use leung::Leung;
 pub use ward::Ward;
 
 use serde::{Deserialize, Serialize};
@@ -34,7 +36,8 @@ pub struct Field {
     pub title: &'static str,
     /// Its value when the link gives none.
     pub default: &'static str,
-    /// An input's type when it has no choices: `text` or `date`.
+    /// An input's type when it has no choices: `text` or `date`; `note`: a line of text the
+    /// study writes from the trace ([`Study::notes`]), not an input.
     pub input: &'static str,
     /// A select's values as (value, label), or the boxes to tick when `multiple`; empty: an input.
     pub choices: Vec<(String, String)>,
@@ -89,6 +92,11 @@ impl Field {
     pub fn multiple(mut self) -> Field {
         (self.multiple, self.list) = (true, true);
         self
+    }
+
+    /// A line of text in the form, written by [`Study::notes`] from the trace (the dates it spans).
+    pub fn note(key: &'static str, title: &'static str) -> Field {
+        Field { input: "note", ..Field::text(key, "", "", "", title) }
     }
 
     /// The same field as a date input.
@@ -214,6 +222,9 @@ pub struct Cell {
     /// Its class on the page (`rt`: a row label).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub class: String,
+    /// A swatch of this palette index after the text: the colour of what it names in the charts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<usize>,
 }
 
 impl Cell {
@@ -248,6 +259,12 @@ impl Cell {
     /// The same cell in class `class`.
     pub fn class(mut self, class: &str) -> Cell {
         self.class = class.into();
+        self
+    }
+
+    /// The same cell with a swatch of palette index `colour`.
+    pub fn colour(mut self, colour: usize) -> Cell {
+        self.colour = Some(colour);
         self
     }
 }
@@ -417,6 +434,10 @@ pub trait Study: Sync {
     fn presets(&self) -> Vec<Preset> {
         Vec::new()
     }
+    /// The texts of its [`Field::note`]s on the trace of `about` (none before a trace is read).
+    fn notes(&self, _about: &Value) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
     /// The runs the options ask for with the page's `settings`, or what is wrong with a field;
     /// `about` is what the page knows of the trace (`{"report", "header"}`, as `inspect` gives).
     fn plan(&self, options: &Options, settings: &[String], about: &Value) -> Result<Plan, String>;
@@ -427,7 +448,7 @@ pub trait Study: Sync {
 }
 
 /// The studies the page shows through this module, by name.
-pub const STUDIES: &[&str] = &["ward", "lawson", "kettimuthu"];
+pub const STUDIES: &[&str] = &["ward", "lawson", "kettimuthu", "leung"];
 
 /// `$body` with `$st` bound to the study called `$name`, or an error naming it: dispatched by a
 /// match rather than a trait object, since the page's wasm keeps whatever a vtable reaches, even
@@ -449,6 +470,11 @@ macro_rules! with_study {
             "kettimuthu" => {
                 use $crate::studies::panel::Study as _;
                 let $st = &$crate::studies::panel::Kettimuthu;
+                $body
+            }
+            "leung" => {
+                use $crate::studies::panel::Study as _;
+                let $st = &$crate::studies::panel::Leung;
                 $body
             }
             other => Err(format!("no study {other:?}")),
