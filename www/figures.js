@@ -55,6 +55,13 @@ export function showWholeFigure(canvas, name, make, extra = {}) {
   );
 }
 
+/** An element with properties and children. */
+export function make(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
 /** A message in place of a chart that cannot be drawn yet. */
 export function emptyFigure(canvas, text) {
   const box = canvas.parentElement;

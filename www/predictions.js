@@ -2,7 +2,7 @@
 // values run as the "custom" configuration; Table 3 and the predictability and heel-and-toe
 // tables; the accuracy histogram of Fig. 2; and parameter sweeps ranked by average performance
 // degradation as in section 7 (Table 11, Fig. 10). Everything is built with DOM calls.
-import { showWholeFigure, emptyFigure } from './figures.js';
+import { showWholeFigure, emptyFigure, make } from './figures.js';
 
 /** The predictor panel's keys: the backfill family's prediction options (section 7's space and more). */
 export const PREDICTOR_KEYS = [
@@ -25,12 +25,6 @@ export const TABLE12 = { window: '2', window_type: 'all', metric: 'avg', correct
 /** The name the predictor panel's configuration runs under. */
 export const CUSTOM = 'custom';
 const DEFAULT_BASE = 'easy++';
-
-const make = (tag, props = {}, ...children) => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-};
 
 /** A preset name from the URL: an unencoded '+' arrives as a space (easy++ typed by hand). */
 export const presetName = (s) => s.trimStart().replaceAll(' ', '+').toLowerCase().replaceAll('_', '-');

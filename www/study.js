@@ -2,7 +2,7 @@
 // from its fields, its runs across the worker pool, and its report's headings, notes, tables,
 // charts and findings in order. Nothing here knows any one study. Top-level names start with
 // `study` (the single-file build joins the modules into one scope).
-import { showWholeFigure, emptyFigure, findingList, pageEngine } from './figures.js';
+import { showWholeFigure, emptyFigure, findingList, pageEngine, make } from './figures.js';
 import { runTasks } from './tasks.js';
 
 /**
@@ -80,12 +80,8 @@ export function installStudy(name, ctx) {
   clearStudy(name);
 }
 
-/** An element with properties and children. */
-function studyEl(tag, props = {}, kids = []) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...kids);
-  return node;
-}
+/** An element with properties and a list of children. */
+const studyEl = (tag, props = {}, kids = []) => make(tag, props, ...kids);
 
 /** A field's value as the form shows it (boxes: those ticked, separated by commas). */
 function studyValue(s, f) {

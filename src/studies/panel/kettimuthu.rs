@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::{
-    read, with_own, without, Block, Cell, Claim, Field, Fixed, Options, Plan, Report, Row, Study, Table, Task,
+    plain_number, read, shared_load, with_own, without, Block, Cell, Claim, Field, Fixed, Options, Plan, Report, Row,
+    Study, Table, Task,
 };
 use crate::metrics::categories::CategoryTable;
 use crate::render::generic::{Labels, Panel, Series, Spec};
@@ -128,8 +129,8 @@ fn short(label: &str) -> &str {
 fn loads(o: &Options) -> Result<Vec<f64>, String> {
     let mut out = Vec::new();
     for l in o.get("loads").split(',').map(str::trim).filter(|l| !l.is_empty()) {
-        match l.parse::<f64>() {
-            Ok(v) if v > 0.0 && v <= 100.0 && !l.starts_with('+') => out.push(v),
+        match plain_number(l) {
+            Some(v) if v > 0.0 && v <= 100.0 => out.push(v),
             _ => return Err(format!("load factors must be numbers above 0 and at most 100, not \"{l}\"")),
         }
     }
@@ -529,14 +530,7 @@ impl Study for Kettimuthu {
         };
         // The schemes set mode and sf themselves.
         let base = with_own(&without(settings, &["mode", "sf"]), &[("overhead", overhead.into())]);
-        // A load among the page's trace options scales every factor.
-        let shared = base
-            .iter()
-            .filter_map(|kv| kv.split_once('='))
-            .filter(|(k, _)| k.trim().eq_ignore_ascii_case("load"))
-            .filter_map(|(_, v)| v.trim().parse::<f64>().ok().filter(|v| *v > 0.0))
-            .next_back()
-            .unwrap_or(1.0);
+        let shared = shared_load(&base);
         let mut tasks =
             vec![Task { what: "the comparison".into(), settings: base.clone(), input: json!({"compare": true}) }];
         for &l in &loads {

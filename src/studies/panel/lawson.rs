@@ -7,7 +7,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{read, with_own, Block, Cell, Field, Options, Plan, Report, Row, Study, Table, Task};
+use super::{
+    plain_number, read, shared_load, with_own, Block, Cell, Field, Options, Plan, Report, Row, Study, Table, Task,
+};
 use crate::policy::family_default;
 use crate::render::compare::{fmt_value, Unit};
 use crate::render::generic::{Labels, Series, Spec, XScale};
@@ -49,24 +51,15 @@ struct Form {
     seed: u64,
 }
 
-/// A number as the form and the links write it (1.50 -> 1.5), or None when it is not one >= 0.
-fn canon(s: &str) -> Option<(f64, String)> {
-    let s = s.trim();
-    let ok =
-        !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.') && s.matches('.').count() <= 1 && s != ".";
-    let v: f64 = if ok { s.parse().ok()? } else { return None };
-    Some((v, v.to_string()))
-}
-
 fn form(o: &Options) -> Result<Form, String> {
-    let fraction = |key: &str, what: &str| match canon(o.get(key)) {
-        Some((v, _)) if v <= 1.0 => Ok(v),
+    let fraction = |key: &str, what: &str| match plain_number(o.get(key)) {
+        Some(v) if v <= 1.0 => Ok(v),
         _ => Err(format!("the {what} fraction must be a number from 0 to 1, not \"{}\"", o.get(key))),
     };
     let mut loads = Vec::new();
     for l in o.get("loads").split(',').filter(|l| !l.trim().is_empty()) {
-        match canon(l) {
-            Some((v, c)) if v > 0.0 => loads.push(c),
+        match plain_number(l) {
+            Some(v) if v > 0.0 => loads.push(v.to_string()),
             _ => return Err(format!("load factors must be numbers above 0, not \"{}\"", l.trim())),
         }
     }
@@ -467,14 +460,7 @@ impl Study for Lawson {
 
     fn plan(&self, options: &Options, settings: &[String], _about: &Value) -> Result<Plan, String> {
         let f = form(options)?;
-        // A load among the page's trace options scales every factor, as `schedlab lawson` does.
-        let shared = settings
-            .iter()
-            .filter_map(|kv| kv.split_once('='))
-            .filter(|(k, _)| k.trim().eq_ignore_ascii_case("load"))
-            .filter_map(|(_, v)| canon(v).map(|x| x.0).filter(|v| *v > 0.0))
-            .next_back()
-            .unwrap_or(1.0);
+        let shared = shared_load(settings);
         let thresholds = f.thresholds.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(",");
         let tasks = f
             .loads

@@ -8,7 +8,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{read, with_own, Block, Cell, Claim, Field, Options, Plan, Preset, Report, Row, Study, Table, Task};
+use super::{
+    plain_number, read, with_own, Block, Cell, Claim, Field, Options, Plan, Preset, Report, Row, Study, Table, Task,
+};
 use crate::calendar::Zone;
 use crate::metrics::categories::{leung_width_labels, shape, Grid};
 use crate::policy::family_default;
@@ -300,9 +302,7 @@ struct Form {
 /// A share in (0, 1] as the fairshare options take it, written as typed.
 fn share(text: &str) -> Option<String> {
     let t = text.trim();
-    let digits = t.replacen('.', "", 1);
-    let ok = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && !t.ends_with('.');
-    let v: f64 = if ok { t.parse().ok()? } else { return None };
+    let v = plain_number(t).filter(|_| !t.ends_with('.'))?;
     (v > 0.0 && v <= 1.0).then(|| t.to_string())
 }
 
@@ -818,8 +818,7 @@ mod tests {
     use serde_json::json;
 
     fn options(given: &[&str]) -> Options {
-        let given: Vec<String> = given.iter().map(|s| s.to_string()).collect();
-        Options::parse(&Leung.fields(), &given).unwrap()
+        Options::of(&Leung, given)
     }
 
     #[test]

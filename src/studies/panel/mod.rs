@@ -19,6 +19,7 @@ pub use ward::Ward;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::keys::normalize;
 use crate::run::Settings;
 use crate::studies::findings::Finding;
 use crate::trace::Trace;
@@ -447,36 +448,22 @@ pub trait Study: Sync {
     fn report(&self, options: &Options, values: &[Value], about: &Value) -> Result<Report, String>;
 }
 
-/// The studies the page shows through this module, by name.
-pub const STUDIES: &[&str] = &["ward", "lawson", "kettimuthu", "leung"];
-
 /// `$body` with `$st` bound to the study called `$name`, or an error naming it: dispatched by a
 /// match rather than a trait object, since the page's wasm keeps whatever a vtable reaches, even
-/// in its smaller build that shows no study.
+/// in its smaller build that shows no study. The studies are named once, in the first rule.
 #[macro_export]
 macro_rules! with_study {
     ($name:expr, |$st:ident| $body:expr) => {
+        $crate::with_study!(@ $name, $st, $body;
+            "ward" => Ward, "lawson" => Lawson, "kettimuthu" => Kettimuthu, "leung" => Leung)
+    };
+    (@ $name:expr, $st:ident, $body:expr; $($n:literal => $t:ident),*) => {
         match $name {
-            "ward" => {
+            $($n => {
                 use $crate::studies::panel::Study as _;
-                let $st = &$crate::studies::panel::Ward;
+                let $st = &$crate::studies::panel::$t;
                 $body
-            }
-            "lawson" => {
-                use $crate::studies::panel::Study as _;
-                let $st = &$crate::studies::panel::Lawson;
-                $body
-            }
-            "kettimuthu" => {
-                use $crate::studies::panel::Study as _;
-                let $st = &$crate::studies::panel::Kettimuthu;
-                $body
-            }
-            "leung" => {
-                use $crate::studies::panel::Study as _;
-                let $st = &$crate::studies::panel::Leung;
-                $body
-            }
+            })*
             other => Err(format!("no study {other:?}")),
         }
     };
@@ -489,8 +476,33 @@ pub(crate) fn read<T: serde::de::DeserializeOwned>(value: &Value) -> Result<T, S
 
 /// The page's settings less those of `keys` (which a study sets itself or leaves to its runs).
 pub(crate) fn without(settings: &[String], keys: &[&str]) -> Vec<String> {
-    let key = |kv: &str| kv.split('=').next().unwrap_or("").trim().to_lowercase().replace('-', "_");
+    let key = |kv: &str| normalize(kv.split('=').next().unwrap_or(""));
     settings.iter().filter(|kv| !keys.contains(&key(kv).as_str())).cloned().collect()
+}
+
+/// A number as the forms take one: decimal digits with at most one point (no sign, no exponent).
+pub(crate) fn plain_number(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let ok = s.chars().any(|c| c.is_ascii_digit())
+        && s.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && s.matches('.').count() <= 1;
+    if ok {
+        s.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// The `load` among the page's trace options (1 without one), which scales a study's own load
+/// factors as the command line's studies scale theirs.
+pub(crate) fn shared_load(settings: &[String]) -> f64 {
+    settings
+        .iter()
+        .filter_map(|kv| kv.split_once('='))
+        .filter(|(k, _)| normalize(k) == "load")
+        .filter_map(|(_, v)| plain_number(v).filter(|v| *v > 0.0))
+        .next_back()
+        .unwrap_or(1.0)
 }
 
 /// The page's settings less the keys a study sets itself, then the study's own.

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{read, with_own, Block, Cell, Field, Options, Plan, Report, Row, Study, Table, Task};
+use super::{plain_number, read, with_own, Block, Cell, Field, Options, Plan, Report, Row, Study, Table, Task};
 use crate::metrics::monthly::{Month, Monthly};
 use crate::render::axis::whole_or_number;
 use crate::render::generic::{Labels, Series, Spec};
@@ -36,10 +36,7 @@ fn omegas(text: &str) -> Result<Vec<String>, String> {
         let w = if ["inf", "∞", "infinity"].contains(&p.as_str()) {
             f64::INFINITY
         } else {
-            match p.parse::<f64>() {
-                Ok(w) if w >= 0.0 && w.is_finite() && !p.starts_with('+') => w,
-                _ => return Err(format!("{part} is not an omega: give numbers >= 0 or inf")),
-            }
+            plain_number(&p).ok_or_else(|| format!("{part} is not an omega: give numbers >= 0 or inf"))?
         };
         if !out.iter().any(|(x, _)| *x == w) {
             out.push((w, if w.is_infinite() { "inf".into() } else { w.to_string() }));
