@@ -19,7 +19,7 @@ const studyCanon = (v) => (/^\s*(\d+\.?\d*|\.\d+)\s*$/.test(v) ? String(Number(v
 const studyListValue = (f, v) => (f.list ? v.split(',').map((x) => x.trim()).filter(Boolean).join(',') : v.trim());
 
 /**
- * Builds the form of study `name` into its `.study` box and wires it. `ctx` gives {pool, params,
+ * Builds the form of study `name` into its `[data-panel]` box and wires it. `ctx` gives {pool, params,
  * ready(), bytes(), settings() -> the page's settings as `KEY=VALUE`, about() -> {report, header}
  * of the trace (undefined before one is read), onurl()}; the page's engine
  * is the whole one by then.
@@ -76,7 +76,7 @@ export function installStudy(name, ctx) {
   const cancel = studyEl('button', { id: `${prefix}-cancel`, type: 'button', textContent: 'Cancel', onclick: () => ctx.pool.cancel(name) });
   form.append(run, ' ', cancel, ' ', studyEl('span', { id: `${prefix}-count` }));
   const line = studyEl('p', {}, [studyEl('progress', { id: `${prefix}-progress`, value: 0, max: 1 }), ' ', studyEl('span', { id: `${prefix}-status`, role: 'status' })]);
-  document.querySelector(`.study[data-study="${name}"]`).append(form, line, studyEl('div', { id: `${prefix}-report` }));
+  document.querySelector(`[data-panel="${name}"]`).append(form, line, studyEl('div', { id: `${prefix}-report` }));
   clearStudy(name);
 }
 
