@@ -68,6 +68,19 @@ for (const [view, first] of Object.entries(FIRST)) {
   });
 }
 
+test('an embedded study panel shows its first chart alone, its form and tables left out', async () => {
+  for (const [study, prefix, first] of [['ward', 'ward', '#chart-ward'], ['lawson', 'lawson', '#chart-lawson-r'], ['kettimuthu', 'km', '#chart-km-avg'], ['leung', 'lg', '#chart-lg-missed']]) {
+    const page = await browser.newPage({ viewport: { width: 700, height: 450 } });
+    await page.goto(`${base}/?embed&view=studies&study=${study}&policies=easy`);
+    await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.hash, first, { timeout: 120_000 });
+    const where = await inside(page, first);
+    assert.ok(where.ok, `${study}: ${where.why}`);
+    for (const hidden of [`#${prefix}-form`, `#${prefix}-status`, `#${prefix}-report table`]) assert.ok(await page.isHidden(hidden), `${study}: ${hidden} hidden`);
+    await page.screenshot({ path: path.join(shots, `embed-study-${study}-700x450.png`) });
+    await page.close();
+  }
+});
+
 test('an embed shows its controls when asked (controls=1)', async () => {
   const page = await browser.newPage({ viewport: { width: 700, height: 450 } });
   await page.goto(`${base}/?embed&controls=1&view=timeline&policies=easy,fcfs`);
