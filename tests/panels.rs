@@ -109,3 +109,29 @@ fn kettimuthu_tables_and_claims_are_the_comparisons() {
     assert_eq!(block(&r, "km-load-findings")["findings"].as_array().unwrap().len(), 0);
     assert_eq!(block(&r, "chart-km-util")["kind"], "empty");
 }
+
+#[test]
+fn the_sweep_ranks_the_configurations_runs_by_section_7s_degradation() {
+    use schedlab::studies::sweep::{degradation, ranking};
+    let r = report(&schedlab::studies::panel::Sweep, &["axes=window=1-3\nmetric=avg,med", "rows=all"]);
+    let table = block(&r, "sweep-table");
+    let mut perf = Vec::new();
+    for w in ["1", "2", "3"] {
+        for m in ["avg", "med"] {
+            let (trace, s) = demo(&[&format!("window={w}"), &format!("metric={m}")]);
+            let (_, res) = run_one(&trace, &configure("easy++", &s).unwrap()[0], &s);
+            perf.push(vec![res.metrics.avg_wait_s, res.metrics.avg_bsld]);
+        }
+    }
+    let d = degradation(&perf);
+    let order = ranking(&d);
+    for (pos, &i) in order.iter().enumerate() {
+        let index = i.to_string();
+        assert_eq!(table["rows"][pos]["data"][0][1], index.as_str(), "position {pos}");
+        assert_eq!(cell(table, &[("index", &index)], "degradation"), d[i]);
+        assert_eq!(cell(table, &[("index", &index)], "avg_wait_s"), perf[i][0]);
+    }
+    // Fig. 10 by window, then a chart by metric.
+    assert_eq!(block(&r, "chart-sweep")["spec"]["categories"], serde_json::json!(["1", "2", "3"]));
+    assert_eq!(block(&r, "chart-sweep-metric")["spec"]["categories"], serde_json::json!(["avg", "med"]));
+}

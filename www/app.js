@@ -10,14 +10,6 @@ import {
   predictorUrlValues,
   predictorEdited,
   predictionGroup,
-  predictionPresets,
-  renderTable3,
-  renderPredictability,
-  installSweep,
-  sweepUrlValues,
-  clearSweep,
-  redrawSweep,
-  runSweep,
   presetName,
 } from './predictions.js';
 import { MINE, buildMine, mineTask, mineUrlValues } from './mine.js';
@@ -345,29 +337,13 @@ function writePredictor(u, running) {
   if (running || predictorEdited()) for (const kv of predictorUrlValues()) u.searchParams.append('pred', kv);
 }
 
-/** Writes a panel's URL parameters (null: the default, left out). */
+/** Writes a panel's URL parameters (null: the default, left out; a list: the parameter once per item). */
 function syncPanelUrl(values) {
   const u = new URL(location.href);
   for (const [key, value] of Object.entries(values ?? {})) {
-    if (value === null) u.searchParams.delete(key);
-    else u.searchParams.set(key, value);
+    u.searchParams.delete(key);
+    for (const v of value === null ? [] : [value].flat()) u.searchParams.append(key, v);
   }
-  history.replaceState(null, '', u);
-}
-
-/** The multiple-queue panel in the URL (`mq_loads`, `mq_high`, `mq_res`, ...), written when it runs. */
-
-
-/** The fairshare panel in the URL (`lg_from`, `lg_to`, `lg_decay`, `lg_heavy`, `lg_view`, `lg_turn`, `lg_series`). */
-
-/** The sweep panel in the URL (`sweep`, `sweep_base`, `sweep_by`), written when a sweep starts. */
-function syncSweepUrl() {
-  const u = new URL(location.href);
-  const { axes, base, by } = sweepUrlValues();
-  u.searchParams.delete('sweep');
-  for (const a of axes) u.searchParams.append('sweep', a);
-  u.searchParams.set('sweep_base', base);
-  u.searchParams.set('sweep_by', by);
   history.replaceState(null, '', u);
 }
 
@@ -654,8 +630,8 @@ async function loadFile(file, name) {
   state.name = name;
   state.results.clear();
   renderResults();
-  clearSweep();
-  if (P) for (const clear of [() => P.clearStudy('ward'), () => P.clearStudy('lawson'), () => P.clearStudy('kettimuthu'), () => P.clearStudy('leung'), P.clearLoadSweep]) clear();
+  if (P) for (const name of PANELS) P.clearStudy(name);
+  P?.clearLoadSweep();
   state.studiesRun.clear();
   clearTimeline();
   $('#load-warning').hidden = true;
@@ -1072,13 +1048,14 @@ function renderJobs() {
   }
 }
 
-/** Table 3 and the predictability tables, from the runs in catalogue order. */
+/** Table 3 and the predictability tables of the runs in catalogue order, as the engine makes them. */
 function renderPredictions() {
-  const all = [...state.results.values()].sort((a, b) => place(a.result.policy) - place(b.result.policy));
-  const group = new Set([...predictionPresets(state.catalogue), CUSTOM]);
-  const rows = all.filter((r) => group.has(r.result.policy)).map((r) => [r.result.policy, r]);
-  $('#table3-note').textContent = renderTable3($('#table3'), rows, define);
-  renderPredictability($('#predictability'), rows, define);
+  const runs = [...state.results.values()].sort((a, b) => place(a.result.policy) - place(b.result.policy));
+  const res = pageEngine().prediction_tables(runs.map((r) => ({ policy: r.result.policy, metrics: r.result.metrics })));
+  if (!res.ok) return setStatus(res.message, 'error');
+  $('#table3-note').textContent = res.note;
+  $('#table3-box').replaceChildren(P.studyTable(res.tables[0]));
+  $('#predictability-box').replaceChildren(P.studyTable(res.tables[1]));
 }
 
 /** Draws what the current view shows (charts in hidden views are drawn when shown). */
@@ -1091,7 +1068,6 @@ function renderView() {
   else if (state.view === 'load') withPanels(() => P.redrawLoadSweep());
   else if (state.view === 'studies') withPanels(showStudy);
   else if (state.view === 'learn') withPanels(() => P.redrawLearn());
-  renderPredictions();
 }
 
 /**
@@ -1471,16 +1447,6 @@ async function main() {
   document.body.dataset.jobLimit = String(state.limit);
   renderPolicies();
   buildPredictor($('#predictor'), state.catalogue, params.getAll('pred'), syncPredictorUrl);
-  installSweep({
-    pool: state.pool,
-    catalogue: state.catalogue,
-    params,
-    ready: () => !!(state.bytes && state.report),
-    // The time budget applies to each configuration's run.
-    run: (policy, list) => ({ bytes: state.bytes, policy, settings: [...list, ...budgetSettings()] }),
-    base: taskFor,
-    onurl: syncSweepUrl,
-  });
   $('#accuracy-policy').onchange = choose;
   $('#policy-pick').onchange = choose;
   installTooltip();
@@ -1611,15 +1577,9 @@ function showView(view, study = state.study, write = true) {
   renderView();
 }
 
-/** Each study's redraw and its run with the settings its panel shows. */
-const study = (name) =>
-  ({
-    tsafrir: [redrawSweep, runSweep],
-    ward: [() => P.redrawStudy('ward'), () => P.runStudy('ward')],
-    lawson: [() => P.redrawStudy('lawson'), () => P.runStudy('lawson')],
-    kettimuthu: [() => P.redrawStudy('kettimuthu'), () => P.runStudy('kettimuthu')],
-    leung: [() => P.redrawStudy('leung'), () => P.runStudy('leung')],
-  })[name];
+/** The study panel of each study in the Studies view (the engine's studies): Tsafrir et al.'s is its sweep. */
+const PANELS = ['sweep', 'ward', 'lawson', 'kettimuthu', 'leung'];
+const panelOf = (study) => (study === 'tsafrir' ? 'sweep' : study);
 
 /** Wires the panels loaded on demand to the page's state (see panelsReady). */
 function installPanels() {
@@ -1645,6 +1605,17 @@ function installPanels() {
     bytes: () => state.bytes,
     about: () => (state.report ? { report: state.report, header: state.header } : undefined),
   };
+  P.installStudy('sweep', {
+    ...ctx,
+    // The time budget applies to each configuration; the predictor panel's values run as its base `custom`.
+    settings: () => [
+      ...settings(),
+      ...budgetSettings(),
+      `custom:base=${predictorConfig().base}`,
+      ...predictorSettings().map((kv) => `custom:${kv}`),
+    ],
+    onurl: () => syncPanelUrl(P.studyUrlValues('sweep')),
+  });
   P.installStudy('ward', {
     ...ctx,
     // The shared settings, then the relaxed policy's own options as typed under Policies, and the time budget.
@@ -1679,12 +1650,13 @@ const AUTO_STUDY_JOBS = 20_000;
 
 /** Redraws the study shown (its charts were not drawn while hidden); on a trace of modest size, runs it the first time. */
 function showStudy() {
-  const [redraw, run] = study(state.study);
-  redraw();
-  if (state.bytes && state.report?.jobs_kept <= AUTO_STUDY_JOBS && !state.studiesRun.has(state.study)) {
-    state.studiesRun.add(state.study);
-    run();
+  const name = panelOf(state.study);
+  P.redrawStudy(name);
+  if (state.bytes && state.report?.jobs_kept <= AUTO_STUDY_JOBS && !state.studiesRun.has(name)) {
+    state.studiesRun.add(name);
+    P.runStudy(name);
   }
+  renderPredictions();
 }
 
 /** The trace's shape: jobs and processor-hours by length and width (Leung et al. Tables I-II). */

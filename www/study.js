@@ -15,8 +15,9 @@ const studyPanels = new Map();
 /** A number as the engine writes it (1.50 -> 1.5); anything else trimmed. */
 const studyCanon = (v) => (/^\s*(\d+\.?\d*|\.\d+)\s*$/.test(v) ? String(Number(v)) : v.trim());
 
-/** A text field's value for the URL and the engine: a list's items without the spaces after commas. */
-const studyListValue = (f, v) => (f.list ? v.split(',').map((x) => x.trim()).filter(Boolean).join(',') : v.trim());
+/** A text field's value for the URL and the engine: a list's items without the spaces after commas, a box's lines trimmed. */
+const studyListValue = (f, v) =>
+  f.list ? v.split(',').map((x) => x.trim()).filter(Boolean).join(',') : f.lines ? v.split('\n').map((x) => x.trim()).filter(Boolean).join('\n') : v.trim();
 
 /**
  * Builds the form of study `name` into its `[data-panel]` box and wires it. `ctx` gives {pool, params,
@@ -41,7 +42,8 @@ export function installStudy(name, ctx) {
       form.append(studyEl('span', { id, className: 'note', title: f.title }));
       continue;
     }
-    const given = ctx.params.get(f.url);
+    // A box of lines takes a parameter per line.
+    const given = f.lines ? ctx.params.getAll(f.url).join('\n') || null : ctx.params.get(f.url);
     const value = given === null ? f.default : f.list ? given.split(',').map((x) => x.trim()).join(', ') : given;
     // A view's choice shows at once and lives in the URL; another field's waits for Run.
     const changed = () => (f.view ? (studyShow(s), ctx.onurl()) : studyPlan(s));
@@ -60,6 +62,8 @@ export function installStudy(name, ctx) {
       input = studyEl('select', { id, title: f.title, onchange: changed });
       for (const [v, label] of f.choices) input.append(new Option(label, v));
       input.value = f.choices.some(([v]) => v === value) ? value : f.default;
+    } else if (f.lines) {
+      input = studyEl('textarea', { id, title: f.title, value, rows: f.lines, cols: 28, spellcheck: false, oninput: changed });
     } else {
       input = studyEl('input', { id, type: f.input, title: f.title, value, size: f.size, spellcheck: false, autocomplete: 'off', oninput: changed });
     }
@@ -98,13 +102,13 @@ function studyStatus(s, text, kind = '') {
   el.className = kind;
 }
 
-/** The study in the URL: each field not at its default, by its URL name. */
+/** The study in the URL: each field not at its default, by its URL name (a box of lines as a list of them). */
 export function studyUrlValues(name) {
   const s = studyPanels.get(name);
   return Object.fromEntries(
     s.fields.map((f) => {
       const v = studyValue(s, f);
-      return [f.url, v === studyListValue(f, f.default) ? null : v];
+      return [f.url, v === studyListValue(f, f.default) ? null : f.lines ? v.split('\n') : v];
     }),
   );
 }
@@ -193,7 +197,7 @@ function studyShow(s) {
 }
 
 /** A paper's table: head rows of spanning cells, body rows with what they stand for as data. */
-function studyTable(t) {
+export function studyTable(t) {
   const table = studyEl('table', { id: t.id, className: t.class });
   for (const [k, v] of t.data) table.dataset[k] = v;
   const put = (tr, c, tag) => {
@@ -201,6 +205,7 @@ function studyTable(t) {
     if (c.title) td.title = c.title;
     if (c.class) td.className = c.class;
     if (c.key) Object.assign(td.dataset, { key: c.key, value: c.value });
+    if (c.aside) td.append(studyEl('span', { className: 'chg', textContent: ` ${c.aside}` }));
     if (c.colour != null) {
       const swatch = td.appendChild(studyEl('span', { className: 'swatch', title: 'its colour in the charts' }));
       swatch.style.background = pageEngine().run_colour(c.colour);

@@ -1,7 +1,7 @@
 // One simulation worker: loads the engine once, then answers one task at a time.
 // Tasks: {id, kind, bytes, trace, policy, settings, points, view, input}; kind is one of catalogue, inspect,
 // simulate, metrics (a sweep's run: the result alone), schedule, gantt-open, gantt-render,
-// gantt-hover, rank-sweep, explain-job (why job input.job started when it did), to-swf (the trace as SWF text),
+// gantt-hover, explain-job (why job input.job started when it did), to-swf (the trace as SWF text),
 // generate (a synthetic workload as SWF text: input {spec}), load-point (one policy at one load of a
 // load sweep: input {load, seed, spec}: the workload generated from spec at that load and seed, or
 // without spec the trace, which the settings scale),
@@ -69,7 +69,7 @@ async function zones(eng, bytes, settings) {
 
 /** The tasks only the whole engine answers; the rest, the engine the page opens with. */
 const WHOLE = new Set([
-  'rank-sweep', 'explain-job', 'generate', 'load-point', 'schedule', 'to-swf', 'study',
+  'explain-job', 'generate', 'load-point', 'schedule', 'to-swf', 'study',
 ]);
 
 let wholeMemory = null; // the whole engine's memory, once it is loaded
@@ -174,7 +174,6 @@ self.onmessage = async (event) => {
       return;
     } else if (kind === 'gantt-job') value = gantt ? gantt.job(view.t, view.proc) : null;
     else if (kind === 'gantt-hover') value = gantt ? gantt.describe(view.t, view.proc) : '';
-    else if (kind === 'rank-sweep') value = eng.rank_sweep(input);
     else if (kind === 'explain-job') value = eng.explain_job(bytes, policy, settings, input.job);
     else if (kind === 'to-swf') value = eng.to_swf(bytes, settings);
     else if (kind === 'generate') value = eng.generate_swf(input.spec);

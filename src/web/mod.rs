@@ -439,29 +439,22 @@ impl GanttSession {
     }
 }
 
-/// Ranks a sweep (Tsafrir et al. section 7). Input: `{"configs": [[[key, value], ...], ...],
-/// "perf": [[case values...], ...], "by": key}`; output: `{"degradation", "order", "by"}` or
-/// `{"ok": false, "message"}`.
+/// Tsafrir et al.'s Table 3 and Tables 4, 5 and 10 of the page's runs: `runs` is
+/// `[{policy, metrics}]` in the page's order, of which the prediction presets and the predictor
+/// panel's `custom` are shown. Returns `{"ok", "note", "tables": [table3, predictability]}`.
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
-pub fn rank_sweep(input: JsValue) -> JsValue {
-    #[derive(serde::Deserialize)]
-    struct Input {
-        configs: Vec<Vec<(String, String)>>,
-        perf: Vec<Vec<f64>>,
-        by: String,
-    }
-    let i: Input = match serde_wasm_bindgen::from_value(input) {
-        Ok(i) => i,
-        Err(e) => return failure(format!("bad sweep input: {e}"), Value::Null),
+pub fn prediction_tables(runs: JsValue) -> JsValue {
+    use crate::studies::panel::{prediction_presets, prediction_tables, Ran};
+    let runs: Vec<Ran> = match serde_wasm_bindgen::from_value(runs) {
+        Ok(r) => r,
+        Err(e) => return failure(format!("bad runs: {e}"), Value::Null),
     };
-    let d = crate::studies::sweep::degradation(&i.perf);
-    js(&json!({
-        "ok": true,
-        "degradation": d,
-        "order": crate::studies::sweep::ranking(&d),
-        "by": crate::studies::sweep::by_key(&i.configs, &d, &i.by),
-    }))
+    let presets = prediction_presets();
+    let shown: Vec<Ran> =
+        runs.into_iter().filter(|r| r.policy == "custom" || presets.contains(&r.policy.as_str())).collect();
+    let (note, t3, tp) = prediction_tables(&shown);
+    js(&json!({"ok": true, "note": note, "tables": [t3, tp]}))
 }
 
 /// A wasm class reading a dropped file in chunks into a packed trace, which every other call

@@ -9,11 +9,13 @@
 mod kettimuthu;
 mod lawson;
 mod leung;
+mod tsafrir;
 mod ward;
 
 pub use kettimuthu::Kettimuthu;
 pub use lawson::Lawson;
 pub use leung::Leung;
+pub use tsafrir::{prediction_presets, prediction_tables, Ran, Sweep};
 pub use ward::Ward;
 
 use serde::{Deserialize, Serialize};
@@ -50,6 +52,8 @@ pub struct Field {
     pub view: bool,
     /// A list separated by commas: shown with a space after each, in links without.
     pub list: bool,
+    /// Rows of a box of lines, each its own parameter in a link (0: one line).
+    pub lines: u32,
 }
 
 impl Field {
@@ -73,6 +77,7 @@ impl Field {
             size: 14,
             view: false,
             list: false,
+            lines: 0,
         }
     }
 
@@ -115,6 +120,12 @@ impl Field {
     /// The same field as a list separated by commas.
     pub fn list(mut self) -> Field {
         self.list = true;
+        self
+    }
+
+    /// The same field as a box of `rows` lines, each line its own parameter in a link.
+    pub fn lines(mut self, rows: u32) -> Field {
+        self.lines = rows;
         self
     }
 
@@ -226,6 +237,9 @@ pub struct Cell {
     /// A swatch of this palette index after the text: the colour of what it names in the charts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colour: Option<usize>,
+    /// A remark after the text, in grey (a change relative to a reference).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub aside: String,
 }
 
 impl Cell {
@@ -260,6 +274,12 @@ impl Cell {
     /// The same cell in class `class`.
     pub fn class(mut self, class: &str) -> Cell {
         self.class = class.into();
+        self
+    }
+
+    /// The same cell with `aside` after its text, in grey.
+    pub fn aside(mut self, aside: impl Into<String>) -> Cell {
+        self.aside = aside.into();
         self
     }
 
@@ -455,7 +475,7 @@ pub trait Study: Sync {
 macro_rules! with_study {
     ($name:expr, |$st:ident| $body:expr) => {
         $crate::with_study!(@ $name, $st, $body;
-            "ward" => Ward, "lawson" => Lawson, "kettimuthu" => Kettimuthu, "leung" => Leung)
+            "sweep" => Sweep, "ward" => Ward, "lawson" => Lawson, "kettimuthu" => Kettimuthu, "leung" => Leung)
     };
     (@ $name:expr, $st:ident, $body:expr; $($n:literal => $t:ident),*) => {
         match $name {
