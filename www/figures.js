@@ -73,11 +73,7 @@ export function emptyFigure(canvas, text) {
   // The message takes the chart's place, not a blank box beside it.
   canvas.hidden = true;
   let p = box.querySelector('p.empty');
-  if (!p) {
-    p = document.createElement('p');
-    p.className = 'empty note';
-    box.prepend(p);
-  }
+  if (!p) box.prepend((p = make('p', { className: 'empty note' })));
   p.textContent = text;
   box.querySelector('.tools')?.remove();
   box.querySelector('.numbers-box')?.remove();
@@ -155,18 +151,8 @@ export function showFigure(canvas, name, make, extra = {}) {
 /** The buttons over a chart: its numbers as a table, SVG and PNG. */
 function tools(box, canvas, name) {
   if (box.querySelector('.tools')) return;
-  const bar = document.createElement('div');
-  bar.className = 'tools';
-  const button = (text, title, onclick) => {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'small';
-    b.textContent = text;
-    b.title = title;
-    b.onclick = onclick;
-    bar.append(b);
-    return b;
-  };
+  const bar = make('div', { className: 'tools' });
+  const button = (text, title, onclick) => bar.appendChild(make('button', { type: 'button', className: 'small', textContent: text, title, onclick }));
   const table = button('Table', 'the numbers drawn, as a table', () => {
     const open = box.querySelector('.numbers-box');
     if (open) {
@@ -174,10 +160,7 @@ function tools(box, canvas, name) {
       table.setAttribute('aria-expanded', 'false');
       return;
     }
-    const div = document.createElement('div');
-    div.className = 'numbers-box';
-    fillTable(div, canvas.figure.table());
-    box.append(div);
+    fillTable(box.appendChild(make('div', { className: 'numbers-box' })), canvas.figure.table());
     table.setAttribute('aria-expanded', 'true');
   });
   table.setAttribute('aria-expanded', 'false');
@@ -197,16 +180,8 @@ function tools(box, canvas, name) {
 /** Writes a Figure's table ({title, columns, rows}) into `box`. */
 function fillTable(box, t) {
   box.textContent = '';
-  const table = document.createElement('table');
-  table.className = 'numbers';
-  const caption = table.createCaption();
-  caption.textContent = t.title;
-  const head = table.createTHead().insertRow();
-  for (const c of t.columns) {
-    const th = document.createElement('th');
-    th.textContent = c;
-    head.append(th);
-  }
+  const table = make('table', { className: 'numbers' }, make('caption', { textContent: t.title }));
+  table.createTHead().insertRow().append(...t.columns.map((c) => make('th', { textContent: c })));
   const body = table.createTBody();
   for (const row of t.rows) {
     const tr = body.insertRow();
@@ -227,9 +202,7 @@ export const fmt = (v) => (Number.isFinite(v) ? show('number', v) : String(v));
 
 /** Offers `blob` as a download named `name`. */
 export function saveBlob(name, blob) {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
+  const a = make('a', { href: URL.createObjectURL(blob), download: name });
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
@@ -238,14 +211,9 @@ export function saveBlob(name, blob) {
 export function findingList(list, findings) {
   list.textContent = '';
   for (const f of findings) {
-    const li = document.createElement('li');
+    const [className, textContent] = f.holds === true ? ['done', 'holds'] : f.holds === false ? ['error', 'CONTRADICTED'] : ['na', 'n/a'];
+    const claim = make('span', { className: 'claim', textContent: ` ${f.claim}` });
+    const li = list.appendChild(make('li', {}, make('b', { className, textContent }), claim, make('div', { className: 'note detail', textContent: f.detail })));
     li.dataset.holds = String(f.holds);
-    const verdict = document.createElement('b');
-    verdict.className = f.holds === true ? 'done' : f.holds === false ? 'error' : 'na';
-    verdict.textContent = f.holds === true ? 'holds' : f.holds === false ? 'CONTRADICTED' : 'n/a';
-    const claim = Object.assign(document.createElement('span'), { className: 'claim', textContent: ` ${f.claim}` });
-    const detail = Object.assign(document.createElement('div'), { className: 'note detail', textContent: f.detail });
-    li.append(verdict, claim, detail);
-    list.append(li);
   }
 }

@@ -3,7 +3,7 @@
 // sentences (the decision log). The trace is a table anyone can edit; the schedules follow.
 // State lives in the URL: example=NAME or jobs=submit,runtime,estimate,procs,user;... with
 // machine=N, policies=A,B and step=N, so a link (or an embed) reproduces the lesson.
-import { pageEngine, showFigure, emptyFigure } from './figures.js';
+import { pageEngine, showFigure, emptyFigure, make } from './figures.js';
 import { MINE, mineSpec, minePriority } from './mine.js';
 
 const el = (sel) => document.querySelector(sel);
@@ -74,13 +74,8 @@ export function installLearn({ params, catalogue, shown }) {
   L.shown = shown;
   const nav = el('#learn-examples');
   for (const ex of L.examples) {
-    const b = document.createElement('button');
-    b.type = 'button';
+    const b = nav.appendChild(make('button', { type: 'button', textContent: ex.title, title: ex.source, onclick: () => learnLoadExample(ex.name) }));
     b.dataset.example = ex.name;
-    b.textContent = ex.title;
-    b.title = ex.source;
-    b.onclick = () => learnLoadExample(ex.name);
-    nav.append(b);
   }
   for (const id of ['#learn-a', '#learn-b']) {
     const sel = el(id);
@@ -163,22 +158,14 @@ function learnFillTable() {
   const t = el('#learn-jobs');
   t.textContent = '';
   const head = t.createTHead().insertRow();
-  for (const h of ['job', 'submit (s)', 'runtime (s)', 'estimate (s)', 'processors', 'user', '']) {
-    const th = document.createElement('th');
-    th.textContent = h;
-    head.append(th);
-  }
+  head.append(...['job', 'submit (s)', 'runtime (s)', 'estimate (s)', 'processors', 'user', ''].map((h) => make('th', { textContent: h })));
   const body = t.createTBody();
   L.rows.forEach((r, i) => {
     const tr = body.insertRow();
     tr.insertCell().textContent = String(i + 1);
     for (const key of ['submit', 'runtime', 'estimate', 'procs', 'user']) {
-      const input = document.createElement('input');
-      input.type = 'number';
-      input.min = key === 'submit' ? '0' : '1';
-      input.value = r[key];
+      const input = make('input', { type: 'number', min: key === 'submit' ? '0' : '1', value: r[key], ariaLabel: `job ${i + 1} ${key}` });
       input.dataset.key = key;
-      input.setAttribute('aria-label', `job ${i + 1} ${key}`);
       input.oninput = () => {
         const v = Number(input.value);
         if (!Number.isFinite(v) || input.value === '') return;
@@ -187,16 +174,11 @@ function learnFillTable() {
       };
       tr.insertCell().append(input);
     }
-    const del = document.createElement('button');
-    del.type = 'button';
-    del.className = 'small';
-    del.textContent = 'Remove';
-    del.setAttribute('aria-label', `remove job ${i + 1}`);
-    del.onclick = () => {
+    const onclick = () => {
       L.rows.splice(i, 1);
       learnEdited();
     };
-    tr.insertCell().append(del);
+    tr.insertCell().append(make('button', { type: 'button', className: 'small', textContent: 'Remove', ariaLabel: `remove job ${i + 1}`, onclick }));
   });
 }
 
@@ -227,15 +209,9 @@ function learnCompute(write) {
     L.learn = new engine.Learn(learnToSwf(L.rows, L.machine), specs, L.settings);
     L.data = L.learn.data();
   } catch (e) {
-    const li = document.createElement('li');
-    li.textContent = String(e.message ?? e);
-    problems.append(li);
+    problems.append(make('li', { textContent: String(e.message ?? e) }));
   }
-  for (const p of L.data?.problems ?? []) {
-    const li = document.createElement('li');
-    li.textContent = p;
-    problems.append(li);
-  }
+  problems.append(...(L.data?.problems ?? []).map((p) => make('li', { textContent: p })));
   const times = new Set();
   for (const l of L.data?.lessons ?? []) for (const s of l.steps) times.add(s.time);
   L.times = [...times].sort((a, b) => a - b);
@@ -360,16 +336,9 @@ function learnDraw() {
       ? `Waiting, in ${lesson.policy}'s order: ${names.map((n) => `job ${n}`).join(', ')}; ${free}.`
       : `No job waits; ${free}.`;
     if (s.time !== t) {
-      const li = document.createElement('li');
-      li.className = 'note';
-      li.textContent = `No pass at t=${t}: nothing changed for ${lesson.policy} since its pass at t=${s.time}.`;
-      said.append(li);
+      said.append(make('li', { className: 'note', textContent: `No pass at t=${t}: nothing changed for ${lesson.policy} since its pass at t=${s.time}.` }));
       return;
     }
-    for (const line of s.sentences) {
-      const li = document.createElement('li');
-      li.textContent = line;
-      said.append(li);
-    }
+    said.append(...s.sentences.map((line) => make('li', { textContent: line })));
   });
 }

@@ -1,6 +1,6 @@
 // "Your policy": a priority expression typed on the page, run as the engine's `custom` policy
 // beside the others under the name `mine`. The engine checks the expression as it is typed.
-import { pageEngine } from './figures.js';
+import { pageEngine, make } from './figures.js';
 
 /** The name the user's policy runs and shows under. */
 export const MINE = 'mine';
@@ -61,39 +61,13 @@ function checkMine() {
  * other policies'; `changed` runs when a value changes (to keep the URL).
  */
 export function buildMine(catalogue, params, chosen, row, changed) {
-  const fs = document.createElement('fieldset');
-  fs.className = 'group';
-  fs.id = 'mine';
-  const lg = document.createElement('legend');
-  lg.textContent = 'Your own policy';
-  fs.append(lg);
-  const r = row({ name: MINE, summary: 'backfilling in the order of your priority, highest first', options: [], defaults: {} }, chosen);
-  fs.append(r);
-  const field = document.createElement('div');
-  field.className = 'mine-field';
-  const label = document.createElement('label');
-  label.textContent = 'priority = ';
-  const input = document.createElement('input');
-  input.id = 'mine-priority';
-  input.spellcheck = false;
-  input.autocomplete = 'off';
-  input.placeholder = '-submit';
-  input.value = params.get('mine') ?? '';
+  const fs = make('fieldset', { className: 'group', id: 'mine' }, make('legend', { textContent: 'Your own policy' }));
+  const r = fs.appendChild(row({ name: MINE, summary: 'backfilling in the order of your priority, highest first', options: [], defaults: {} }, chosen));
+  const input = make('input', { id: 'mine-priority', spellcheck: false, autocomplete: 'off', placeholder: '-submit', value: params.get('mine') ?? '' });
   input.setAttribute('aria-describedby', 'mine-error mine-help');
-  label.append(input);
-  const kLabel = document.createElement('label');
-  kLabel.textContent = ' reservations k = ';
-  kLabel.title = 'how many waiting jobs hold a reservation: 0 (none), 1 (as EASY), inf (conservative)';
-  const k = document.createElement('input');
-  k.id = 'mine-k';
-  k.size = 3;
-  k.placeholder = '1';
-  k.value = params.get('mine_k') ?? '';
-  kLabel.append(k);
-  const examples = document.createElement('select');
-  examples.id = 'mine-examples';
-  examples.setAttribute('aria-label', 'start from an example');
-  examples.append(new Option('examples…', ''));
+  const k = make('input', { id: 'mine-k', size: 3, placeholder: '1', value: params.get('mine_k') ?? '' });
+  const kTitle = 'how many waiting jobs hold a reservation: 0 (none), 1 (as EASY), inf (conservative)';
+  const examples = make('select', { id: 'mine-examples', ariaLabel: 'start from an example' }, new Option('examples…', ''));
   for (const [name, expr] of MINE_EXAMPLES) examples.append(new Option(`${name}: ${expr}`, expr));
   examples.onchange = () => {
     if (!examples.value) return;
@@ -102,27 +76,13 @@ export function buildMine(catalogue, params, chosen, row, changed) {
     r.querySelector('input').checked = true;
     input.dispatchEvent(new Event('input'));
   };
-  const error = document.createElement('div');
-  error.id = 'mine-error';
-  error.className = 'mine-error';
-  error.setAttribute('role', 'alert');
-  error.hidden = true;
-  const help = document.createElement('div');
-  help.id = 'mine-help';
-  help.className = 'mine-help';
-  const vars = catalogue.priority?.variables ?? [];
-  help.append(
-    'Variables: ',
-    ...vars.flatMap((v, i) => {
-      const c = document.createElement('code');
-      c.textContent = v.name;
-      c.title = v.doc;
-      return i ? [', ', c] : [c];
-    }),
-    `. Functions: ${(catalogue.priority?.functions ?? []).join(', ')}. Operators + - * / ^ and comparisons; ties go to the earlier job.`,
-  );
-  field.append(label, kLabel, ' ', examples, error, help);
+  const error = make('div', { id: 'mine-error', className: 'mine-error', role: 'alert', hidden: true });
+  const vars = (catalogue.priority?.variables ?? []).flatMap((v, i) => [...(i ? [', '] : []), make('code', { textContent: v.name, title: v.doc })]);
+  const functions = `. Functions: ${(catalogue.priority?.functions ?? []).join(', ')}. Operators + - * / ^ and comparisons; ties go to the earlier job.`;
+  const help = make('div', { id: 'mine-help', className: 'mine-help' }, 'Variables: ', ...vars, functions);
+  const field = make('div', { className: 'mine-field' }, make('label', {}, 'priority = ', input), make('label', { title: kTitle }, ' reservations k = ', k));
   fs.append(field);
+  field.append(' ', examples, error, help);
   input.oninput = k.oninput = () => {
     checkMine();
     changed();
