@@ -1,7 +1,7 @@
 // SchedLab page: load a trace, run policies in a pool of workers, show the results in views.
 // Data flows one way: bytes -> workers (engine) -> results -> the views' tables and the charts,
 // which the engine draws on the page (figures.js).
-import { startFigures, pageEngine, showFigure, showWholeFigure, wholeReady, emptyFigure, saveBlob, show } from './figures.js';
+import { startFigures, pageEngine, showFigure, showWholeFigure, wholeReady, emptyFigure, saveBlob, show, make } from './figures.js';
 import {
   CUSTOM,
   buildPredictor,
@@ -360,12 +360,8 @@ function renderPolicies() {
   }
   const predictions = predictionGroup(state.catalogue);
   for (const [group, list] of groups) {
-    const fs = document.createElement('fieldset');
-    fs.className = 'group';
-    const lg = document.createElement('legend');
-    lg.textContent = `${group} `;
-    lg.append(groupToggle(fs, 'all', true), groupToggle(fs, 'none', false));
-    fs.append(lg);
+    const fs = make('fieldset', { className: 'group' });
+    fs.append(make('legend', {}, `${group} `, groupToggle(fs, 'all', true), groupToggle(fs, 'none', false)));
     for (const p of list) fs.append(policyRow(p, chosen.includes(p.name)));
     if (group === predictions) {
       // The predictor panel's configuration runs as one more policy of this group.
@@ -387,31 +383,20 @@ function renderPolicies() {
   for (const o of all) {
     if (o.key === 'budget_s') continue; // its own input, by the Run buttons
     if (o.key === 'fields') continue; // read while a file is scanned: the command line's and the library's
-    const label = document.createElement('label');
-    label.title = o.doc;
-    label.textContent = `${o.key} `;
-    const input = document.createElement('input');
-    input.dataset.setting = o.key;
-    input.placeholder = o.default;
     const given = params.getAll('set').find((kv) => normKey(kv.split('=')[0]) === o.key);
-    if (given) input.value = given.slice(given.indexOf('=') + 1);
-    input.size = 9;
-    label.append(input);
-    opts.append(label);
+    const input = make('input', { placeholder: o.default, size: 9, value: given ? given.slice(given.indexOf('=') + 1) : '' });
+    input.dataset.setting = o.key;
+    opts.append(make('label', { title: o.doc }, `${o.key} `, input));
   }
 }
 
 /** A small button that ticks or clears every policy of a group. */
 function groupToggle(fs, text, on) {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = 'small';
-  b.textContent = text;
-  b.onclick = () => {
+  const onclick = () => {
     for (const cb of fs.querySelectorAll('input[type=checkbox]')) cb.checked = on;
     syncPredictorUrl();
   };
-  return b;
+  return make('button', { type: 'button', className: 'small', textContent: text, onclick });
 }
 
 /**
@@ -419,34 +404,13 @@ function groupToggle(fs, text, on) {
  * preset's value, shown as the placeholder; open when the URL sets one).
  */
 function policyRow(p, checked) {
-  const row = document.createElement('div');
-  row.className = 'policy';
-  const label = document.createElement('label');
-  const cb = document.createElement('input');
-  cb.type = 'checkbox';
-  cb.value = p.name;
-  cb.checked = checked;
-  const name = document.createElement('b');
-  name.textContent = p.name;
-  const desc = document.createElement('span');
-  desc.textContent = ` — ${p.summary}`;
-  label.append(cb, name, desc);
-  row.append(label);
+  const box = make('input', { type: 'checkbox', value: p.name, checked });
+  const row = make('div', { className: 'policy' }, make('label', {}, box, make('b', { textContent: p.name }), make('span', { textContent: ` — ${p.summary}` })));
   if (!p.options.length) return row;
-  const details = document.createElement('details');
-  const summary = document.createElement('summary');
-  summary.textContent = 'options';
-  details.append(summary);
+  const details = make('details', {}, make('summary', { textContent: 'options' }));
   for (const o of p.options) {
-    const ol = document.createElement('label');
-    ol.className = 'opt';
-    ol.title = `${o.doc} (${o.values})`;
-    ol.textContent = ` ${o.key} `;
-    const input = document.createElement('input');
-    input.dataset.policy = p.name;
-    input.dataset.opt = o.key;
-    input.placeholder = p.defaults[o.key] ?? p.family_defaults?.[o.key] ?? '';
-    input.size = 7;
+    const input = make('input', { placeholder: p.defaults[o.key] ?? p.family_defaults?.[o.key] ?? '', size: 7 });
+    Object.assign(input.dataset, { policy: p.name, opt: o.key });
     const given = params.getAll('opt').find((v) => {
       const [dot, eq] = [v.indexOf('.'), v.indexOf('=')];
       return dot > 0 && eq > dot && urlName(v.slice(0, dot)) === p.name && normKey(v.slice(dot + 1, eq)) === o.key;
@@ -455,8 +419,7 @@ function policyRow(p, checked) {
       input.value = given.slice(given.indexOf('=') + 1);
       details.open = true;
     }
-    ol.append(input);
-    details.append(ol);
+    details.append(make('label', { className: 'opt', title: `${o.doc} (${o.values})` }, ` ${o.key} `, input));
   }
   row.append(details);
   return row;
@@ -489,12 +452,7 @@ function renderReport(value) {
   box.textContent = '';
   const r = value.report;
   const rows = [];
-  if (!value.ok) {
-    const p = document.createElement('p');
-    p.className = 'error';
-    p.textContent = `This trace cannot be used: ${value.message}`;
-    box.append(p);
-  }
+  if (!value.ok) box.append(make('p', { className: 'error', textContent: `This trace cannot be used: ${value.message}` }));
   if (r) {
     rows.push(['file', state.name]);
     if (value.header?.computer) rows.push(['computer', value.header.computer]);
@@ -515,58 +473,32 @@ function renderReport(value) {
     }
     for (const w of r.warnings || []) rows.push(['warning', w]);
     showLoadWarning(r);
-    const table = document.createElement('table');
+    const table = make('table');
     for (const [k, v] of rows) {
       const tr = table.insertRow();
       if (k === 'warning') tr.className = (r.loss || []).includes(v) ? 'warn loss' : 'warn';
-      tr.insertCell().textContent = k;
-      tr.insertCell().textContent = String(v);
+      tr.append(make('td', { textContent: k }), make('td', { textContent: String(v) }));
     }
     box.append(table);
     // An accounting log: which of its fields made each part of a job.
     if (r.format && r.mapping?.length) {
-      const details = document.createElement('details');
-      details.className = 'mapping';
-      const summary = document.createElement('summary');
-      summary.textContent = `Read as ${r.format}: how its fields became jobs`;
-      const t = document.createElement('table');
-      const head = t.createTHead().insertRow();
-      for (const h of ['in the log', 'in the simulation']) head.append(Object.assign(document.createElement('th'), { textContent: h }));
-      for (const [from, to] of r.mapping) {
-        const tr = t.insertRow();
-        tr.insertCell().textContent = from;
-        tr.insertCell().textContent = to;
-      }
-      details.append(summary, t);
-      box.append(details);
+      const t = make('table', {}, make('tr', {}, make('th', { textContent: 'in the log' }), make('th', { textContent: 'in the simulation' })));
+      for (const [from, to] of r.mapping) t.append(make('tr', {}, make('td', { textContent: from }), make('td', { textContent: to })));
+      box.append(make('details', { className: 'mapping' }, make('summary', { textContent: `Read as ${r.format}: how its fields became jobs` }), t));
     }
     // An accounting log (or any trace) as the SWF file the command line's `convert` writes.
-    const exportSwf = document.createElement('button');
-    exportSwf.type = 'button';
-    exportSwf.id = 'export-swf';
-    exportSwf.textContent = 'Export as SWF';
-    exportSwf.title = 'the jobs as read, in the Standard Workload Format v2.2 with a full header';
-    exportSwf.onclick = async () => {
+    const onclick = async () => {
       const res = await state.pool.run({ kind: 'to-swf', bytes: state.bytes, settings: settings() });
       if (!res.ok || res.value.startsWith('error:')) return setStatus(`Export failed: ${res.ok ? res.value : res.error}`, 'error');
       const name = state.name.replace(/\.(swf|gz|txt|csv|log)(\.gz)?$/i, '') + '.swf';
       saveBlob(name, new Blob([res.value], { type: 'text/plain' }));
     };
-    const p = document.createElement('p');
-    p.append(exportSwf);
-    box.append(p);
+    const title = 'the jobs as read, in the Standard Workload Format v2.2 with a full header';
+    box.append(make('p', {}, make('button', { type: 'button', id: 'export-swf', textContent: 'Export as SWF', title, onclick })));
     if (r.errors_total) {
-      const h = document.createElement('p');
-      h.className = 'error';
-      h.textContent = `${r.errors_total} malformed line(s) skipped:`;
-      const ul = document.createElement('ul');
-      ul.className = 'errors';
-      for (const e of r.errors.slice(0, 20)) {
-        const li = document.createElement('li');
-        li.textContent = `line ${e.line}${e.field ? `, field ${e.field}` : ''}: ${e.message}`;
-        ul.append(li);
-      }
-      box.append(h, ul);
+      const line = (e) => `line ${e.line}${e.field ? `, field ${e.field}` : ''}: ${e.message}`;
+      const ul = make('ul', { className: 'errors' }, ...r.errors.slice(0, 20).map((e) => make('li', { textContent: line(e) })));
+      box.append(make('p', { className: 'error', textContent: `${r.errors_total} malformed line(s) skipped:` }), ul);
     }
   }
 }
@@ -611,12 +543,7 @@ function showLoadWarning(r) {
   }
   box.append(text);
   // The engine's own words (the limit, the fault) follow.
-  for (const w of r.warnings || []) {
-    const p = document.createElement('div');
-    p.className = 'detail';
-    p.textContent = w;
-    box.append(p);
-  }
+  for (const w of r.warnings || []) box.append(make('div', { className: 'detail', textContent: w }));
   if (r.stopped_at_line) box.dataset.line = String(r.stopped_at_line);
 }
 
@@ -728,15 +655,9 @@ async function runPolicies(names) {
   // Cheap policies first, so the first results are on screen within seconds.
   const byCost = [...names].sort((a, b) => cost(a) - cost(b));
   const jobs = byCost.map(async (policy) => {
-    const bar = document.createElement('progress');
-    bar.max = 1;
-    bar.value = 0;
-    bar.title = policy;
-    const label = document.createElement('label');
+    const bar = make('progress', { max: 1, value: 0, title: policy });
+    const label = bars.appendChild(make('label', {}, `${policy} `, bar));
     label.dataset.policy = policy;
-    label.textContent = `${policy} `;
-    label.append(bar);
-    bars.append(label);
     const onprogress = (share) => (bar.value = share);
     const ran = taskFor(policy);
     const task = { kind: 'simulate', tag: 'run', bytes: state.bytes, ...ran, settings: [...ran.settings, ...budget], points: 400, onprogress };
@@ -754,10 +675,8 @@ async function runPolicies(names) {
       // Named by policy; the other policies' results stay.
       const message = res.ok ? res.value.message : res.error;
       failures.push([policy, message]);
-      const li = document.createElement('li');
-      li.dataset.policy = policy;
-      li.textContent = `${policy}: ${message}`;
-      problems.append(li);
+      problems.append(make('li', { textContent: `${policy}: ${message}` }));
+      problems.lastChild.dataset.policy = policy;
       setStatus(`${policy}: ${message}`, 'error');
     }
   });
@@ -806,25 +725,15 @@ function renderResults() {
   const table = $('#results');
   table.textContent = '';
   const head = table.createTHead().insertRow();
-  const th0 = document.createElement('th');
-  th0.textContent = 'policy';
-  head.append(th0);
-  const thCsv = document.createElement('th');
-  thCsv.textContent = 'schedule';
-  thCsv.title = 'each job\'s submit, start and end as CSV';
-  head.append(thCsv);
+  head.append(make('th', { textContent: 'policy' }), make('th', { textContent: 'schedule', title: 'each job\'s submit, start and end as CSV' }));
   for (const { key } of state.catalogue.metrics) {
-    const th = document.createElement('th');
-    th.textContent = key;
-    th.title = define(key);
-    th.dataset.key = key;
-    th.tabIndex = 0;
-    th.onclick = th.onkeydown = (e) => {
+    const sort = (e) => {
       if (e.type === 'keydown' && e.key !== 'Enter' && e.key !== ' ') return;
       state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : 1 };
       renderResults();
     };
-    head.append(th);
+    const th = head.appendChild(make('th', { textContent: key, title: define(key), tabIndex: 0, onclick: sort, onkeydown: sort }));
+    th.dataset.key = key;
   }
   const body = table.createTBody();
   // A figure that was not measured (null) sorts last either way.
@@ -845,21 +754,11 @@ function renderResults() {
       // Statistics over the jobs finished when the time budget ran out.
       tr.classList.add('partial');
       tr.dataset.stopped = r.result.stopped;
-      const badge = document.createElement('span');
-      badge.className = 'badge stopped';
-      badge.textContent = 'stopped';
-      badge.title = r.result.stopped;
-      const why = document.createElement('div');
-      why.className = 'why';
-      why.textContent = r.result.stopped;
-      name.append(' ', badge, why);
+      const badge = make('span', { className: 'badge stopped', textContent: 'stopped', title: r.result.stopped });
+      name.append(' ', badge, make('div', { className: 'why', textContent: r.result.stopped }));
     }
-    const btn = document.createElement('button');
-    btn.type = 'button';
-    btn.textContent = 'CSV';
-    btn.className = 'small';
-    btn.onclick = () => exportSchedule(r.result.policy);
-    tr.insertCell().append(btn);
+    const onclick = () => exportSchedule(r.result.policy);
+    tr.insertCell().append(make('button', { type: 'button', textContent: 'CSV', className: 'small', onclick }));
     for (const { key } of state.catalogue.metrics) {
       const td = tr.insertCell();
       td.dataset.key = key;
@@ -913,9 +812,7 @@ function renderCompare() {
   const list = runs();
   const answer = $('#answer');
   answer.textContent = '';
-  const lead = document.createElement('p');
-  lead.className = 'lead';
-  answer.append(lead);
+  const lead = answer.appendChild(make('p', { className: 'lead' }));
   state.flags = {};
   if (!list.length) {
     lead.textContent = state.bytes ? 'Simulating the policies on the trace…' : 'Open a trace, or try the demo, to compare scheduling policies on it.';
@@ -924,33 +821,15 @@ function renderCompare() {
     lead.textContent = said.lead;
     state.flags = said.flags;
     // What the lead's figures hide comes before it.
-    for (const line of said.warnings) {
-      const p = document.createElement('p');
-      p.className = 'warning';
-      p.textContent = line;
-      lead.before(p);
-    }
-    for (const line of said.more) {
-      const p = document.createElement('p');
-      p.className = 'more';
-      p.textContent = line;
-      answer.append(p);
-    }
+    lead.before(...said.warnings.map((line) => make('p', { className: 'warning', textContent: line })));
+    answer.append(...said.more.map((line) => make('p', { className: 'more', textContent: line })));
   }
   renderChosen();
   renderBoard(list);
   const box = $('#multiples');
   if (box.children.length !== MAIN.length) {
     box.textContent = '';
-    for (const m of MAIN) {
-      const fig = document.createElement('div');
-      fig.className = 'figure';
-      const c = document.createElement('canvas');
-      c.id = `chart-${m}`;
-      c.setAttribute('aria-label', `${m} per policy`);
-      fig.append(c);
-      box.append(fig);
-    }
+    for (const m of MAIN) box.append(make('div', { className: 'figure' }, make('canvas', { id: `chart-${m}`, ariaLabel: `${m} per policy` })));
   }
   for (const m of MAIN) {
     const c = $(`#chart-${m}`);
@@ -967,12 +846,8 @@ function renderChosen() {
   const box = $('#chosen');
   box.textContent = '';
   for (const name of state.order.length ? state.order : selected()) {
-    const chip = document.createElement('span');
-    chip.className = 'chip';
+    const chip = make('span', { className: 'chip' }, make('i', { style: `background: ${colourOf(name)}` }), name);
     chip.dataset.policy = name;
-    const dot = document.createElement('i');
-    dot.style.background = colourOf(name);
-    chip.append(dot, name);
     if (!state.results.has(name) && document.body.dataset.state === 'running') chip.title = 'running…';
     box.append(chip);
   }
@@ -985,10 +860,7 @@ function renderBoard(list) {
   if (!list.length) return;
   const head = table.createTHead().insertRow();
   for (const [text, title] of [['', ''], ['policy', 'in order of mean bounded slowdown, lowest first'], ...BOARD.map(([k, t]) => [t, define(k)])]) {
-    const th = document.createElement('th');
-    th.textContent = text;
-    th.title = title;
-    head.append(th);
+    head.append(make('th', { textContent: text, title }));
   }
   const sorted = ranked(list);
   const body = table.createTBody();
@@ -999,19 +871,16 @@ function renderBoard(list) {
     tr.insertCell().textContent = String(i + 1);
     const name = tr.insertCell();
     name.className = 'name';
-    const dot = document.createElement('span');
-    dot.className = 'swatch';
-    dot.style.background = colourOf(r.result.policy);
-    name.append(dot, ' ', r.result.policy);
+    name.append(make('span', { className: 'swatch', style: `background: ${colourOf(r.result.policy)}` }), ' ', r.result.policy);
     if (r.result.stopped) name.append(' (stopped)');
     // The engine's answer says which rows are bounds and which starve jobs.
     const flags = state.flags?.[r.result.policy] ?? [];
     for (const flag of flags) {
-      const tag = document.createElement('span');
-      tag.className = `tag ${flag}`;
-      tag.textContent = flag === 'bound' ? 'bound' : 'starves jobs';
-      tag.title = flag === 'bound' ? 'knows every job\'s true runtime: a bound to measure against, not a choice' : 'its worst case is far beyond the other policies\': see the warning above';
-      name.append(' ', tag);
+      const [textContent, title] =
+        flag === 'bound'
+          ? ['bound', 'knows every job\'s true runtime: a bound to measure against, not a choice']
+          : ['starves jobs', 'its worst case is far beyond the other policies\': see the warning above'];
+      name.append(' ', make('span', { className: `tag ${flag}`, textContent, title }));
     }
     for (const [k] of BOARD) {
       const td = tr.insertCell();
@@ -1323,8 +1192,6 @@ function showJob(job) {
     return;
   }
   card.textContent = '';
-  const title = document.createElement('b');
-  title.textContent = `Job ${job.job_id}`;
   const facts = [
     ['user', job.user],
     ['processors', job.procs],
@@ -1333,7 +1200,7 @@ function showJob(job) {
     ['ran', duration(job.end - job.start)],
     ['estimate', duration(job.estimate)],
   ];
-  card.append(title, ` under ${job.policy}: `, facts.map(([k, v]) => `${k} ${v}`).join(', '), '.');
+  card.append(make('b', { textContent: `Job ${job.job_id}` }), ` under ${job.policy}: `, facts.map(([k, v]) => `${k} ${v}`).join(', '), '.');
   card.dataset.job = String(job.job_id);
   drawTimeline();
   explainJob(card, job);
@@ -1341,10 +1208,7 @@ function showJob(job) {
 
 /** Why the clicked job started when it did, from the policy's decision log (run in a worker). */
 async function explainJob(card, job) {
-  const why = document.createElement('div');
-  why.className = 'why';
-  why.textContent = 'Working out why it started when it did…';
-  card.append(why);
+  const why = card.appendChild(make('div', { className: 'why', textContent: 'Working out why it started when it did…' }));
   const res = await state.pool.run({ kind: 'explain-job', bytes: state.bytes, ...ranWith(job.policy), input: { job: job.job_id } });
   if (card.dataset.job !== String(job.job_id) || !why.isConnected) return;
   why.textContent = '';
@@ -1352,15 +1216,8 @@ async function explainJob(card, job) {
     why.textContent = `No explanation: ${res.ok ? res.value.message : res.error}`;
     return;
   }
-  const h = document.createElement('b');
-  h.textContent = 'Why it started then';
-  const list = document.createElement('ul');
-  for (const line of res.value.explanation.sentences) {
-    const li = document.createElement('li');
-    li.textContent = line;
-    list.append(li);
-  }
-  why.append(h, list);
+  const list = make('ul', {}, ...res.value.explanation.sentences.map((line) => make('li', { textContent: line })));
+  why.append(make('b', { textContent: 'Why it started then' }), list);
   card.dataset.explained = String(job.job_id);
 }
 
@@ -1584,8 +1441,7 @@ const panelOf = (study) => (study === 'tsafrir' ? 'sweep' : study);
 /** Wires the panels loaded on demand to the page's state (see panelsReady). */
 function installPanels() {
   // Their markup goes into the empty sections of the same ids, which keep their own attributes.
-  const t = document.createElement('template');
-  t.innerHTML = P.markup ?? '';
+  const t = make('template', { innerHTML: P.markup ?? '' });
   for (const section of t.content.children) document.getElementById(section.id).innerHTML = section.innerHTML;
   P.installLearn({ params, catalogue: state.catalogue, shown: () => state.view === 'learn' });
   P.installLoadSweep({
@@ -1605,41 +1461,22 @@ function installPanels() {
     bytes: () => state.bytes,
     about: () => (state.report ? { report: state.report, header: state.header } : undefined),
   };
-  P.installStudy('sweep', {
-    ...ctx,
-    // The time budget applies to each configuration; the predictor panel's values run as its base `custom`.
-    settings: () => [
-      ...settings(),
-      ...budgetSettings(),
-      `custom:base=${predictorConfig().base}`,
-      ...predictorSettings().map((kv) => `custom:${kv}`),
-    ],
-    onurl: () => syncPanelUrl(P.studyUrlValues('sweep')),
-  });
-  P.installStudy('ward', {
-    ...ctx,
-    // The shared settings, then the relaxed policy's own options as typed under Policies, and the time budget.
-    settings: () => [...settings(), ...policySettings('relaxed'), ...budgetSettings()],
-    onurl: () => syncPanelUrl(P.studyUrlValues('ward')),
-  });
-  P.installStudy('lawson', {
-    ...ctx,
-    // The shared settings, then mq-backfill's own options as typed under Policies (both runs take them).
-    settings: () => [...settings(), ...policySettings('mq-backfill')],
-    onurl: () => syncPanelUrl(P.studyUrlValues('lawson')),
-  });
-  P.installStudy('kettimuthu', {
-    ...ctx,
-    // The shared settings, then the preemption family's options as typed under Policies for ss (every scheme takes them).
-    settings: () => [...settings(), ...policySettings('ss')],
-    onurl: () => syncPanelUrl(P.studyUrlValues('kettimuthu')),
-  });
-  P.installStudy('leung', {
-    ...ctx,
-    // The shared settings only: the nine presets differ in their fairshare options, so none typed for one applies to all.
-    settings,
-    onurl: () => syncPanelUrl(P.studyUrlValues('leung')),
-  });
+  // Each panel runs with the shared settings, then its own:
+  const own = {
+    // the time budget of each configuration; the predictor panel's values, which run as the base `custom`;
+    sweep: () => [...budgetSettings(), `custom:base=${predictorConfig().base}`, ...predictorSettings().map((kv) => `custom:${kv}`)],
+    // the relaxed policy's options as typed under Policies, and the time budget;
+    ward: () => [...policySettings('relaxed'), ...budgetSettings()],
+    // mq-backfill's options as typed (both runs take them);
+    lawson: () => policySettings('mq-backfill'),
+    // the preemption family's options as typed for ss (every scheme takes them);
+    kettimuthu: () => policySettings('ss'),
+    // none: the nine presets differ in their fairshare options, so none typed for one applies to all.
+    leung: () => [],
+  };
+  for (const name of PANELS) {
+    P.installStudy(name, { ...ctx, settings: () => [...settings(), ...own[name]()], onurl: () => syncPanelUrl(P.studyUrlValues(name)) });
+  }
   // A trace read before they loaded: they take it as one read now.
   if (state.report) P.lsTraceLoaded();
   document.body.dataset.panels = 'ready';
