@@ -63,7 +63,7 @@ demo_zone=$(sed -n 's/^; *TimeZoneString: *//p' "$demo" | head -n 1 | tr -d '\r'
 # tests/browser/compact.test.mjs checks what the page fetches as it opens.
 start_js=()
 for f in dist/www/*.js; do
-  case $(basename "$f") in study.js | loadsweep.js | learn.js | tasks.js) ;; *) start_js+=("$f") ;; esac
+  case $(basename "$f") in study.js | learn.js | tasks.js) ;; *) start_js+=("$f") ;; esac
 done
 start_files=(dist/index.html "${start_js[@]}" dist/www/*.css dist/www/pkg/schedlab.js dist/www/pkg/schedlab_bg.wasm "dist/www/tz/$demo_zone")
 page_gz=0

@@ -37,7 +37,7 @@ globalThis.SCHEDLAB_PLATFORM ??= {
   panels: async () =>
     Object.assign(
       { markup: await (await fetch(new URL('./panels.html', import.meta.url))).text() },
-      ...(await Promise.all(['./study.js', './loadsweep.js', './learn.js'].map((m) => import(m)))),
+      ...(await Promise.all(['./study.js', './learn.js'].map((m) => import(m)))),
     ),
   demo: async () =>
     new Uint8Array(await (await fetch(new URL('./demo/KTH-SP2-1996-2.1-cln.excerpt.swf', import.meta.url))).arrayBuffer()),
@@ -234,6 +234,7 @@ const state = {
   sort: { key: 'avg_bsld', dir: 1 },
   generation: 0, // bumped by every new trace and run, so stale runs stay silent
   studiesRun: new Set(), // the studies that have run by themselves on this trace
+  loadSwept: false, // whether a link to the Load view has swept (it does once)
 };
 if (params.has('embed')) {
   // An embed shows its view sized to the frame, names the trace and links to the full page; the
@@ -557,8 +558,7 @@ async function loadFile(file, name) {
   state.name = name;
   state.results.clear();
   renderResults();
-  if (P) for (const name of PANELS) P.clearStudy(name);
-  P?.clearLoadSweep();
+  if (P) for (const name of [...PANELS, 'loadsweep']) P.clearStudy(name);
   state.studiesRun.clear();
   clearTimeline();
   $('#load-warning').hidden = true;
@@ -616,7 +616,6 @@ async function inspectTrace(bytes, name, generation) {
   state.offered = res.value.ok ? res.value.offered_load : 0;
   renderReport(res.value);
   P?.studyTraceRead();
-  P?.lsTraceLoaded();
   if (state.view === 'studies') withPanels(showStudy);
   if (!res.value.ok) {
     setStatus(`${name}: ${res.value.message}`, 'error');
@@ -934,7 +933,8 @@ function renderView() {
   else if (state.view === 'jobs') renderJobs();
   else if (state.view === 'timeline') drawTimeline();
   else if (state.view === 'trace') renderShape();
-  else if (state.view === 'load') withPanels(() => P.redrawLoadSweep());
+  // The chosen policies may have changed since the Load view's form said what it runs.
+  else if (state.view === 'load') withPanels(() => (P.studyTraceRead(), P.redrawStudy('loadsweep')));
   else if (state.view === 'studies') withPanels(showStudy);
   else if (state.view === 'learn') withPanels(() => P.redrawLearn());
 }
@@ -1280,8 +1280,11 @@ async function readFile(file) {
  */
 async function traceReady() {
   if (state.view === 'load') await panelsReady().catch(() => {});
-  const sweep = state.view === 'load' && P && !P.lsStarted();
-  if (sweep) P.runLoadSweep();
+  const sweep = state.view === 'load' && P && !state.loadSwept;
+  if (sweep) {
+    state.loadSwept = true; // once a page
+    P.runStudy('loadsweep');
+  }
   if (!(sweep && params.has('embed'))) await runPolicies(selected());
 }
 
@@ -1444,22 +1447,21 @@ function installPanels() {
   const t = make('template', { innerHTML: P.markup ?? '' });
   for (const section of t.content.children) document.getElementById(section.id).innerHTML = section.innerHTML;
   P.installLearn({ params, catalogue: state.catalogue, shown: () => state.view === 'learn' });
-  P.installLoadSweep({
-    pool: state.pool,
-    params,
-    policies: selected,
-    task: taskFor,
-    trace: () => (state.bytes && state.report ? { bytes: state.bytes, offered: state.offered, name: state.name, generated: state.generated } : null),
-    generator: () => Object.fromEntries(['machine', 'jobs', 'seed'].map((k) => [k, $(`#gen-${k}`).value.trim()])),
-    limit: () => state.limit,
-    onurl: () => syncPanelUrl(P.lsUrlValues()),
-  });
   const ctx = {
     pool: state.pool,
     params,
     ready: () => !!(state.bytes && state.report),
     bytes: () => state.bytes,
-    about: () => (state.report ? { report: state.report, header: state.header } : undefined),
+    // The trace's facts, and what the Load view sweeps: the chosen policies, the trace held, the generator's form.
+    about: () => ({
+      ...(state.report ? { report: state.report, header: state.header } : {}),
+      page: {
+        policies: selected().map((name) => ({ name, ...taskFor(name) })),
+        trace: state.bytes && state.report ? { name: state.name, offered: state.offered, generated: state.generated } : null,
+        generator: Object.fromEntries(['machine', 'jobs', 'seed'].map((k) => [k, $(`#gen-${k}`).value.trim()])),
+        limit: state.limit,
+      },
+    }),
   };
   // Each panel runs with the shared settings, then its own:
   const own = {
@@ -1473,12 +1475,12 @@ function installPanels() {
     kettimuthu: () => policySettings('ss'),
     // none: the nine presets differ in their fairshare options, so none typed for one applies to all.
     leung: () => [],
+    // none: each chosen policy brings its own.
+    loadsweep: () => [],
   };
-  for (const name of PANELS) {
+  for (const name of [...PANELS, 'loadsweep']) {
     P.installStudy(name, { ...ctx, settings: () => [...settings(), ...own[name]()], onurl: () => syncPanelUrl(P.studyUrlValues(name)) });
   }
-  // A trace read before they loaded: they take it as one read now.
-  if (state.report) P.lsTraceLoaded();
   document.body.dataset.panels = 'ready';
 }
 

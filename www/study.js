@@ -22,13 +22,13 @@ const studyListValue = (f, v) =>
 /**
  * Builds the form of study `name` into its `[data-panel]` box and wires it. `ctx` gives {pool, params,
  * ready(), bytes(), settings() -> the page's settings as `KEY=VALUE`, about() -> {report, header}
- * of the trace (undefined before one is read), onurl()}; the page's engine
+ * of the trace (none before one is read) and `page`, what the Load view sweeps, onurl()}; the page's engine
  * is the whole one by then.
  */
 export function installStudy(name, ctx) {
   const { prefix, fields, presets, fixed } = pageEngine().study_form(name);
   const isNote = (f) => f.input === 'note';
-  const s = { name, prefix, fields: fields.filter((f) => !isNote(f)), notes: fields.filter(isNote), ctx, generation: 0, last: null, figures: [] };
+  const s = { name, prefix, fields: fields.filter((f) => !isNote(f)), notes: fields.filter(isNote), ctx, generation: 0, last: null, figures: [], defaults: {}, set: new Set() };
   studyPanels.set(name, s);
   const form = studyEl('div', { id: `${prefix}-form`, className: 'controls' });
   if (fixed) {
@@ -45,8 +45,10 @@ export function installStudy(name, ctx) {
     // A box of lines takes a parameter per line.
     const given = f.lines ? ctx.params.getAll(f.url).join('\n') || null : ctx.params.get(f.url);
     const value = given === null ? f.default : f.list ? given.split(',').map((x) => x.trim()).join(', ') : given;
+    // Set by the link or the user, a field no longer follows the trace (studyPlan's defaults).
+    if (given !== null) s.set.add(f.key);
     // A view's choice shows at once and lives in the URL; another field's waits for Run.
-    const changed = () => (f.view ? (studyShow(s), ctx.onurl()) : studyPlan(s));
+    const changed = () => (s.set.add(f.key), f.view ? (studyShow(s), ctx.onurl()) : studyPlan(s));
     if (f.multiple) {
       // A box per choice, and one per other value the link gives; the field's value lists those ticked.
       const on = value.split(',').map(studyCanon).filter(Boolean);
@@ -67,7 +69,7 @@ export function installStudy(name, ctx) {
     } else {
       input = studyEl('input', { id, type: f.input, title: f.title, value, size: f.size, spellcheck: false, autocomplete: 'off', oninput: changed });
     }
-    form.append(studyEl('label', {}, [`${f.label} `, input]));
+    form.append(studyEl('label', { id: `${id}-label` }, [`${f.label} `, input]));
   }
   for (const p of presets) {
     const set = () => {
@@ -108,7 +110,7 @@ export function studyUrlValues(name) {
   return Object.fromEntries(
     s.fields.map((f) => {
       const v = studyValue(s, f);
-      return [f.url, v === studyListValue(f, f.default) ? null : f.lines ? v.split('\n') : v];
+      return [f.url, v === studyListValue(f, s.defaults[f.key] ?? f.default) ? null : f.lines ? v.split('\n') : v];
     }),
   );
 }
@@ -125,6 +127,16 @@ export async function runStudy(name) {
   const generation = s.generation;
   const options = studyOptions(s);
   ctx.onurl();
+  const about = ctx.about();
+  // A progressive report shows the runs finished so far, drawn at most once a frame.
+  const values = plan.tasks.map(() => null);
+  const t0 = performance.now();
+  const soon = () => {
+    s.last = { options, about, values, seconds: (performance.now() - t0) / 1000 };
+    cancelAnimationFrame(s.drawing);
+    s.drawing = requestAnimationFrame(() => generation === s.generation && studyShow(s, true));
+  };
+  const onvalue = plan.progressive ? (v, i) => ((values[i] = v.value), soon()) : undefined;
   const batch = await runTasks(
     ctx.pool,
     plan.tasks.map((t) => ({ what: t.what, task: { kind: 'study', tag: name, bytes: ctx.bytes(), settings: t.settings, input: { study: name, input: t.input } } })),
@@ -134,19 +146,33 @@ export async function runStudy(name) {
       status: (text, kind) => studyStatus(s, text, kind),
       current: () => generation === s.generation,
       noun: plan.noun,
+      onvalue,
     },
   );
   if (!batch) return;
-  if (batch.done < plan.tasks.length) return batch.stopped();
-  s.last = { options, about: ctx.about(), values: batch.values.map((v) => v.value), seconds: (performance.now() - batch.t0) / 1000 };
+  cancelAnimationFrame(s.drawing);
+  if (batch.done < plan.tasks.length) {
+    if (batch.done && plan.progressive) studyShow(s, true);
+    return batch.stopped();
+  }
+  s.last = { options, about, values: batch.values.map((v) => v.value), seconds: (performance.now() - t0) / 1000 };
   studyShow(s);
   document.body.dataset[name] = 'done';
 }
 
 /** The plan of the form's values, its line under the form saying what will run (or what is wrong), and the note fields' texts. */
-function studyPlan(s) {
+function studyPlan(s, again = true) {
   const res = pageEngine().study_plan(s.name, studyOptions(s), s.ctx.settings(), s.ctx.about());
   for (const f of s.notes) document.getElementById(`${s.prefix}-${f.key}`).textContent = res.notes?.[f.key] ?? '';
+  // A field not set follows the trace: the plan is made again with its value on this trace.
+  s.defaults = res.defaults ?? {};
+  const follow = Object.entries(s.defaults).filter(([k, v]) => !s.set.has(k) && document.getElementById(`${s.prefix}-${k}`).value !== v);
+  for (const [k, v] of follow) document.getElementById(`${s.prefix}-${k}`).value = v;
+  if (follow.length && again) return studyPlan(s, false);
+  for (const f of s.fields.filter((f) => f.when)) {
+    const [key, value] = f.when;
+    document.getElementById(`${s.prefix}-${f.key}-label`).hidden = studyValue(s, s.fields.find((g) => g.key === key)) !== value;
+  }
   const count = document.getElementById(`${s.prefix}-count`);
   count.className = res.ok ? '' : 'error';
   count.textContent = res.ok ? res.plan.what : res.message;
@@ -154,13 +180,16 @@ function studyPlan(s) {
 }
 
 /** Shows the report of the last runs: the fields they ran with, the view fields as they are now. */
-function studyShow(s) {
+function studyShow(s, partial = false) {
   if (!s.last) return;
   const now = studyOptions(s);
   const options = s.fields.map((f, i) => (f.view ? now[i] : s.last.options[i]));
   const res = pageEngine().study_report(s.name, options, s.last.values, s.last.about);
   if (!res.ok) return studyStatus(s, res.message, 'error');
   const box = document.getElementById(`${s.prefix}-report`);
+  // The charts keep their canvases (a progressive report is made again as each run finishes).
+  const canvases = new Map([...box.querySelectorAll('canvas[id]')].map((c) => [c.id, c]));
+  const canvasFor = (id) => canvases.get(id) ?? studyEl('canvas', { id });
   box.textContent = '';
   s.figures = [];
   let charts = null; // consecutive charts share a row
@@ -175,13 +204,14 @@ function studyShow(s) {
     else if (b.kind === 'note') box.append(studyEl('p', { id: b.id, className: 'note', textContent: b.text }));
     else if (b.kind === 'findings') findingList(box.appendChild(studyEl('ul', { id: b.id, className: 'findings' })), b.findings);
     else if (b.kind === 'table') box.append(studyEl('div', { className: 'scroll' }, [studyTable(b)]));
+    else if (b.kind === 'lines') box.append(studyEl('ul', { id: b.id }, b.lines.map(studyLine)));
     else if (b.kind === 'empty') {
-      const canvas = studyEl('canvas', { id: b.id });
+      const canvas = canvasFor(b.id);
       place(b, canvas);
       emptyFigure(canvas, b.text);
     }
     else if (b.kind === 'figure') {
-      const canvas = studyEl('canvas', { id: b.id });
+      const canvas = canvasFor(b.id);
       place(b, canvas);
       if (b.panels) {
         // As many panels across as leave each 180 px (the engine arranges them): the canvas grows to hold the rows.
@@ -192,8 +222,17 @@ function studyShow(s) {
     }
   }
   redrawStudy(s.name);
+  if (partial) return; // the progress line says how far the runs are
   const t = s.last.seconds;
   studyStatus(s, res.report.status.replace('{time}', t < 1 ? `${Math.max(1, Math.round(t * 1000))} ms` : `${t.toFixed(1)} s`), 'done');
+}
+
+/** A line of text, then names in bold, each with its name as data-policy. */
+function studyLine(l) {
+  const li = studyEl('li', {}, [l.text, ...l.names.flatMap((n, i) => [...(i ? [', '] : []), studyEl('b', { textContent: n })])]);
+  for (const [k, v] of l.data) li.dataset[k] = v;
+  li.querySelectorAll('b').forEach((b) => (b.dataset.policy = b.textContent));
+  return li;
 }
 
 /** A paper's table: head rows of spanning cells, body rows with what they stand for as data. */

@@ -2,9 +2,7 @@
 // Tasks: {id, kind, bytes, trace, policy, settings, points, view, input}; kind is one of catalogue, inspect,
 // simulate, metrics (a sweep's run: the result alone), schedule, gantt-open, gantt-render,
 // gantt-hover, explain-job (why job input.job started when it did), to-swf (the trace as SWF text),
-// generate (a synthetic workload as SWF text: input {spec}), load-point (one policy at one load of a
-// load sweep: input {load, seed, spec}: the workload generated from spec at that load and seed, or
-// without spec the trace, which the settings scale),
+// generate (a synthetic workload as SWF text: input {spec}),
 // study (one task of a study's plan: input {study, input}); and load ({file, max}: streams a File or Blob into the engine's
 // TraceLoader, or a file that is not SWF into the whole engine's AccountingLoader, and answers
 // the packed trace), which a second message {kind: 'stop-load', id, why} stops between chunks. A task's trace arrives once as `bytes` with its id `trace`; later tasks
@@ -42,7 +40,6 @@ async function zoneFile(name) {
 
 let gantt = null; // the schedule drawn in the Gantt chart, kept between zooms
 let trace = { id: 0, bytes: null }; // the last trace received, so later tasks need not send it again
-let made = { key: '', bytes: null }; // the last workload generated for a load sweep, which its next policies share
 const stops = new Map(); // load id -> why the page asked it to stop
 let running = 0; // the task under way, named in a report of an unhandled rejection
 const CHUNK = 8 << 20; // bytes read from the file at a time
@@ -69,7 +66,7 @@ async function zones(eng, bytes, settings) {
 
 /** The tasks only the whole engine answers; the rest, the engine the page opens with. */
 const WHOLE = new Set([
-  'explain-job', 'generate', 'load-point', 'schedule', 'to-swf', 'study',
+  'explain-job', 'generate', 'schedule', 'to-swf', 'study',
 ]);
 
 let wholeMemory = null; // the whole engine's memory, once it is loaded
@@ -177,18 +174,6 @@ self.onmessage = async (event) => {
     else if (kind === 'explain-job') value = eng.explain_job(bytes, policy, settings, input.job);
     else if (kind === 'to-swf') value = eng.to_swf(bytes, settings);
     else if (kind === 'generate') value = eng.generate_swf(input.spec);
-    else if (kind === 'load-point') {
-      if (input.spec) {
-        const key = `${input.spec},load=${input.load},seed=${input.seed}`;
-        if (made.key !== key) {
-          const swf = eng.generate_swf(key);
-          if (swf.startsWith('error:')) throw new Error(swf.slice(7));
-          made = { key, bytes: new TextEncoder().encode(swf) };
-        }
-        bytes = made.bytes;
-      }
-      value = eng.load_point(bytes, policy, settings, input.load, input.seed);
-    }
     else if (kind === 'study') value = eng.study_run(input.study, bytes, settings, input.input);
     else if (kind === 'metrics') {
       // A sweep needs only the result: the series, quantiles and categories stay here. A run

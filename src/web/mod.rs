@@ -165,54 +165,6 @@ pub fn simulate(
     js(&json!({"ok": true, "result": result, "view": view}))
 }
 
-/// One point of a load sweep ([`crate::studies::loadsweep`]): `policy` on the trace in `bytes`
-/// (a generated workload, or a log its settings scale with `load=`), which stands for offered
-/// load `load` and `seed`: `{"ok", "point"}` or `{"ok": false, "message"}`. Only the metrics
-/// are kept, so no observer beyond the settings' own runs.
-#[cfg(feature = "whole")]
-#[wasm_bindgen]
-pub fn load_point(bytes: &[u8], policy: &str, settings: Vec<String>, load: f64, seed: f64) -> JsValue {
-    let run = || -> Result<crate::studies::loadsweep::Point, String> {
-        let s = Settings::parse(&settings).map_err(|e| e.to_string())?;
-        let cfg = configure(policy, &s).map_err(|e| e.to_string())?;
-        let trace = parse(bytes, &s.trace).map_err(|e| e.message)?;
-        let mut points = crate::studies::loadsweep::points(&trace, &cfg, &s, load, seed as u64);
-        points.pop().ok_or_else(|| "no policy".to_string())
-    };
-    match run() {
-        Ok(point) => js(&json!({"ok": true, "point": point})),
-        Err(message) => failure(message, Value::Null),
-    }
-}
-
-/// The points of a load sweep summarised: `{"summary": [...], "saturates_at": {policy: load
-/// or null}}`, policies in the order of their first point.
-#[cfg(feature = "whole")]
-#[wasm_bindgen]
-pub fn load_summary(points: JsValue) -> Result<JsValue, JsError> {
-    use crate::studies::loadsweep::{saturation, summarize, Point};
-    let points: Vec<Point> = from_js(points, "points")?;
-    let summary = summarize(&points);
-    let mut saturates = serde_json::Map::new();
-    for s in &summary {
-        saturates.entry(s.policy.clone()).or_insert_with(|| json!(saturation(&summary, &s.policy)));
-    }
-    Ok(js(&json!({"summary": summary, "saturates_at": saturates})))
-}
-
-/// The classic figure of a load sweep's points ([`crate::studies::loadsweep::figure`]):
-/// `measure` is `bsld` or `wait`; `what` names the workloads in the subtitle.
-#[cfg(feature = "whole")]
-#[wasm_bindgen]
-pub fn load_figure(points: JsValue, measure: JsValue, what: &str, options: JsValue) -> Result<Figure, JsError> {
-    use crate::studies::loadsweep::{figure, summarize, Measure, Point};
-    let points: Vec<Point> = from_js(points, "points")?;
-    let measure: Measure = from_js(measure, "measure")?;
-    let options: ChartOptions = from_js(options, "chart options")?;
-    let spec = figure(&summarize(&points), measure, what);
-    crate::render::generic::draw(&spec, &options).map(Figure).map_err(|e| JsError::new(&e))
-}
-
 /// A study's form ([`crate::studies::panel`]): `{"prefix", "fields"}`.
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
@@ -233,24 +185,31 @@ fn about(value: JsValue) -> Result<Value, String> {
 }
 
 /// The runs a study's `options` (`KEY=VALUE`) ask for with the page's `settings` on the trace
-/// of `trace` ([`about`]): `{"ok", "plan", "notes"}`, or `{"ok": false, "message", "notes"}`
-/// naming the field at fault; `notes` holds the texts of the form's note fields by key, which
-/// depend on the trace alone.
+/// of `trace` ([`about`]): `{"ok", "plan", "notes", "defaults"}`, or `{"ok": false, "message",
+/// "notes", "defaults"}` naming the field at fault; `notes` holds the texts of the form's note
+/// fields by key and `defaults` the values fields take on this trace unless set, which depend on
+/// the trace alone.
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn study_plan(name: &str, options: Vec<String>, settings: Vec<String>, trace: JsValue) -> JsValue {
     let planned = about(trace).and_then(|about| {
         crate::with_study!(name, |st| {
-            let notes: serde_json::Map<String, Value> =
-                st.notes(&about).into_iter().map(|(k, text)| (k.to_string(), Value::String(text))).collect();
+            let texts = |list: Vec<(&str, String)>| -> serde_json::Map<String, Value> {
+                list.into_iter().map(|(k, text)| (k.to_string(), Value::String(text))).collect()
+            };
+            let (notes, defaults) = (texts(st.notes(&about)), texts(st.defaults(&about)));
             let plan = crate::studies::panel::Options::parse(&st.fields(), &options)
                 .and_then(|o| st.plan(&o, &settings, &about));
-            Ok((plan, notes))
+            Ok((plan, json!({"notes": notes, "defaults": defaults})))
         })
     });
+    let with = |mut out: Value, facts: Value| {
+        out.as_object_mut().into_iter().for_each(|o| o.extend(facts.as_object().cloned().unwrap_or_default()));
+        js(&out)
+    };
     match planned {
-        Ok((Ok(plan), notes)) => js(&json!({"ok": true, "plan": plan, "notes": notes})),
-        Ok((Err(message), notes)) => js(&json!({"ok": false, "message": message, "notes": notes})),
+        Ok((Ok(plan), facts)) => with(json!({"ok": true, "plan": plan}), facts),
+        Ok((Err(message), facts)) => with(json!({"ok": false, "message": message}), facts),
         Err(message) => failure(message, Value::Null),
     }
 }

@@ -183,7 +183,7 @@ test('the page opens on its demo without the views it does not show, and loads t
   await waitForResults(page, DEFAULTS);
   await page.waitForTimeout(500);
   const start = fetched(page);
-  const lazy = ['www/panels.html', 'www/study.js', 'www/loadsweep.js', 'www/learn.js', 'www/pkg/schedlab_all.js', 'www/pkg/schedlab_all_bg.wasm'];
+  const lazy = ['www/panels.html', 'www/study.js', 'www/learn.js', 'www/pkg/schedlab_all.js', 'www/pkg/schedlab_all_bg.wasm'];
   assert.deepEqual(start.filter((f) => lazy.includes(f)), [], start.join(' '));
   assert.ok(start.includes('www/pkg/schedlab_bg.wasm'), start.join(' '));
   const gz = start.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length, 0);

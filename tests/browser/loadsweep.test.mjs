@@ -71,7 +71,7 @@ test('a link generates a workload, runs the default policies and draws the Load 
   await waitForResults(page, DEFAULTS);
   const names = await page.evaluate(() => [...document.querySelectorAll('#policy-list input:checked')].map((i) => i.value));
   assert.equal(names.length, DEFAULTS);
-  assert.match(await page.textContent('#ls-what'), new RegExp(`${DEFAULTS} policies × 3 loads × 2 seeds = ${DEFAULTS * 6} runs on Lublin-Feitelson workloads: 64 processors, 2,000 jobs, seeds 2-3`));
+  assert.match(await page.textContent('#ls-count'), new RegExp(`${DEFAULTS} policies × 3 loads × 2 seeds = ${DEFAULTS * 6} runs on Lublin-Feitelson workloads: 64 processors, 2000 jobs, seeds 2-3`));
   assert.equal(await page.locator('#ls-table tbody tr').count(), DEFAULTS * 3);
   // The command line sweeps the same workloads: seeds 2 and 3 of the generator's options at each load.
   const cli = cliSweep('generate:lublin99,machine=64,jobs=2000,seed=2', names, '0.5,0.7,0.9', 2);
@@ -138,7 +138,7 @@ test('a log is swept with its arrivals scaled to each load, as the command line 
   assert.equal(await waitForSweep(page), 'done');
   assert.equal(await page.inputValue('#ls-source'), 'trace');
   assert.equal(await page.isHidden('#ls-seeds-label'), true, 'a log has no seeds');
-  assert.match(await page.textContent('#ls-what'), /2 policies × 2 loads = 4 runs on KTH-SP2 excerpt \(demo\) \(offered load 0\.\d{3}\), arrivals scaled/);
+  assert.match(await page.textContent('#ls-count'), /2 policies × 2 loads = 4 runs on KTH-SP2 excerpt \(demo\) \(offered load 0\.\d{3}\), arrivals scaled/);
   const demo = path.join(root, 'www', 'demo', 'KTH-SP2-1996-2.1-cln.excerpt.swf');
   const cli = cliSweep(demo, ['fcfs', 'easy'], '0.6,0.9');
   assert.equal(sameAsCli(await figure(page, 'bsld'), cli.summary, (s) => s.bsld, 1), 4);

@@ -352,7 +352,7 @@ test('after load the page makes no requests, reading, running and panels include
   await page.waitForFunction(() => document.querySelector('#trace-report').textContent.includes('(demo)') && document.querySelector('#status.done'), null, { timeout: 120_000 });
   // Views the page opens without bring their code when first shown (the page's own files, once);
   // nothing else is asked for.
-  const later = /\/www\/(study|loadsweep|learn|tasks)\.js$|\/www\/panels\.html$|\/www\/pkg\/(schedlab_all\.js|schedlab_all_bg\.wasm)$/;
+  const later = /\/www\/(study|learn|tasks)\.js$|\/www\/panels\.html$|\/www\/pkg\/(schedlab_all\.js|schedlab_all_bg\.wasm)$/;
   assert.deepEqual(page.requests.slice(mark).filter((u) => !(u.startsWith(`${base}/`) && later.test(u))), []);
   assert.deepEqual(await page.evaluate(() => window.__violations), []);
 

@@ -558,7 +558,7 @@ impl Study for Kettimuthu {
             },
             if overhead == "on" { ", with suspension overhead" } else { "" }
         );
-        Ok(Plan { what, tasks, noun: ("task", "tasks") })
+        Ok(Plan { what, tasks, noun: ("task", "tasks"), progressive: false })
     }
 
     fn run(&self, trace: &Trace, settings: &Settings, input: &Value) -> Result<Value, String> {

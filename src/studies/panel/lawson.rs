@@ -488,6 +488,7 @@ impl Study for Lawson {
             ),
             tasks,
             noun: ("comparison", "comparisons"),
+            progressive: false,
         })
     }
 

@@ -693,6 +693,7 @@ impl Study for Leung {
             what: format!("{} policies on {period}, decay {}, heavy_share {}", POLICIES.len(), f.decay, f.heavy),
             tasks,
             noun: ("task", "tasks"),
+            progressive: false,
         })
     }
 

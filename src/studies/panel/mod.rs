@@ -9,12 +9,14 @@
 mod kettimuthu;
 mod lawson;
 mod leung;
+mod load;
 mod tsafrir;
 mod ward;
 
 pub use kettimuthu::Kettimuthu;
 pub use lawson::Lawson;
 pub use leung::Leung;
+pub use load::LoadSweep;
 pub use tsafrir::{prediction_presets, prediction_tables, Ran, Sweep};
 pub use ward::Ward;
 
@@ -54,6 +56,8 @@ pub struct Field {
     pub list: bool,
     /// Rows of a box of lines, each its own parameter in a link (0: one line).
     pub lines: u32,
+    /// Shown only while another field (key) has a value: (key, value).
+    pub when: Option<(&'static str, &'static str)>,
 }
 
 impl Field {
@@ -78,6 +82,7 @@ impl Field {
             view: false,
             list: false,
             lines: 0,
+            when: None,
         }
     }
 
@@ -126,6 +131,12 @@ impl Field {
     /// The same field as a box of `rows` lines, each line its own parameter in a link.
     pub fn lines(mut self, rows: u32) -> Field {
         self.lines = rows;
+        self
+    }
+
+    /// The same field, shown only while field `key` is `value`.
+    pub fn when(mut self, key: &'static str, value: &'static str) -> Field {
+        self.when = Some((key, value));
         self
     }
 
@@ -211,6 +222,9 @@ pub struct Plan {
     pub tasks: Vec<Task>,
     /// The names the progress line counts in, singular and plural.
     pub noun: (&'static str, &'static str),
+    /// The report is made again as each run finishes, from the runs finished so far (the
+    /// others' values are null), rather than once at the end.
+    pub progressive: bool,
 }
 
 /// A cell of a paper's table.
@@ -302,6 +316,17 @@ pub struct Row {
     pub data: Vec<(String, String)>,
 }
 
+/// A line of text followed by names in bold (`Saturate at 0.8 (keep up to 0.7): easy, fcfs`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Line {
+    /// What the line stands for, as `data-` attributes.
+    pub data: Vec<(String, String)>,
+    /// The text before the names.
+    pub text: String,
+    /// The names, each in bold with its name as `data-policy`.
+    pub names: Vec<String>,
+}
+
 /// A paper's claim checked on the trace, as a run hands it to the report.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Claim {
@@ -380,6 +405,13 @@ pub enum Block {
         /// Why.
         text: String,
     },
+    /// Lines of text naming policies.
+    Lines {
+        /// Its list's id.
+        id: String,
+        /// The lines.
+        lines: Vec<Line>,
+    },
     /// A paper's claims checked on the trace.
     Findings {
         /// Its list's id.
@@ -455,6 +487,10 @@ pub trait Study: Sync {
     fn presets(&self) -> Vec<Preset> {
         Vec::new()
     }
+    /// The values some fields take on the trace of `about` unless the link or the user sets them.
+    fn defaults(&self, _about: &Value) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
     /// The texts of its [`Field::note`]s on the trace of `about` (none before a trace is read).
     fn notes(&self, _about: &Value) -> Vec<(&'static str, String)> {
         Vec::new()
@@ -475,7 +511,7 @@ pub trait Study: Sync {
 macro_rules! with_study {
     ($name:expr, |$st:ident| $body:expr) => {
         $crate::with_study!(@ $name, $st, $body;
-            "sweep" => Sweep, "ward" => Ward, "lawson" => Lawson, "kettimuthu" => Kettimuthu, "leung" => Leung)
+            "sweep" => Sweep, "loadsweep" => LoadSweep, "ward" => Ward, "lawson" => Lawson, "kettimuthu" => Kettimuthu, "leung" => Leung)
     };
     (@ $name:expr, $st:ident, $body:expr; $($n:literal => $t:ident),*) => {
         match $name {

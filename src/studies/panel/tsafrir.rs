@@ -215,7 +215,7 @@ impl Study for Sweep {
             })
             .collect();
         let what = format!("{n} configuration{} of {base}", if n == 1 { "" } else { "s" });
-        Ok(Plan { what, tasks, noun: ("configuration", "configurations") })
+        Ok(Plan { what, tasks, noun: ("configuration", "configurations"), progressive: false })
     }
 
     fn run(&self, trace: &Trace, settings: &Settings, input: &Value) -> Result<Value, String> {

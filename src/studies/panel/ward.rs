@@ -334,6 +334,7 @@ impl Study for Ward {
             what: format!("{} runs: ω = {}, each with Est and Act", omegas.len() * 2, omegas.join(", ")),
             tasks,
             noun: ("run", "runs"),
+            progressive: false,
         })
     }
 
