@@ -231,7 +231,7 @@ function studyShow(s, partial = false) {
 function studyLine(l) {
   const li = studyEl('li', {}, [l.text, ...l.names.flatMap((n, i) => [...(i ? [', '] : []), studyEl('b', { textContent: n })])]);
   for (const [k, v] of l.data) li.dataset[k] = v;
-  li.querySelectorAll('b').forEach((b) => (b.dataset.policy = b.textContent));
+  for (const b of li.querySelectorAll('b')) b.dataset.policy = b.textContent;
   return li;
 }
 

@@ -5,6 +5,8 @@
 
 use serde::Serialize;
 
+use crate::render::generic::{Labels, Spec, Spread};
+
 use crate::keys::{normalize, split_setting, KeyError};
 
 /// One axis of a grid: a key and the values it takes.
@@ -101,6 +103,32 @@ pub fn by_key(configs: &[Vec<(String, String)>], degradation: &[f64], key: &str)
             Group { value, mean, std, count: v.len() }
         })
         .collect()
+}
+
+/// Fig. 10 of `groups` (the degradation by `key`, as [`by_key`] gives it) for the sweep of
+/// `policy`, titled `title`: the mean and standard deviation per value of the key.
+pub fn figure(groups: &[Group], key: &str, policy: &str, title: String) -> Spec {
+    Spec::ErrorBars {
+        labels: Labels {
+            title,
+            subtitle: format!(
+                "{policy}: average performance degradation, mean ± standard deviation over the configurations with each {key}; lower is better"
+            ),
+            x: key.to_string(),
+            y: "degradation [%]".into(),
+            unit: "%".into(),
+            count: "configurations".into(),
+            ..Labels::default()
+        },
+        categories: groups.iter().map(|g| g.value.clone()).collect(),
+        series: vec![Spread {
+            name: policy.to_string(),
+            means: groups.iter().map(|g| Some(g.mean)).collect(),
+            spreads: groups.iter().map(|g| Some(g.std)).collect(),
+            counts: groups.iter().map(|g| g.count as u64).collect(),
+            colour: None,
+        }],
+    }
 }
 
 /// Configuration indices from best (lowest degradation) to worst; ties keep grid order.

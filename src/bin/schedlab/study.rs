@@ -3,10 +3,10 @@
 use indicatif::ParallelProgressIterator;
 use rayon::prelude::*;
 use schedlab::metrics::Cut;
-use schedlab::render::generic::{draw, Labels, Spec, Spread};
+use schedlab::render::generic::{draw, Spec};
 use schedlab::run::{configure, run_one, Settings};
 use schedlab::studies::findings::{tsafrir, Study};
-use schedlab::studies::sweep::{by_key, degradation, grid, ranking, Axis, DEFAULT_AXES};
+use schedlab::studies::sweep::{by_key, degradation, figure as sweep_figure, grid, ranking, Axis, DEFAULT_AXES};
 use schedlab::trace::Trace;
 
 use crate::plot;
@@ -316,28 +316,8 @@ pub fn cmd_sweep(a: &Args) -> Result<(), Fail> {
         }
         if let Some(o) = &pics {
             // The page's Fig. 10 of the same groups, the traces named.
-            let spec = Spec::ErrorBars {
-                labels: Labels {
-                    title: format!("{}: degradation by {}{fig}", names.join(", "), ax.key),
-                    subtitle: format!(
-                        "{policy}: average performance degradation, mean ± standard deviation over the configurations with each {}; lower is better",
-                        ax.key
-                    ),
-                    x: ax.key.clone(),
-                    y: "degradation [%]".into(),
-                    unit: "%".into(),
-                    count: "configurations".into(),
-                    ..Default::default()
-                },
-                categories: groups.iter().map(|g| g.value.clone()).collect(),
-                series: vec![Spread {
-                    name: policy.clone(),
-                    means: groups.iter().map(|g| Some(g.mean)).collect(),
-                    spreads: groups.iter().map(|g| Some(g.std)).collect(),
-                    counts: groups.iter().map(|g| g.count as u64).collect(),
-                    colour: None,
-                }],
-            };
+            let title = format!("{}: degradation by {}{fig}", names.join(", "), ax.key);
+            let spec = sweep_figure(&groups, &ax.key, &policy, title);
             picture(o, &format!("sweep-{}", plot::file_name(&ax.key)), &spec, None)?;
         }
     }

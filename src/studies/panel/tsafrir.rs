@@ -8,9 +8,8 @@ use serde_json::{json, Value};
 
 use super::{read, without, Block, Cell, Field, Options, Plan, Report, Row, Study, Table, Task};
 use crate::policy::{family_options, find, POLICIES};
-use crate::render::generic::{Labels, Spec, Spread};
 use crate::run::{configure, run_one, Settings};
-use crate::studies::sweep::{by_key, degradation, grid, ranking, Axis};
+use crate::studies::sweep::{by_key, degradation, figure, grid, ranking, Axis};
 use crate::trace::Trace;
 
 /// The sweep (see the module docs).
@@ -256,28 +255,8 @@ impl Study for Sweep {
         by.sort_by_key(|a| a.key != "window");
         for a in by {
             let groups = by_key(&configs, &d, &a.key);
-            let spec = Spec::ErrorBars {
-                labels: Labels {
-                    title: format!("Degradation by {}{}", a.key, if a.key == "window" { " (Fig. 10)" } else { "" }),
-                    subtitle: format!(
-                        "{base}: average performance degradation, mean ± standard deviation over the configurations with each {}; lower is better",
-                        a.key
-                    ),
-                    x: a.key.clone(),
-                    y: "degradation [%]".into(),
-                    unit: "%".into(),
-                    count: "configurations".into(),
-                    ..Labels::default()
-                },
-                categories: groups.iter().map(|g| g.value.clone()).collect(),
-                series: vec![Spread {
-                    name: base.to_string(),
-                    means: groups.iter().map(|g| Some(g.mean)).collect(),
-                    spreads: groups.iter().map(|g| Some(g.std)).collect(),
-                    counts: groups.iter().map(|g| g.count as u64).collect(),
-                    colour: None,
-                }],
-            };
+            let fig = if a.key == "window" { " (Fig. 10)" } else { "" };
+            let spec = figure(&groups, &a.key, base, format!("Degradation by {}{fig}", a.key));
             let id = if blocks.iter().any(|b| matches!(b, Block::Figure { .. })) {
                 format!("chart-sweep-{}", a.key)
             } else {
