@@ -197,9 +197,9 @@ fn negative_times() {
         "negative.swf",
         text.as_bytes(),
         &[
-            "submit_missing (first at line 4)",
-            "runtime_not_positive (first at line 5)",
-            "estimate_from_runtime (first at line 6)",
+            "1 without a submit time (first at line 4)",
+            "1 with no runtime (0 s or missing) (first at line 5)",
+            "1 without an estimate (the runtime stands in) (first at line 6)",
         ],
     );
 }
@@ -220,7 +220,7 @@ fn jobs_wider_than_the_machine() {
     let t = read(text.as_bytes()).expect("reads");
     assert_eq!(ids(&t), [1, 3]);
     assert_eq!(t.report.dropped_lines["wider_than_machine"], 4);
-    cli_reads("wide.swf", text.as_bytes(), &["wider_than_machine (first at line 4)"]);
+    cli_reads("wide.swf", text.as_bytes(), &["1 wider than the machine (first at line 4)"]);
     let clamp = TraceOptions { wide: schedlab::trace::Wide::Clamp, ..TraceOptions::default() };
     let t = parse(text.as_bytes(), &clamp).expect("reads");
     assert_eq!(t.jobs[1].procs, 8);

@@ -1,7 +1,7 @@
 // SchedLab page: load a trace, run policies in a pool of workers, show the results in views.
 // Data flows one way: bytes -> workers (engine) -> results -> the views' tables and the charts,
 // which the engine draws on the page (figures.js).
-import { startFigures, pageEngine, showFigure, showWholeFigure, wholeReady, emptyFigure, saveBlob, show, make } from './figures.js';
+import { startFigures, pageEngine, showFigure, showWholeFigure, wholeReady, emptyFigure, saveBlob, show, make, makeTable } from './figures.js';
 import {
   CUSTOM,
   buildPredictor,
@@ -69,12 +69,6 @@ const panelsReady = () =>
 
 /** Calls `draw` now if the panels are in, else once they are (a failure is on the status line). */
 const withPanels = (draw) => (P ? draw() : panelsReady().then(draw, () => {}));
-
-/** A metric's definition and unit, for hover titles. */
-function define(key) {
-  const m = state.catalogue.metrics.find((x) => x.key === key);
-  return m ? `${m.doc}${m.unit ? ` (${m.unit})` : ''}` : key;
-}
 
 /** Each trace's bytes get an id, so a worker that already holds them is sent the id alone. */
 const traceIds = new WeakMap();
@@ -452,35 +446,16 @@ function renderReport(value) {
   const box = $('#trace-report');
   box.textContent = '';
   const r = value.report;
-  const rows = [];
   if (!value.ok) box.append(make('p', { className: 'error', textContent: `This trace cannot be used: ${value.message}` }));
   if (r) {
-    rows.push(['file', state.name]);
-    if (value.header?.computer) rows.push(['computer', value.header.computer]);
-    if (value.header?.installation) rows.push(['installation', value.header.installation]);
-    for (const note of value.header?.notes || []) rows.push(['note', note]);
-    rows.push(['lines read', `${r.lines_read} (${r.job_lines} job lines)`]);
-    rows.push(['jobs kept', show('number', r.jobs_kept)]);
-    rows.push(['machine', `${show('number', r.machine_size)} processors (${r.machine_source})`]);
-    rows.push(['span', duration(r.span_s)]);
-    rows.push(['users, queues', `${r.users}, ${r.queues}`]);
-    // Each reason with the first line it applied to, when the engine says.
-    const first = (lines, k) => (lines?.[k] ? ` (first at line ${lines[k]})` : '');
-    for (const [k, v] of Object.entries(r.dropped || {})) rows.push(['dropped', `${v} ${k.replaceAll('_', ' ')}${first(r.dropped_lines, k)}`]);
-    for (const [k, v] of Object.entries(r.altered || {})) rows.push(['altered', `${v} ${k.replaceAll('_', ' ')}${first(r.altered_lines, k)}`]);
-    if (r.stopped_at_line) rows.push(['reading stopped', `at line ${r.stopped_at_line}`]);
-    if (state.packed) {
-      rows.push(['packed', `${bytesText(state.packed.bytes)} (${(state.packed.bytes / Math.max(1, r.jobs_kept)).toFixed(1)} bytes per job)`]);
-    }
-    for (const w of r.warnings || []) rows.push(['warning', w]);
     showLoadWarning(r);
-    const table = make('table');
-    for (const [k, v] of rows) {
+    const table = box.appendChild(make('table'));
+    const packed = state.packed && { key: 'packed', text: `${bytesText(state.packed.bytes)} (${(state.packed.bytes / Math.max(1, r.jobs_kept)).toFixed(1)} bytes per job)` };
+    for (const row of [...value.rows, ...(packed ? [packed] : [])]) {
       const tr = table.insertRow();
-      if (k === 'warning') tr.className = (r.loss || []).includes(v) ? 'warn loss' : 'warn';
-      tr.append(make('td', { textContent: k }), make('td', { textContent: String(v) }));
+      tr.className = row.class ?? '';
+      tr.append(make('td', { textContent: row.key }), make('td', { textContent: row.text }));
     }
-    box.append(table);
     // An accounting log: which of its fields made each part of a job.
     if (r.format && r.mapping?.length) {
       const t = make('table', {}, make('tr', {}, make('th', { textContent: 'in the log' }), make('th', { textContent: 'in the simulation' })));
@@ -603,7 +578,7 @@ async function loadFile(file, name) {
 
 /** Asks the engine for the loaded trace's report, and shows it. */
 async function inspectTrace(bytes, name, generation) {
-  const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings() });
+  const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings(), input: { name } });
   if (generation !== state.generation) return false;
   document.body.dataset.load = 'done';
   if (!res.ok) {
@@ -652,6 +627,7 @@ async function runPolicies(names) {
   state.order = [...names];
   renderChosen();
   // Cheap policies first, so the first results are on screen within seconds.
+  const cost = (name) => state.catalogue.policies.find((p) => p.name === name)?.cost ?? 1;
   const byCost = [...names].sort((a, b) => cost(a) - cost(b));
   const jobs = byCost.map(async (policy) => {
     const bar = make('progress', { max: 1, value: 0, title: policy });
@@ -683,35 +659,9 @@ async function runPolicies(names) {
   if (generation !== state.generation) return;
   fillGanttPicks(names);
   const partial = [...state.results.values()].filter((r) => r.result.stopped).length;
-  const said = [];
-  if (state.results.size === names.length) {
-    said.push(`Ran ${names.length} ${names.length === 1 ? 'policy' : 'policies'} on ${show('number', state.report.jobs_kept)} jobs in ${((performance.now() - t0) / 1000).toFixed(2)} s.`);
-  } else if (!failures.length) {
-    said.push(`Stopped: ${state.results.size} of ${names.length} policies finished.`);
-  } else {
-    // In the order asked, not the order they failed in, so the sentence does not depend on timing.
-    const failed = names.filter((n) => failures.some(([p]) => p === n));
-    said.push(`${state.results.size} of ${names.length} policies ran; ${failures.length} failed: ${failed.join(', ')} (see below).`);
-  }
-  if (partial) {
-    said.push(`${partial} ${partial === 1 ? 'policy' : 'policies'} stopped at the time budget; their statistics cover the jobs finished.`);
-  }
-  setStatus(said.join(' '), failures.length ? 'done error' : 'done');
+  const said = pageEngine().run_status(names, failures.map(([p]) => p), state.results.size, partial, state.report.jobs_kept, (performance.now() - t0) / 1000);
+  setStatus(said, failures.length ? 'done error' : 'done');
   document.body.dataset.state = 'done';
-}
-
-/**
- * A policy's rough cost class, for the order runs start in: list scheduling and EASY-like
- * backfilling first, then one-reservation families, then preemption, then conservative planning.
- */
-function cost(name) {
-  const p = state.catalogue.policies.find((x) => x.name === name);
-  if (!p) return 1;
-  const k = p.defaults.k ?? p.family_defaults?.k;
-  if (p.family === 'backfill') return k === 'inf' ? 3 : 0;
-  if (p.family === 'preempt') return p.defaults.mode === 'ns' ? 1 : 2;
-  if (p.family === 'fairshare') return /cons/.test(name) ? 3 : 1;
-  return 1;
 }
 
 /** The ticked policies, in catalogue order whatever their group (the custom configuration last). */
@@ -719,52 +669,22 @@ function selected() {
   return [...document.querySelectorAll('#policy-list input:checked')].map((i) => i.value).sort((a, b) => place(a) - place(b));
 }
 
-/** The full table: every metric of every run, sortable, each column's definition on hover. */
+/** The leaderboard and the full table (every metric of every run, sorted by a click on a column), as the engine makes them. */
 function renderResults() {
-  const table = $('#results');
-  table.textContent = '';
-  const head = table.createTHead().insertRow();
-  head.append(make('th', { textContent: 'policy' }), make('th', { textContent: 'schedule', title: 'each job\'s submit, start and end as CSV' }));
-  for (const { key } of state.catalogue.metrics) {
-    const sort = (e) => {
-      if (e.type === 'keydown' && e.key !== 'Enter' && e.key !== ' ') return;
-      state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : 1 };
-      renderResults();
-    };
-    const th = head.appendChild(make('th', { textContent: key, title: define(key), tabIndex: 0, onclick: sort, onkeydown: sort }));
-    th.dataset.key = key;
-  }
-  const body = table.createTBody();
-  // A figure that was not measured (null) sorts last either way.
-  const key = state.sort.key;
-  const rows = [...state.results.values()].sort((a, b) => {
-    const [x, y] = [a.result.metrics[key], b.result.metrics[key]];
-    if (x === null || y === null) return (x === null) - (y === null);
-    return state.sort.dir * (x - y);
-  });
-  for (const r of rows) {
-    const tr = body.insertRow();
-    tr.dataset.policy = r.result.policy;
-    tr.dataset.hash = r.result.schedule_hash;
-    if (r.memory) tr.dataset.wasmMemory = String(r.memory);
-    const name = tr.insertCell();
-    name.textContent = r.result.policy;
-    if (r.result.stopped) {
-      // Statistics over the jobs finished when the time budget ran out.
-      tr.classList.add('partial');
-      tr.dataset.stopped = r.result.stopped;
-      const badge = make('span', { className: 'badge stopped', textContent: 'stopped', title: r.result.stopped });
-      name.append(' ', badge, make('div', { className: 'why', textContent: r.result.stopped }));
-    }
-    const onclick = () => exportSchedule(r.result.policy);
-    tr.insertCell().append(make('button', { type: 'button', textContent: 'CSV', className: 'small', onclick }));
-    for (const { key } of state.catalogue.metrics) {
-      const td = tr.insertCell();
-      td.dataset.key = key;
-      const v = r.result.metrics[key];
-      td.dataset.value = String(v);
-      td.textContent = show(key, v);
-      if (v === null) td.title = 'not measured';
+  const list = runs();
+  const [hashes, memory] = [list.map((r) => r.result.schedule_hash), list.map((r) => r.memory ?? 0)];
+  const t = pageEngine()?.compare_tables(views(), hashes, memory, state.sort.key, state.sort.dir);
+  if (t) {
+    $('#results').replaceWith(makeTable(t.table, exportSchedule));
+    $('#leaderboard').replaceWith(list.length ? makeTable(t.board) : make('table', { id: 'leaderboard' }));
+    for (const th of document.querySelectorAll('#results th[data-key]')) {
+      const key = th.dataset.key;
+      th.tabIndex = 0;
+      th.onclick = th.onkeydown = (e) => {
+        if (e.type === 'keydown' && e.key !== 'Enter' && e.key !== ' ') return;
+        state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : 1 };
+        renderResults();
+      };
     }
   }
   renderView();
@@ -785,23 +705,11 @@ function runs() {
 /** What the engine draws of the runs shown. */
 const views = () => runs().map((r) => ({ ...r.view, policy: r.result.policy }));
 
-/** The runs in the leaderboard's order: by mean bounded slowdown, lowest first. */
-const ranked = (list) => [...list].sort((a, b) => (a.result.metrics.avg_bsld ?? Infinity) - (b.result.metrics.avg_bsld ?? Infinity));
-
 /** A policy's colour in every chart and legend: its own, whatever else runs beside it. */
 function colourOf(policy) {
   const names = state.order.includes(policy) ? state.order : [...state.order, policy];
   return pageEngine()?.policy_colours(names)[names.indexOf(policy)] ?? '#888';
 }
-
-/** The leaderboard's columns: the main metrics, lower is better but for utilization. */
-const BOARD = [
-  ['avg_bsld', 'mean bounded slowdown'],
-  ['avg_wait_s', 'mean wait'],
-  ['max_wait_s', 'longest wait'],
-  ['p95_wait_s', '95th percentile wait'],
-  ['utilization', 'utilization'],
-];
 
 /** Seconds for people: 42 s, 12 min, 3.4 h, 2.1 d. */
 const duration = (s) => show('seconds', s);
@@ -812,19 +720,16 @@ function renderCompare() {
   const answer = $('#answer');
   answer.textContent = '';
   const lead = answer.appendChild(make('p', { className: 'lead' }));
-  state.flags = {};
   if (!list.length) {
     lead.textContent = state.bytes ? 'Simulating the policies on the trace…' : 'Open a trace, or try the demo, to compare scheduling policies on it.';
   } else {
     const said = pageEngine().answer(views(), state.report?.loss ?? []);
     lead.textContent = said.lead;
-    state.flags = said.flags;
     // What the lead's figures hide comes before it.
     lead.before(...said.warnings.map((line) => make('p', { className: 'warning', textContent: line })));
     answer.append(...said.more.map((line) => make('p', { className: 'more', textContent: line })));
   }
   renderChosen();
-  renderBoard(list);
   const box = $('#multiples');
   if (box.children.length !== MAIN.length) {
     box.textContent = '';
@@ -850,44 +755,6 @@ function renderChosen() {
     if (!state.results.has(name) && document.body.dataset.state === 'running') chip.title = 'running…';
     box.append(chip);
   }
-}
-
-/** The leaderboard: the chosen policies by mean bounded slowdown, with the main metrics. */
-function renderBoard(list) {
-  const table = $('#leaderboard');
-  table.textContent = '';
-  if (!list.length) return;
-  const head = table.createTHead().insertRow();
-  for (const [text, title] of [['', ''], ['policy', 'in order of mean bounded slowdown, lowest first'], ...BOARD.map(([k, t]) => [t, define(k)])]) {
-    head.append(make('th', { textContent: text, title }));
-  }
-  const sorted = ranked(list);
-  const body = table.createTBody();
-  sorted.forEach((r, i) => {
-    const tr = body.insertRow();
-    tr.dataset.policy = r.result.policy;
-    if (i === 0) tr.className = 'best';
-    tr.insertCell().textContent = String(i + 1);
-    const name = tr.insertCell();
-    name.className = 'name';
-    name.append(make('span', { className: 'swatch', style: `background: ${colourOf(r.result.policy)}` }), ' ', r.result.policy);
-    if (r.result.stopped) name.append(' (stopped)');
-    // The engine's answer says which rows are bounds and which starve jobs.
-    const flags = state.flags?.[r.result.policy] ?? [];
-    for (const flag of flags) {
-      const [textContent, title] =
-        flag === 'bound'
-          ? ['bound', 'knows every job\'s true runtime: a bound to measure against, not a choice']
-          : ['starves jobs', 'its worst case is far beyond the other policies\': see the warning above'];
-      name.append(' ', make('span', { className: `tag ${flag}`, textContent, title }));
-    }
-    for (const [k] of BOARD) {
-      const td = tr.insertCell();
-      td.dataset.key = k;
-      td.textContent = show(k, r.result.metrics[k]);
-      if (k === 'max_wait_s' && flags.includes('starves')) td.className = 'flagged';
-    }
-  });
 }
 
 /** Jobs: the wait-time distribution, the 16 categories, the accuracy histogram. */
@@ -922,8 +789,8 @@ function renderPredictions() {
   const res = pageEngine().prediction_tables(runs.map((r) => ({ policy: r.result.policy, metrics: r.result.metrics })));
   if (!res.ok) return setStatus(res.message, 'error');
   $('#table3-note').textContent = res.note;
-  $('#table3-box').replaceChildren(P.studyTable(res.tables[0]));
-  $('#predictability-box').replaceChildren(P.studyTable(res.tables[1]));
+  $('#table3-box').replaceChildren(makeTable(res.tables[0]));
+  $('#predictability-box').replaceChildren(makeTable(res.tables[1]));
 }
 
 /** Draws what the current view shows (charts in hidden views are drawn when shown). */
@@ -1192,15 +1059,7 @@ function showJob(job) {
     return;
   }
   card.textContent = '';
-  const facts = [
-    ['user', job.user],
-    ['processors', job.procs],
-    ['submitted', `${duration(job.submit - (state.report?.first_submit || 0))} into the trace`],
-    ['waited', duration(job.wait)],
-    ['ran', duration(job.end - job.start)],
-    ['estimate', duration(job.estimate)],
-  ];
-  card.append(make('b', { textContent: `Job ${job.job_id}` }), ` under ${job.policy}: `, facts.map(([k, v]) => `${k} ${v}`).join(', '), '.');
+  card.append(make('b', { textContent: `Job ${job.job_id}` }), ` under ${job.policy}: ${job.card}.`);
   card.dataset.job = String(job.job_id);
   drawTimeline();
   explainJob(card, job);
@@ -1302,8 +1161,7 @@ async function main() {
   }
   state.catalogue = cat.value;
   await figures;
-  const limit = await state.pool.run({ kind: 'job-limit' });
-  state.limit = limit.ok ? limit.value : 0; // the most jobs a page load keeps
+  state.limit = pageEngine()?.job_limit() ?? 0; // the most jobs a page load keeps
   document.body.dataset.jobLimit = String(state.limit);
   renderPolicies();
   buildPredictor($('#predictor'), state.catalogue, params.getAll('pred'), syncPredictorUrl);
@@ -1498,22 +1356,10 @@ function showStudy() {
   renderPredictions();
 }
 
-/** The trace's shape: jobs and processor-hours by length and width (Leung et al. Tables I-II). */
+/** The trace's shape: jobs and processor-hours by length and width (Leung et al. Tables I-II), as the engine lays them out. */
 function renderShape() {
-  const value = state.shape;
-  if (!value) return;
-  const spec = (title, valueName, values, counts) => ({
-    kind: 'heatmap',
-    labels: { title, subtitle: 'length by actual runtime, width by processors asked for', x: 'processors', y: 'runtime', log: true, value: valueName },
-    rows: value.rows,
-    cols: value.cols,
-    values: values.map((row) => row.map((v) => v || null)),
-    counts,
-  });
-  showWholeFigure($('#chart-shape-jobs'), 'shape-jobs', (e, o) => e.generic_figure(spec('Jobs by length and width (Leung et al. Table I)', 'jobs', value.count, null), o));
-  showWholeFigure($('#chart-shape-hours'), 'shape-hours', (e, o) =>
-    e.generic_figure(spec('Processor-hours by length and width (Table II)', 'processor-hours', value.value, value.count), o),
-  );
+  if (!state.shape) return;
+  ['jobs', 'hours'].forEach((k, i) => showWholeFigure($(`#chart-shape-${k}`), `shape-${k}`, (e, o) => e.shape_figure(state.shape, i, o)));
 }
 
 /** "No trace? Generate one": the generator's form, filled from the link (`gen=`). */

@@ -217,3 +217,36 @@ export function findingList(list, findings) {
     li.dataset.holds = String(f.holds);
   }
 }
+
+/**
+ * A table the engine made (render::table): head rows of spanning cells over body rows, with what
+ * cells and rows stand for as data; `act(cell.button)` runs when a cell's button is pressed.
+ */
+export function makeTable(t, act = () => {}) {
+  const table = make('table', { id: t.id, className: t.class });
+  for (const [k, v] of t.data) table.dataset[k] = v;
+  const put = (tr, c, tag) => {
+    const td = tr.appendChild(make(tag, { rowSpan: c.rows, colSpan: c.cols }));
+    if (c.title) td.title = c.title;
+    if (c.class) td.className = c.class;
+    if (c.key) td.dataset.key = c.key;
+    if (c.value !== undefined) td.dataset.value = c.value;
+    if (c.colour != null) td.append(make('span', { className: 'swatch', title: 'its colour in the charts', style: `background: ${engine.run_colour(c.colour)}` }), ' ');
+    td.append(c.button ? make('button', { type: 'button', className: 'small', textContent: c.text, onclick: () => act(c.button) }) : c.text);
+    if (c.aside) td.append(make('span', { className: 'chg', textContent: ` ${c.aside}` }));
+    for (const g of c.tags ?? []) td.append(' ', make('span', { className: g.class, textContent: g.text, title: g.title }));
+  };
+  const head = table.createTHead();
+  for (const cells of t.head) {
+    const tr = head.insertRow();
+    for (const c of cells) put(tr, c, 'th');
+  }
+  const body = table.createTBody();
+  for (const r of t.rows) {
+    const tr = body.insertRow();
+    if (r.class) tr.className = r.class;
+    for (const [k, v] of r.data) tr.dataset[k] = v;
+    for (const c of r.cells) put(tr, c, 'td');
+  }
+  return table;
+}

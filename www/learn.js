@@ -16,51 +16,12 @@ const L = {
   settings: [],
   policies: [],
   learn: null, // the engine's Learn (lessons of the current trace)
-  data: null, // {lessons, problems}
-  times: [], // every pass time of either lesson, in order
+  pass: null, // what it shows at the current pass (the crate's explain::learn::Pass)
   index: 0,
   timer: null,
   catalogue: [],
   shown: () => false,
 };
-
-/** The jobs of an SWF text as table rows, and its machine size. */
-function learnFromSwf(text) {
-  const rows = [];
-  let machine = 0;
-  for (const line of text.split('\n')) {
-    const t = line.trim();
-    const m = /^;\s*MaxProcs:\s*(\d+)/i.exec(t);
-    if (m) machine = Number(m[1]);
-    if (!t || t.startsWith(';')) continue;
-    const f = t.split(/\s+/).map(Number);
-    rows.push({ submit: f[1], runtime: f[3], estimate: f[8], procs: f[7] > 0 ? f[7] : f[4], user: f[11] });
-  }
-  return { rows, machine: machine || Math.max(1, ...rows.map((r) => r.procs)) };
-}
-
-/** The table rows as SWF text, jobs numbered from 1 in row order. */
-function learnToSwf(rows, machine) {
-  const lines = [`; MaxProcs: ${machine}`];
-  rows.forEach((r, i) => {
-    lines.push(`${i + 1} ${r.submit} -1 ${r.runtime} ${r.procs} -1 -1 ${r.procs} ${r.estimate} -1 1 ${r.user} ${r.user} -1 1 -1 -1 -1`);
-  });
-  return lines.join('\n') + '\n';
-}
-
-/** The rows as the `jobs=` URL value. */
-const learnRowsParam = (rows) => rows.map((r) => [r.submit, r.runtime, r.estimate, r.procs, r.user].join(',')).join(';');
-
-/** Rows from a `jobs=` URL value (bad numbers become 0, which the engine then reports). */
-function learnParseRows(value) {
-  return value
-    .split(';')
-    .filter((s) => s.trim())
-    .map((s) => {
-      const [submit, runtime, estimate, procs, user] = s.split(',').map((x) => Number(x) || 0);
-      return { submit, runtime, estimate: estimate || runtime, procs: procs || 1, user: user || 1 };
-    });
-}
 
 /** Installs the view: examples, policy choices, controls, the job table; reads the URL. */
 export function installLearn({ params, catalogue, shown }) {
@@ -89,7 +50,7 @@ export function installLearn({ params, catalogue, shown }) {
   el('#learn-first').onclick = () => learnGo(0);
   el('#learn-back').onclick = () => learnGo(L.index - 1);
   el('#learn-next').onclick = () => learnGo(L.index + 1);
-  el('#learn-last').onclick = () => learnGo(L.times.length - 1);
+  el('#learn-last').onclick = () => learnGo(Infinity);
   el('#learn-play').onclick = () => (L.timer ? learnStop() : learnPlay());
   el('#learn-step').oninput = (e) => learnGo(Number(e.target.value));
   el('#learn-add').onclick = () => {
@@ -110,7 +71,7 @@ export function installLearn({ params, catalogue, shown }) {
     if (e.key === 'ArrowRight') learnGo(L.index + 1);
     else if (e.key === 'ArrowLeft') learnGo(L.index - 1);
     else if (e.key === 'Home') learnGo(0);
-    else if (e.key === 'End') learnGo(L.times.length - 1);
+    else if (e.key === 'End') learnGo(Infinity);
     else if (e.key === ' ') L.timer ? learnStop() : learnPlay();
     else return;
     e.preventDefault();
@@ -119,7 +80,7 @@ export function installLearn({ params, catalogue, shown }) {
   const pick = (list) => list.split(',').map((s) => s.trim()).filter((s) => L.catalogue.includes(s));
   if (params.get('jobs')) {
     L.example = null;
-    L.rows = learnParseRows(params.get('jobs'));
+    L.rows = engine.learn_rows(params.get('jobs'));
     L.machine = Math.max(1, Number(params.get('machine')) || Math.max(1, ...L.rows.map((r) => r.procs)));
     L.settings = params.getAll('set');
     L.policies = pick(params.get('policies') ?? 'fcfs,easy');
@@ -136,7 +97,8 @@ function learnLoadExample(name, policies = null, step = 0, write = true) {
   learnStop();
   const ex = L.examples.find((e) => e.name === name) ?? L.examples[0];
   L.example = ex;
-  ({ rows: L.rows, machine: L.machine } = learnFromSwf(ex.swf));
+  L.rows = ex.rows.map((r) => ({ ...r }));
+  L.machine = ex.machine;
   L.settings = [...ex.settings];
   const chosen = policies ? policies.split(',').map((s) => s.trim()).filter((s) => L.catalogue.includes(s)) : [];
   L.policies = chosen.length ? chosen.slice(0, 2) : [...ex.policies];
@@ -189,7 +151,6 @@ function learnCompute(write) {
   problems.textContent = '';
   L.learn?.free();
   L.learn = null;
-  L.data = null;
   el('#learn-a').value = L.policies[0] ?? '';
   el('#learn-b').value = L.policies[1] ?? '';
   const ex = L.example;
@@ -206,19 +167,12 @@ function learnCompute(write) {
   el('#learn-mine').hidden = !mine;
   const specs = L.policies.map((p) => (p === MINE ? mineSpec(el('#learn-priority').value) : p));
   try {
-    L.learn = new engine.Learn(learnToSwf(L.rows, L.machine), specs, L.settings);
-    L.data = L.learn.data();
+    L.learn = new engine.Learn(L.rows, L.machine, specs, L.settings);
   } catch (e) {
     problems.append(make('li', { textContent: String(e.message ?? e) }));
   }
-  problems.append(...(L.data?.problems ?? []).map((p) => make('li', { textContent: p })));
-  const times = new Set();
-  for (const l of L.data?.lessons ?? []) for (const s of l.steps) times.add(s.time);
-  L.times = [...times].sort((a, b) => a - b);
-  L.index = Math.max(0, Math.min(L.index, L.times.length - 1));
-  el('#learn-step').max = String(Math.max(0, L.times.length - 1));
-  if (write) learnWriteUrl();
-  learnDraw();
+  problems.append(...(L.learn?.problems() ?? []).map((p) => make('li', { textContent: p })));
+  learnGo(L.index, write);
 }
 
 /** Keeps the lesson in the URL, so a link reproduces it. */
@@ -228,7 +182,7 @@ function learnWriteUrl() {
   for (const k of ['example', 'jobs', 'machine', 'policies', 'step']) u.searchParams.delete(k);
   if (L.example) u.searchParams.set('example', L.example.name);
   else {
-    u.searchParams.set('jobs', learnRowsParam(L.rows));
+    u.searchParams.set('jobs', pageEngine().learn_link(L.rows));
     u.searchParams.set('machine', String(L.machine));
   }
   u.searchParams.set('policies', L.policies.join(','));
@@ -239,17 +193,20 @@ function learnWriteUrl() {
   history.replaceState(null, '', u);
 }
 
-function learnGo(i) {
-  if (!L.times.length) return;
-  L.index = Math.max(0, Math.min(i, L.times.length - 1));
-  learnWriteUrl();
+/** Goes to pass `i` (within the passes there are) and draws it. */
+function learnGo(i, write = true) {
+  L.pass = L.learn?.pass(Math.max(0, Math.min(i, 1e9))) ?? null;
+  L.index = L.pass?.index ?? 0;
+  el('#learn-step').max = String(Math.max(0, (L.pass?.count ?? 1) - 1));
+  if (write) learnWriteUrl();
   learnDraw();
 }
 
 function learnPlay() {
-  if (L.index >= L.times.length - 1) L.index = -1;
+  const last = () => !L.pass || L.index >= L.pass.count - 1;
+  if (last()) L.index = -1;
   L.timer = setInterval(() => {
-    if (L.index >= L.times.length - 1) return learnStop();
+    if (last()) return learnStop();
     learnGo(L.index + 1);
   }, 1400);
   el('#learn-play').textContent = '❚❚ Pause';
@@ -262,83 +219,36 @@ function learnStop() {
   el('#learn-play').textContent = '▶ Play';
 }
 
-/** Draws both panels at the current time: each policy's last pass at or before it. */
-/** What `lesson` decides at time `t`: its pass there (sentences and queue), '' before its first, 'idle' between passes. */
-function learnSaid(lesson, t) {
-  let step = -1;
-  lesson.steps.forEach((s, i) => {
-    if (s.time <= t) step = i;
-  });
-  const s = lesson.steps[step];
-  return step < 0 ? '' : s.time !== t ? 'idle' : JSON.stringify([s.sentences, s.waiting]);
-}
-
-/** Says when the two panels show the same decisions, and at which pass the policies part. */
-function learnSame(t) {
-  const note = el('#learn-same');
-  const [a, b] = L.data.lessons;
-  if (!a || !b || learnSaid(a, t) !== learnSaid(b, t)) {
-    note.hidden = true;
-    return;
-  }
-  const differ = (u) => learnSaid(a, u) !== learnSaid(b, u);
-  const later = L.times.findIndex((u, i) => i > L.index && differ(u));
-  const any = later >= 0 ? later : L.times.findIndex(differ);
-  note.textContent =
-    `${a.policy} and ${b.policy} decide alike at this pass` +
-    (any < 0 ? ' and at every other: on this trace they never part.' : `; they part at pass ${any + 1} (t=${L.times[any]} s).`);
-  note.dataset.part = any < 0 ? '' : String(any + 1);
-  note.hidden = false;
-}
-
 export function redrawLearn() {
   learnDraw();
 }
 
+/** Draws both panels at the current pass: each policy's last pass at or before it. */
 function learnDraw() {
-  if (!L.shown() || !L.data) return;
-  const t = L.times[L.index];
-  el('#learn-step').value = String(L.index);
-  el('#learn-time').textContent = L.times.length ? `pass ${L.index + 1} of ${L.times.length}: t=${t} s` : 'no passes';
-  el('#learn-back').disabled = L.index <= 0;
-  el('#learn-first').disabled = L.index <= 0;
-  el('#learn-next').disabled = L.index >= L.times.length - 1;
-  el('#learn-last').disabled = L.index >= L.times.length - 1;
-  learnSame(t);
-  const panels = document.querySelectorAll('.learn-panel');
-  panels.forEach((panel, k) => {
-    const lesson = L.data.lessons[k];
-    panel.hidden = !lesson;
-    if (!lesson) return;
+  const p = L.pass;
+  if (!L.shown() || !p) return;
+  el('#learn-step').value = String(p.index);
+  el('#learn-time').textContent = p.label;
+  el('#learn-back').disabled = el('#learn-first').disabled = p.index <= 0;
+  el('#learn-next').disabled = el('#learn-last').disabled = p.index >= p.count - 1;
+  const note = el('#learn-same');
+  note.hidden = !p.same;
+  note.textContent = p.same ?? '';
+  note.dataset.part = p.part ?? '';
+  document.querySelectorAll('.learn-panel').forEach((panel, k) => {
+    const shown = p.panels[k];
+    panel.hidden = !shown;
+    if (!shown) return;
     const canvas = panel.querySelector('canvas');
-    let step = -1;
-    lesson.steps.forEach((s, i) => {
-      if (s.time <= t) step = i;
-    });
-    panel.querySelector('h3').textContent = lesson.policy;
-    const queue = panel.querySelector('.learn-queue');
+    panel.querySelector('h3').textContent = shown.policy;
+    panel.querySelector('.learn-queue').textContent = shown.queue;
     const said = panel.querySelector('.learn-said');
     said.textContent = '';
-    if (step < 0) {
-      emptyFigure(canvas, `${lesson.policy} has not run a pass yet at t=${t}.`);
-      queue.textContent = '';
-      return;
-    }
-    const s = lesson.steps[step];
-    canvas.dataset.step = String(step);
-    canvas.dataset.time = String(s.time);
-    const lo = Math.min(...L.data.lessons.map((l) => l.span[0]));
-    const hi = Math.max(...L.data.lessons.map((l) => l.span[1]));
-    showFigure(canvas, `learn-${lesson.policy}-${step}`, (o) => L.learn.figure(k, step, { ...o, x_range: [lo, hi] }));
-    const names = s.waiting.map((j) => lesson.jobs[j].id);
-    const free = s.free === 1 ? '1 processor is free' : `${s.free} processors are free`;
-    queue.textContent = names.length
-      ? `Waiting, in ${lesson.policy}'s order: ${names.map((n) => `job ${n}`).join(', ')}; ${free}.`
-      : `No job waits; ${free}.`;
-    if (s.time !== t) {
-      said.append(make('li', { className: 'note', textContent: `No pass at t=${t}: nothing changed for ${lesson.policy} since its pass at t=${s.time}.` }));
-      return;
-    }
-    said.append(...s.sentences.map((line) => make('li', { textContent: line })));
+    if (shown.step === null) return emptyFigure(canvas, shown.note);
+    canvas.dataset.step = String(shown.step);
+    canvas.dataset.time = String(shown.step_time);
+    showFigure(canvas, `learn-${shown.policy}-${shown.step}`, (o) => L.learn.figure(k, shown.step, o));
+    said.append(...shown.said.map((line) => make('li', { textContent: line })));
+    if (shown.note) said.append(make('li', { className: 'note', textContent: shown.note }));
   });
 }

@@ -3,49 +3,22 @@
 // engine's study `sweep`, shown by study.js.)
 import { make } from './figures.js';
 
-/** The predictor panel's keys: the backfill family's prediction options (section 7's space and more). */
-export const PREDICTOR_KEYS = [
-  'predict',
-  'factor',
-  'correction',
-  'window',
-  'window_type',
-  'fullness',
-  'metric',
-  'fallback',
-  'propagation',
-  'reserve',
-  'backfill_end',
-];
-
 /** The paper's suggested settings for EASY++ (Table 12). */
 export const TABLE12 = { window: '2', window_type: 'all', metric: 'avg', correction: 'estimate' };
 
 /** The name the predictor panel's configuration runs under. */
 export const CUSTOM = 'custom';
-const DEFAULT_BASE = 'easy++';
 
 /** A preset name from the URL: an unencoded '+' arrives as a space (easy++ typed by hand). */
 export const presetName = (s) => s.trimStart().replaceAll(' ', '+').toLowerCase().replaceAll('_', '-');
 
-/** The group of the prediction presets: the catalogue's group holding EASY++. */
+/** The group of the prediction presets: the catalogue's group holding the predictor's base. */
 export function predictionGroup(catalogue) {
-  return catalogue.policies.find((p) => p.name === DEFAULT_BASE)?.group ?? '';
+  return catalogue.policies.find((p) => p.name === catalogue.predictor.base)?.group ?? '';
 }
 
-/** The prediction presets, in catalogue order. */
-export function predictionPresets(catalogue) {
-  const group = predictionGroup(catalogue);
-  return catalogue.policies.filter((p) => p.group === group).map((p) => p.name);
-}
-
-/** What a preset runs with for the predictor keys: its own values over its family's defaults. */
-function presetValues(catalogue, name) {
-  const p = catalogue.policies.find((q) => q.name === name);
-  const out = {};
-  for (const k of PREDICTOR_KEYS) out[k] = String(p?.defaults[k] ?? p?.family_defaults?.[k] ?? '');
-  return out;
-}
+/** What a prediction preset runs with for the predictor's keys (the engine's catalogue says). */
+const presetValues = (catalogue, name) => catalogue.predictor.presets.find((p) => p.name === name)?.values ?? {};
 
 // ---------------------------------------------------------------- the predictor panel
 
@@ -58,6 +31,7 @@ const predictor = { catalogue: null, onchange: null };
 export function buildPredictor(box, catalogue, given, onchange) {
   predictor.catalogue = catalogue;
   predictor.onchange = onchange;
+  const { base: paperBase, keys, presets } = catalogue.predictor;
   box.textContent = '';
   box.append(
     make('legend', { textContent: 'Predictor: the custom configuration' }),
@@ -69,14 +43,14 @@ export function buildPredictor(box, catalogue, given, onchange) {
       ' among the policies to run it. It plans like the base preset (its reservation depth and backfill order) with the values below; ★ marks the paper\'s Table 12 suggestions for EASY++ (window 2, type all, metric avg, correction to the estimate). Hover a name for its meaning.',
     ),
   );
-  const family = catalogue.policies.find((p) => p.name === DEFAULT_BASE);
+  const family = catalogue.policies.find((p) => p.name === paperBase);
   const docs = new Map(family.options.map((o) => [o.key, o]));
   const base = make('select', { title: 'the preset whose reservation depth (k) and backfill order the custom configuration keeps' });
   base.dataset.pred = 'base';
-  for (const name of predictionPresets(catalogue)) base.add(new Option(name, name));
+  for (const { name } of presets) base.add(new Option(name, name));
   const row = make('div', { className: 'pred-controls' });
   row.append(make('label', { title: base.title }, 'base preset ', base));
-  for (const key of PREDICTOR_KEYS) {
+  for (const key of keys) {
     const o = docs.get(key);
     const label = make('label', { title: `${o.doc} (${o.values})` }, `${key} `, control(key, o.values));
     label.dataset.key = key;
@@ -85,7 +59,7 @@ export function buildPredictor(box, catalogue, given, onchange) {
   const reset = make('button', { type: 'button', className: 'small', textContent: 'Table 12 (EASY++)' });
   reset.title = 'the paper\'s suggested EASY++ configuration';
   reset.onclick = () => {
-    setPredictor({ base: DEFAULT_BASE, ...presetValues(catalogue, DEFAULT_BASE) });
+    setPredictor({ base: paperBase, ...presetValues(catalogue, paperBase) });
     changed();
   };
   row.append(reset);
@@ -98,7 +72,7 @@ export function buildPredictor(box, catalogue, given, onchange) {
   for (const c of row.querySelectorAll('[data-pred]:not([data-pred="base"])')) c.onchange = changed;
   const fromUrl = Object.fromEntries(given.map((kv) => [kv.slice(0, kv.indexOf('=')).trim(), kv.slice(kv.indexOf('=') + 1).trim()]));
   if (fromUrl.base) fromUrl.base = presetName(given.find((kv) => kv.trim().startsWith('base=')).split('=')[1]);
-  const start = fromUrl.base && predictionPresets(catalogue).includes(fromUrl.base) ? fromUrl.base : DEFAULT_BASE;
+  const start = presets.some((p) => p.name === fromUrl.base) ? fromUrl.base : paperBase;
   setPredictor({ base: start, ...presetValues(catalogue, start), ...fromUrl });
   mark();
 }
@@ -140,7 +114,7 @@ function setPredictor(values) {
 
 /** The panel's base preset and values; an emptied number falls back to the base preset's. */
 export function predictorConfig() {
-  const base = document.querySelector('[data-pred="base"]')?.value || DEFAULT_BASE;
+  const base = document.querySelector('[data-pred="base"]')?.value || predictor.catalogue?.predictor.base;
   const preset = predictor.catalogue ? presetValues(predictor.catalogue, base) : {};
   const values = {};
   for (const c of document.querySelectorAll('[data-pred]:not([data-pred="base"])')) values[c.dataset.pred] = c.value.trim() || preset[c.dataset.pred];
@@ -150,7 +124,7 @@ export function predictorConfig() {
 /** The panel as `KEY=VALUE` settings, every key given so a run never depends on a default. */
 export function predictorSettings() {
   const { values } = predictorConfig();
-  return PREDICTOR_KEYS.map((k) => `${k}=${values[k]}`);
+  return predictor.catalogue.predictor.keys.map((k) => `${k}=${values[k]}`);
 }
 
 /** The panel as URL `pred` values: the base first, then every key. */
@@ -161,6 +135,7 @@ export function predictorUrlValues() {
 /** Whether the panel shows anything but the Table 12 EASY++ configuration. */
 export function predictorEdited() {
   const { base, values } = predictorConfig();
-  const preset = presetValues(predictor.catalogue, DEFAULT_BASE);
-  return base !== DEFAULT_BASE || PREDICTOR_KEYS.some((k) => values[k] !== preset[k]);
+  const { base: first, keys } = predictor.catalogue.predictor;
+  const preset = presetValues(predictor.catalogue, first);
+  return base !== first || keys.some((k) => values[k] !== preset[k]);
 }

@@ -2,7 +2,7 @@
 // from its fields, its runs across the worker pool, and its report's headings, notes, tables,
 // charts and findings in order. Nothing here knows any one study. Top-level names start with
 // `study` (the single-file build joins the modules into one scope).
-import { showWholeFigure, emptyFigure, findingList, pageEngine, make } from './figures.js';
+import { showWholeFigure, emptyFigure, findingList, pageEngine, make, makeTable } from './figures.js';
 import { runTasks } from './tasks.js';
 
 /**
@@ -203,7 +203,7 @@ function studyShow(s, partial = false) {
     if (b.kind === 'heading') box.append(studyEl('h3', { textContent: b.text }));
     else if (b.kind === 'note') box.append(studyEl('p', { id: b.id, className: 'note', textContent: b.text }));
     else if (b.kind === 'findings') findingList(box.appendChild(studyEl('ul', { id: b.id, className: 'findings' })), b.findings);
-    else if (b.kind === 'table') box.append(studyEl('div', { className: 'scroll' }, [studyTable(b)]));
+    else if (b.kind === 'table') box.append(studyEl('div', { className: 'scroll' }, [makeTable(b)]));
     else if (b.kind === 'lines') box.append(studyEl('ul', { id: b.id }, b.lines.map(studyLine)));
     else if (b.kind === 'empty') {
       const canvas = canvasFor(b.id);
@@ -233,36 +233,6 @@ function studyLine(l) {
   for (const [k, v] of l.data) li.dataset[k] = v;
   for (const b of li.querySelectorAll('b')) b.dataset.policy = b.textContent;
   return li;
-}
-
-/** A paper's table: head rows of spanning cells, body rows with what they stand for as data. */
-export function studyTable(t) {
-  const table = studyEl('table', { id: t.id, className: t.class });
-  for (const [k, v] of t.data) table.dataset[k] = v;
-  const put = (tr, c, tag) => {
-    const td = tr.appendChild(studyEl(tag, { textContent: c.text, rowSpan: c.rows, colSpan: c.cols }));
-    if (c.title) td.title = c.title;
-    if (c.class) td.className = c.class;
-    if (c.key) Object.assign(td.dataset, { key: c.key, value: c.value });
-    if (c.aside) td.append(studyEl('span', { className: 'chg', textContent: ` ${c.aside}` }));
-    if (c.colour != null) {
-      const swatch = td.appendChild(studyEl('span', { className: 'swatch', title: 'its colour in the charts' }));
-      swatch.style.background = pageEngine().run_colour(c.colour);
-    }
-  };
-  const head = table.createTHead();
-  for (const cells of t.head) {
-    const tr = head.insertRow();
-    for (const c of cells) put(tr, c, 'th');
-  }
-  const body = table.createTBody();
-  for (const r of t.rows) {
-    const tr = body.insertRow();
-    if (r.class) tr.className = r.class;
-    for (const [k, v] of r.data) tr.dataset[k] = v;
-    for (const c of r.cells) put(tr, c, 'td');
-  }
-  return table;
 }
 
 /** Draws the study's charts (those of a hidden view are drawn when it is shown). */

@@ -1,6 +1,6 @@
 // One simulation worker: loads the engine once, then answers one task at a time.
 // Tasks: {id, kind, bytes, trace, policy, settings, points, view, input}; kind is one of catalogue, inspect,
-// simulate, metrics (a sweep's run: the result alone), schedule, gantt-open, gantt-render,
+// simulate, schedule, gantt-open, gantt-render,
 // gantt-hover, explain-job (why job input.job started when it did), to-swf (the trace as SWF text),
 // generate (a synthetic workload as SWF text: input {spec}),
 // study (one task of a study's plan: input {study, input}); and load ({file, max}: streams a File or Blob into the engine's
@@ -158,8 +158,7 @@ self.onmessage = async (event) => {
       return;
     }
     if (kind === 'catalogue') value = eng.catalogue();
-    else if (kind === 'job-limit') value = eng.job_limit();
-    else if (kind === 'inspect') value = eng.inspect(bytes, settings);
+    else if (kind === 'inspect') value = eng.inspect(bytes, settings, input.name);
     else if (kind === 'schedule') value = eng.schedule(bytes, policy, settings);
     else if (kind === 'gantt-open') {
       gantt?.free();
@@ -175,14 +174,6 @@ self.onmessage = async (event) => {
     else if (kind === 'to-swf') value = eng.to_swf(bytes, settings);
     else if (kind === 'generate') value = eng.generate_swf(input.spec);
     else if (kind === 'study') value = eng.study_run(input.study, bytes, settings, input.input);
-    else if (kind === 'metrics') {
-      // A sweep needs only the result: the series, quantiles and categories stay here. A run
-      // stopped at its time budget has statistics of part of the trace, which a comparison
-      // across runs must not rank: it is reported as not finished.
-      const out = eng.simulate(bytes, policy, settings, 1, () => {});
-      if (out.ok && out.result.stopped) value = { ok: false, message: out.result.stopped };
-      else value = out.ok ? { ok: true, result: out.result } : out;
-    }
     else value = eng.simulate(bytes, policy, settings, points, (share) => self.postMessage({ id, progress: share }));
     self.postMessage({ id, ok: true, value, ms: performance.now() - t0, memory: await memory() });
   } catch (err) {

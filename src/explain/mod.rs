@@ -5,6 +5,7 @@
 //! worked examples as small traces ([`examples`]).
 
 pub mod examples;
+pub mod learn;
 pub mod lesson;
 
 use serde::Serialize;

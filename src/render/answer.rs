@@ -277,6 +277,37 @@ fn capitalised(s: &str) -> String {
     c.next().map_or(String::new(), |f| std::iter::once(f.to_ascii_uppercase()).chain(c).collect())
 }
 
+/// The status line after a run of the policies `asked`: how many ran, in how long on how many
+/// jobs, which failed (named in the order asked, so the sentence does not depend on timing),
+/// and how many stopped at their time budget.
+pub fn run_status(
+    asked: &[String],
+    failed: &[String],
+    finished: usize,
+    partial: usize,
+    jobs: u64,
+    seconds: f64,
+) -> String {
+    let n = asked.len();
+    let plural = |k: usize| if k == 1 { "policy" } else { "policies" };
+    let failed: Vec<&str> = asked.iter().filter(|a| failed.contains(a)).map(String::as_str).collect();
+    let mut said = if finished == n {
+        let jobs = crate::render::axis::whole_or_number(jobs as f64);
+        format!("Ran {n} {} on {jobs} jobs in {seconds:.2} s.", plural(n))
+    } else if failed.is_empty() {
+        format!("Stopped: {finished} of {n} policies finished.")
+    } else {
+        format!("{finished} of {n} policies ran; {} failed: {} (see below).", failed.len(), failed.join(", "))
+    };
+    if partial > 0 {
+        said += &format!(
+            " {partial} {} stopped at the time budget; their statistics cover the jobs finished.",
+            plural(partial)
+        );
+    }
+    said
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,6 +441,18 @@ mod tests {
         assert_eq!(
             answer(&runs, &[]).lead,
             "On this trace, IS (immediate service) cuts mean bounded slowdown by 45% against EASY: 3.00 instead of 5.50."
+        );
+    }
+
+    #[test]
+    fn the_status_names_failures_in_the_order_asked() {
+        let asked: Vec<String> = ["fcfs", "easy", "ss"].map(String::from).to_vec();
+        assert_eq!(run_status(&asked, &[], 3, 0, 28_467, 1.234), "Ran 3 policies on 28,467 jobs in 1.23 s.");
+        let failed = ["ss".to_string(), "fcfs".to_string()];
+        assert_eq!(run_status(&asked, &failed, 1, 0, 10, 0.1), "1 of 3 policies ran; 2 failed: fcfs, ss (see below).");
+        assert_eq!(
+            run_status(&asked, &[], 2, 1, 10, 0.1),
+            "Stopped: 2 of 3 policies finished. 1 policy stopped at the time budget; their statistics cover the jobs finished."
         );
     }
 }

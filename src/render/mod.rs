@@ -18,6 +18,7 @@
 
 pub mod answer;
 pub mod axis;
+pub mod board;
 pub mod chart;
 pub mod compare;
 pub mod display;
@@ -28,3 +29,5 @@ mod line_labels;
 mod multiples;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
+pub mod report;
+pub mod table;

@@ -54,8 +54,8 @@ const NOT_LOST: &[&str] = &[
 ];
 
 /// A dropped or altered job line's reason, for people.
-fn reason_text(reason: &str) -> &str {
-    match reason {
+pub fn reason_text(reason: &str) -> String {
+    let text = match reason {
         "malformed_line" => "malformed",
         "procs_not_positive" => "without a processor count",
         "runtime_not_positive" => "with no runtime (0 s or missing)",
@@ -69,8 +69,9 @@ fn reason_text(reason: &str) -> &str {
         "procs_from_requested" => "without allocated processors (the requested stand in)",
         "killed_at_estimate" => "killed at their estimate (they ran past it)",
         "clamped_to_machine" => "narrowed to the machine",
-        other => other,
-    }
+        other => return other.replace('_', " "),
+    };
+    text.to_string()
 }
 
 /// Says, for the jobs dropped and for each way jobs were altered, when more than

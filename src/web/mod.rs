@@ -45,7 +45,25 @@ fn keys(list: &[(&str, &str, &str)]) -> Vec<Value> {
     list.iter().map(|(k, d, doc)| json!({"key": k, "default": d, "doc": doc})).collect()
 }
 
-/// Every policy with its family options, and the trace, engine and metric options, as JSON.
+/// A policy's rough cost class, for the order the page starts runs in, so the first results come
+/// soonest: list scheduling and EASY-like backfilling first, then one-reservation families, then
+/// preemption, then conservative planning.
+fn cost(p: &crate::policy::PolicyInfo) -> u8 {
+    let get = |key| {
+        p.defaults.iter().find(|(k, _)| *k == key).map(|(_, v)| *v).or(crate::policy::family_default(p.family, key))
+    };
+    match p.family {
+        "backfill" if get("k") == Some("inf") => 3,
+        "backfill" => 0,
+        "preempt" if get("mode") == Some("ns") => 1,
+        "preempt" => 2,
+        "fairshare" if p.name.contains("cons") => 3,
+        _ => 1,
+    }
+}
+
+/// Every policy with its family options and cost class, and the trace, engine and metric
+/// options, as JSON.
 #[wasm_bindgen]
 pub fn catalogue() -> JsValue {
     let policies: Vec<Value> = POLICIES
@@ -56,6 +74,7 @@ pub fn catalogue() -> JsValue {
                 "family": p.family,
                 "group": p.group,
                 "summary": p.summary,
+                "cost": cost(p),
                 "defaults": p.defaults.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
                 "options": family_options(p.family),
                 "family_defaults": family_options(p.family)
@@ -72,6 +91,7 @@ pub fn catalogue() -> JsValue {
         "metric_options": keys(METRIC_KEYS),
         "metrics": crate::metrics::METRIC_DOCS,
         "sweep_axes": crate::studies::sweep::DEFAULT_AXES,
+        "predictor": crate::studies::panel::predictor(),
         "priority": {
             "variables": crate::policy::expr::VARIABLES.iter().map(|(n, _, doc)| json!({"name": n, "doc": doc})).collect::<Vec<_>>(),
             "functions": crate::policy::expr::FUNCTIONS.iter().map(|(n, _)| n).collect::<Vec<_>>(),
@@ -123,9 +143,12 @@ fn load(bytes: &[u8], s: &Settings) -> Result<Trace, Refusal> {
     parse(bytes, &s.trace).map_err(|e| Refusal(e.message, json!(e.report)))
 }
 
-/// Parses a trace (plain or gzip) and returns `{"ok", "report", "header"}` or `{"ok": false, "message", "report"}`.
+/// Parses a trace (plain or gzip) read from `name` and returns `{"ok", "report", "header",
+/// "rows"}` or `{"ok": false, "message", "report", "rows"}`; `rows` is the report as the page
+/// shows it ([`crate::render::report::report_rows`]).
 #[wasm_bindgen]
-pub fn inspect(bytes: &[u8], settings: Vec<String>) -> JsValue {
+pub fn inspect(bytes: &[u8], settings: Vec<String>, name: &str) -> JsValue {
+    use crate::render::report::report_rows;
     let s = match page_settings(&settings) {
         Ok(s) => s,
         Err(e) => return failure(e.to_string(), Value::Null),
@@ -135,10 +158,16 @@ pub fn inspect(bytes: &[u8], settings: Vec<String>) -> JsValue {
             "ok": true,
             "report": t.report,
             "header": t.header,
+            "rows": report_rows(name, &t.report, &t.header),
             "shape": categories::shape(&t),
             "offered_load": crate::studies::loadsweep::offered_load(&t),
         })),
-        Err(e) => failure(e.message, json!(e.report)),
+        Err(e) => js(&json!({
+            "ok": false,
+            "message": e.message,
+            "report": e.report,
+            "rows": report_rows(name, &e.report, &Default::default()),
+        })),
     }
 }
 
@@ -332,6 +361,8 @@ pub struct GanttSession {
     gantt: Gantt,
     records: Vec<crate::metrics::Record>,
     policy: String,
+    /// The trace's first submission, from which a job's submission is counted.
+    first: i64,
 }
 
 #[wasm_bindgen]
@@ -346,6 +377,7 @@ impl GanttSession {
             gantt: Gantt::new(&trace, &outcome),
             records: records(&trace, &outcome),
             policy: policy.to_string(),
+            first: trace.report.first_submit,
         })
     }
 
@@ -362,16 +394,12 @@ impl GanttSession {
         self.gantt.render_highlighted(t0, t1, width, height, job)
     }
 
-    /// The record of the job at time `t` on processor `proc`: `{index, job_id, user, procs,
-    /// submit, start, end, wait, estimate, policy}`, or null.
+    /// The job at time `t` on processor `proc`: `{index, job_id, policy, card}` (`card`: what
+    /// its record says, in words), or null.
     pub fn job(&self, t: f64, proc: u32) -> JsValue {
         match self.gantt.job_at(t, proc) {
             Some(i) => {
-                let r = &self.records[i];
-                js(&json!({
-                    "index": i, "job_id": r.job_id, "user": r.user, "procs": r.procs, "submit": r.submit,
-                    "start": r.start, "end": r.end, "wait": r.wait(), "estimate": r.estimate, "policy": self.policy,
-                }))
+                js(&json!({"index": i, "job_id": self.records[i].job_id, "policy": self.policy, "card": self.card(i)}))
             }
             None => JsValue::NULL,
         }
@@ -379,22 +407,27 @@ impl GanttSession {
 
     /// A line about the job at time `t` on processor `proc`, or an empty string.
     pub fn describe(&self, t: f64, proc: u32) -> String {
-        use crate::render::axis::fmt_duration;
-        match self.gantt.job_at(t, proc) {
-            Some(i) => {
-                let r = &self.records[i];
-                format!(
-                    "job {}: user {}, {} processors, waited {}, ran {} (estimate {})",
-                    r.job_id,
-                    r.user,
-                    r.procs,
-                    fmt_duration(r.wait() as f64),
-                    fmt_duration((r.end - r.start) as f64),
-                    fmt_duration(r.estimate as f64)
-                )
-            }
-            None => String::new(),
-        }
+        self.gantt
+            .job_at(t, proc)
+            .map_or(String::new(), |i| format!("job {}: {}", self.records[i].job_id, self.card(i)))
+    }
+}
+
+impl GanttSession {
+    /// What job `i`'s record says, its durations as every chart writes them.
+    fn card(&self, i: usize) -> String {
+        use crate::render::compare::{fmt_value, Unit};
+        let r = &self.records[i];
+        let d = |s: i64| fmt_value(Unit::Seconds, s as f64);
+        format!(
+            "user {}, {} processors, submitted {} into the trace, waited {}, ran {}, estimate {}",
+            r.user,
+            r.procs,
+            d(r.submit - self.first),
+            d(r.wait()),
+            d(r.end - r.start),
+            d(r.estimate)
+        )
     }
 }
 
@@ -610,6 +643,45 @@ pub fn answer(runs: JsValue, loss: JsValue) -> Result<JsValue, JsError> {
     Ok(js(&crate::render::answer::answer(&runs, &loss)))
 }
 
+/// The status line after a run ([`crate::render::answer::run_status`]).
+#[wasm_bindgen]
+pub fn run_status(
+    asked: Vec<String>,
+    failed: Vec<String>,
+    finished: usize,
+    partial: usize,
+    jobs: f64,
+    seconds: f64,
+) -> String {
+    crate::render::answer::run_status(&asked, &failed, finished, partial, jobs as u64, seconds)
+}
+
+/// The leaderboard and the table of every metric of `runs` (simulate's `view`s, each with its
+/// `policy`), with each run's schedule hash and engine memory (0: unknown), the table sorted by
+/// `key`, descending when `dir` is -1: `{board, table}` ([`crate::render::board`]).
+#[wasm_bindgen]
+pub fn compare_tables(
+    runs: JsValue,
+    hashes: Vec<String>,
+    memory: Vec<f64>,
+    key: &str,
+    dir: i32,
+) -> Result<JsValue, JsError> {
+    use crate::render::board::{compare_tables, Shown, Sort};
+    let runs: Vec<RunView> = from_js(runs, "runs")?;
+    let shown: Vec<Shown> = runs
+        .into_iter()
+        .enumerate()
+        .map(|(i, view)| Shown {
+            view,
+            hash: hashes.get(i).cloned().unwrap_or_default(),
+            memory: memory.get(i).copied().filter(|m| *m > 0.0),
+        })
+        .collect();
+    let sort = Sort { key: key.to_string(), dir: if dir < 0 { -1 } else { 1 } };
+    Ok(js(&compare_tables(&shown, &sort)))
+}
+
 /// A generic chart ([`crate::render::generic::Spec`]: grouped bars, lines, ...) of numbers the
 /// page already has, such as a study's tables, laid out for `options`.
 #[cfg(feature = "whole")]
@@ -617,6 +689,18 @@ pub fn answer(runs: JsValue, loss: JsValue) -> Result<JsValue, JsError> {
 pub fn generic_figure(spec: JsValue, options: JsValue) -> Result<Figure, JsError> {
     let spec: crate::render::generic::Spec = from_js(spec, "chart")?;
     let options: ChartOptions = from_js(options, "chart options")?;
+    crate::render::generic::draw(&spec, &options).map(Figure).map_err(|e| JsError::new(&e))
+}
+
+/// Chart `which` (0: jobs, 1: processor-hours) of a trace's shape (inspect's `shape`), laid out
+/// for `options` ([`crate::render::report::shape_charts`]).
+#[cfg(feature = "whole")]
+#[wasm_bindgen]
+pub fn shape_figure(shape: JsValue, which: usize, options: JsValue) -> Result<Figure, JsError> {
+    let grid: crate::metrics::categories::Grid = from_js(shape, "shape")?;
+    let options: ChartOptions = from_js(options, "chart options")?;
+    let [jobs, hours] = crate::render::report::shape_charts(&grid);
+    let spec = if which == 0 { jobs } else { hours };
     crate::render::generic::draw(&spec, &options).map(Figure).map_err(|e| JsError::new(&e))
 }
 
@@ -628,15 +712,45 @@ fn page_settings(list: &[String]) -> Result<Settings, crate::keys::KeyError> {
     Settings::parse(&all)
 }
 
-/// The worked examples of the Learn view ([`crate::explain::examples::EXAMPLES`]).
+/// The worked examples of the Learn view ([`crate::explain::examples::EXAMPLES`]), each with
+/// its jobs as the view's table rows and its machine size.
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn examples() -> JsValue {
-    js(crate::explain::examples::EXAMPLES)
+    #[derive(serde::Serialize)]
+    struct Shown {
+        #[serde(flatten)]
+        example: &'static crate::explain::examples::Example,
+        rows: Vec<crate::explain::learn::Row>,
+        machine: i64,
+    }
+    let shown: Vec<Shown> = crate::explain::examples::EXAMPLES
+        .iter()
+        .map(|example| {
+            let (rows, machine) = crate::explain::learn::rows_of_swf(example.swf);
+            Shown { example, rows, machine }
+        })
+        .collect();
+    js(&shown)
 }
 
-/// The Learn view's lessons of a small trace (SWF text) under `policies`: `{lessons, problems}`
-/// for the page's panels ([`crate::explain::lesson::lessons`]).
+/// The Learn view's table rows of a `jobs=` link value.
+#[cfg(feature = "whole")]
+#[wasm_bindgen]
+pub fn learn_rows(value: &str) -> JsValue {
+    js(&crate::explain::learn::parse_rows(value))
+}
+
+/// The `jobs=` link value of the Learn view's table rows.
+#[cfg(feature = "whole")]
+#[wasm_bindgen]
+pub fn learn_link(rows: JsValue) -> Result<String, JsError> {
+    let rows: Vec<crate::explain::learn::Row> = from_js(rows, "rows")?;
+    Ok(crate::explain::learn::rows_param(&rows))
+}
+
+/// The Learn view's lessons of a small trace under `policies`, and what it shows at each pass
+/// ([`crate::explain::learn`]).
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub struct Learn(crate::explain::lesson::Lessons);
@@ -644,21 +758,30 @@ pub struct Learn(crate::explain::lesson::Lessons);
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
 impl Learn {
-    /// Runs every policy of `policies` on `swf` with `settings`, step by step.
+    /// Runs every policy of `policies` step by step on the table's `rows` on `machine` processors, with `settings`.
     #[wasm_bindgen(constructor)]
-    pub fn new(swf: &str, policies: Vec<String>, settings: Vec<String>) -> Result<Learn, JsError> {
-        crate::explain::lesson::lessons(swf, &policies, &settings).map(Learn).map_err(|e| JsError::new(&e))
+    pub fn new(rows: JsValue, machine: u32, policies: Vec<String>, settings: Vec<String>) -> Result<Learn, JsError> {
+        let rows: Vec<crate::explain::learn::Row> = from_js(rows, "rows")?;
+        let swf = crate::explain::learn::swf_of_rows(&rows, machine.into());
+        crate::explain::lesson::lessons(&swf, &policies, &settings).map(Learn).map_err(|e| JsError::new(&e))
     }
 
-    /// The lessons and the trace's problems, as plain values.
-    pub fn data(&self) -> JsValue {
-        js(&self.0)
+    /// What was wrong in the trace, a sentence each.
+    pub fn problems(&self) -> Vec<String> {
+        self.0.problems.clone()
     }
 
-    /// The chart of step `step` of lesson `which`.
+    /// What the view shows at pass `index` ([`crate::explain::learn::Pass`]).
+    pub fn pass(&self, index: usize) -> JsValue {
+        js(&crate::explain::learn::pass(&self.0, index))
+    }
+
+    /// The chart of step `step` of lesson `which`, on the time axis both lessons share.
     pub fn figure(&self, which: usize, step: usize, options: JsValue) -> Result<Figure, JsError> {
-        let options: ChartOptions = from_js(options, "chart options")?;
+        let mut options: ChartOptions = from_js(options, "chart options")?;
         let lesson = self.0.lessons.get(which).ok_or_else(|| JsError::new("no such lesson"))?;
+        let span = crate::explain::learn::pass(&self.0, 0).span;
+        options.x_range = Some((span.0 as f64, span.1 as f64));
         Ok(Figure(crate::render::learn::learn_chart(lesson, step, &options)))
     }
 }

@@ -77,7 +77,7 @@ test('a PBS accounting log dropped on the page gives the CLI report and results'
 });
 
 test('an LSF lsb.acct file dropped on the page gives the CLI report and results', async () => {
-  await dropAndCompare('hpccs__lsb.acct.16', '13 runtime not positive (first at line 1)');
+  await dropAndCompare('hpccs__lsb.acct.16', '13 with no runtime (0 s or missing) (first at line 1)');
 });
 
 test('header-less sacct output in a documented column order gives the CLI report and results', async () => {

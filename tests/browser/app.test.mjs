@@ -243,7 +243,7 @@ test('the Gantt chart of a 200,000-job schedule zooms, pans and names the job un
   const page = await open(browser, `${base}/?policies=easy&view=timeline`);
   await waitForResults(page, 1);
   await page.setInputFiles('#file', path.join(shared, 'traces', 'HPC2N-2002-2.2-cln.swf.gz'));
-  await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('202871'));
+  await page.waitForFunction(() => document.querySelector('#trace-report')?.textContent.includes('202,871'));
   await waitForResults(page, 1, 180_000);
   await page.waitForFunction(() => / on 240 processors/.test(document.querySelector('#gantt-view').textContent), null, {
     timeout: 60_000,

@@ -67,10 +67,10 @@ const CASES = [
     'negative.swf',
     Buffer.from(`${HEADER}${good(1, 0)}${job('2 -50 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 1 -1 -1')}${job('3 6 -1 -10 2 -1 -1 2 20 -1 1 1 1 -1 1 1 -1 -1')}${good(5, 12)}`),
     true,
-    [/submit missing\D*line 4/, /runtime not positive\D*line 5/],
+    [/without a submit time \(first at line 4/, /with no runtime \(0 s or missing\) \(first at line 5/],
   ],
   ['order.swf', Buffer.from(`${HEADER}${good(1, 0)}${good(2, 50)}${good(3, 20)}${good(4, 60)}`), true, [/sorted\D*line 5/]],
-  ['wide.swf', Buffer.from(`${HEADER}${good(1, 0)}${job('2 5 -1 10 16 -1 -1 16 20 -1 1 1 1 -1 1 1 -1 -1')}${good(3, 9)}`), true, [/wider than machine\D*line 4/]],
+  ['wide.swf', Buffer.from(`${HEADER}${good(1, 0)}${job('2 5 -1 10 16 -1 -1 16 20 -1 1 1 1 -1 1 1 -1 -1')}${good(3, 9)}`), true, [/wider than the machine \(first at line 4/]],
   [
     'maxprocs-0.swf',
     Buffer.from(`; MaxProcs: 0\n${good(1, 0)}${job('2 5 -1 10 6 -1 -1 6 20 -1 1 1 1 -1 1 1 -1 -1')}`),

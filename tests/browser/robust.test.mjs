@@ -247,8 +247,8 @@ test('markup in notes, names, job lines and the file name stays text', async () 
   assert.equal(after.pwned, undefined);
   assert.equal(after.scripts, before.scripts);
   assert.equal(after.imgs, before.imgs);
-  const rows = Object.fromEntries((await reportRows(page)).filter(([k]) => ['file', 'computer', 'installation'].includes(k)));
-  assert.equal(rows.file, name);
+  const rows = Object.fromEntries((await reportRows(page)).filter(([k]) => ['trace', 'computer', 'installation'].includes(k)));
+  assert.equal(rows.trace, name);
   assert.equal(rows.computer, script);
   assert.equal(rows.installation, img);
   const notes = (await reportRows(page)).filter(([k]) => k === 'note').map(([, v]) => v);

@@ -203,14 +203,6 @@ fn read_gzip_beside(file: std::fs::File, fields: Option<&str>) -> Option<schedla
     whole.then_some(loader)
 }
 
-/// A count by reason with the first line it applies to, as `info` prints it.
-fn with_line(count: u64, reason: &str, line: Option<&u64>) -> String {
-    match line {
-        Some(l) => format!("{count:>8}  {reason} (first at line {l})"),
-        None => format!("{count:>8}  {reason}"),
-    }
-}
-
 fn settings(a: &Args) -> Result<Settings, Fail> {
     Settings::parse(&a.sets).map_err(|e| usage(format!("--set {e}")))
 }
@@ -225,49 +217,13 @@ fn one_trace(a: &Args) -> Result<&str, Fail> {
 
 fn print_report_table(path: &str, trace: &Trace) {
     let r = &trace.report;
-    let h = &trace.header;
-    out!("trace            {path}");
-    if let Some(c) = &h.computer {
-        out!("computer         {c}");
-    }
-    if let Some(i) = &h.installation {
-        out!("installation     {i}");
-    }
-    if let (Some(a), Some(b)) = (&h.start_time, &h.end_time) {
-        out!("period           {a} -> {b}");
-    }
-    if let Some(tz) = &h.time_zone_string {
-        out!("time zone        {tz}");
-    }
-    out!(
-        "lines read       {} ({} header, {} blank, {} job lines)",
-        r.lines_read,
-        r.header_lines,
-        r.blank_lines,
-        r.job_lines
-    );
-    if let Some(f) = r.format {
-        out!("read as          {f}");
-        for (from, to) in r.mapping {
-            out!("  {from:<34} -> {to}");
+    for row in schedlab::render::report::report_rows(path, r, &trace.header) {
+        out!("{:<16} {}", row.key, row.text.replace('\n', "\n                 "));
+        if row.key == "read as" {
+            for (from, to) in r.mapping {
+                out!("  {from:<34} -> {to}");
+            }
         }
-    }
-    out!("jobs kept        {}", r.jobs_kept);
-    for (k, v) in &r.dropped {
-        out!("dropped          {}", with_line(*v, k, r.dropped_lines.get(k)));
-    }
-    for (k, v) in &r.altered {
-        out!("altered          {}", with_line(*v, k, r.altered_lines.get(k)));
-    }
-    out!("machine          {} processors ({})", r.machine_size, r.machine_source);
-    out!(
-        "estimates        {}",
-        if r.estimates_exact { "none in trace: runtimes used (exact)" } else { "from the trace" }
-    );
-    out!("submit span      {} .. {} s ({:.1} days)", r.first_submit, r.last_submit, r.span_s as f64 / 86400.0);
-    out!("users, queues    {}, {}", r.users, r.queues);
-    for w in &r.warnings {
-        out!("warning          {w}");
     }
     if r.errors_total > 0 {
         out!("malformed lines  {} (first {} shown)", r.errors_total, r.errors.len().min(10));

@@ -38,6 +38,41 @@ struct Run {
     avg_bsld: f64,
 }
 
+/// The options the page's predictor panel sets: the backfill family's prediction options
+/// (section 7's space and more).
+pub const PREDICTOR_KEYS: &[&str] = &[
+    "predict",
+    "factor",
+    "correction",
+    "window",
+    "window_type",
+    "fullness",
+    "metric",
+    "fallback",
+    "propagation",
+    "reserve",
+    "backfill_end",
+];
+
+/// The predictor panel's data: its base preset, its keys, and what each prediction preset runs
+/// with for them (its own values over its family's defaults), in catalogue order.
+pub fn predictor() -> serde_json::Value {
+    let presets: Vec<serde_json::Value> = prediction_presets()
+        .into_iter()
+        .filter_map(|name| POLICIES.iter().find(|p| p.name == name))
+        .map(|p| {
+            let value = |k: &&str| {
+                let own = p.defaults.iter().find(|(key, _)| key == k).map(|(_, v)| *v);
+                own.or(crate::policy::family_default(p.family, k)).unwrap_or("")
+            };
+            let values: serde_json::Map<String, serde_json::Value> =
+                PREDICTOR_KEYS.iter().map(|k| (k.to_string(), value(k).into())).collect();
+            serde_json::json!({"name": p.name, "values": values})
+        })
+        .collect();
+    serde_json::json!({"base": DEFAULT_BASE, "keys": PREDICTOR_KEYS, "presets": presets})
+}
+
 /// The prediction presets in catalogue order: the group of [`DEFAULT_BASE`].
 pub fn prediction_presets() -> Vec<&'static str> {
     let group = POLICIES.iter().find(|p| p.name == DEFAULT_BASE).map_or("", |p| p.group);

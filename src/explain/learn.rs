@@ -1,0 +1,231 @@
+//! The Learn view's model: the small trace as a table a person edits ([`Row`], kept in links as
+//! `jobs=submit,runtime,estimate,procs,user;...`), and what the view shows at each scheduling
+//! pass of one or two lessons side by side ([`Passes::at`]): the time, each policy's queue and
+//! sentences, and whether the two decide alike. The page only draws it.
+
+use serde::{Deserialize, Serialize};
+
+use super::lesson::{Lesson, Lessons};
+
+/// One job of the Learn view's table: the fields a person edits.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Submit time (s).
+    pub submit: i64,
+    /// Runtime (s).
+    pub runtime: i64,
+    /// The user's estimate (s).
+    pub estimate: i64,
+    /// Processors.
+    pub procs: i64,
+    /// User number.
+    pub user: i64,
+}
+
+/// The jobs of an SWF text as rows, and its machine size (`MaxProcs`, else the widest job).
+pub fn rows_of_swf(swf: &str) -> (Vec<Row>, i64) {
+    let mut rows = Vec::new();
+    let mut machine = 0;
+    for line in swf.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix(';') {
+            if let Some((key, value)) = rest.split_once(':') {
+                if key.trim().eq_ignore_ascii_case("MaxProcs") {
+                    machine = value.trim().parse().unwrap_or(0);
+                }
+            }
+            continue;
+        }
+        let f: Vec<i64> = line.split_whitespace().map(|x| x.parse::<f64>().map_or(0, |v| v as i64)).collect();
+        if f.len() < 12 {
+            continue;
+        }
+        let procs = if f[7] > 0 { f[7] } else { f[4] };
+        rows.push(Row { submit: f[1], runtime: f[3], estimate: f[8], procs, user: f[11] });
+    }
+    let widest = rows.iter().map(|r| r.procs).max().unwrap_or(1);
+    (rows, if machine > 0 { machine } else { widest.max(1) })
+}
+
+/// The rows as SWF text on a machine of `machine` processors, jobs numbered from 1 in row order.
+pub fn swf_of_rows(rows: &[Row], machine: i64) -> String {
+    let mut out = format!("; MaxProcs: {machine}\n");
+    for (i, r) in rows.iter().enumerate() {
+        out += &format!(
+            "{} {} -1 {} {} -1 -1 {} {} -1 1 {} {} -1 1 -1 -1 -1\n",
+            i + 1,
+            r.submit,
+            r.runtime,
+            r.procs,
+            r.procs,
+            r.estimate,
+            r.user,
+            r.user
+        );
+    }
+    out
+}
+
+/// The rows as the `jobs=` link value.
+pub fn rows_param(rows: &[Row]) -> String {
+    let row = |r: &Row| format!("{},{},{},{},{}", r.submit, r.runtime, r.estimate, r.procs, r.user);
+    rows.iter().map(row).collect::<Vec<_>>().join(";")
+}
+
+/// Rows from a `jobs=` link value. A number that cannot be read becomes 0 (the engine then
+/// reports the job), a missing estimate the runtime, a missing width or user 1.
+pub fn parse_rows(value: &str) -> Vec<Row> {
+    value
+        .split(';')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            let mut f = s.split(',').map(|x| x.trim().parse::<f64>().map_or(0, |v| v as i64));
+            let mut next = || f.next().unwrap_or(0);
+            let (submit, runtime, estimate, procs, user) = (next(), next(), next(), next(), next());
+            let or = |v: i64, d: i64| if v == 0 { d } else { v };
+            Row { submit, runtime, estimate: or(estimate, runtime), procs: or(procs, 1), user: or(user, 1) }
+        })
+        .collect()
+}
+
+/// What one policy's panel shows at a pass.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Panel {
+    /// The policy.
+    pub policy: String,
+    /// Its step drawn (its last pass at or before the time), none before its first.
+    pub step: Option<usize>,
+    /// When that step's pass ran.
+    pub step_time: Option<i64>,
+    /// The queue in the policy's order and the free processors, in a sentence.
+    pub queue: String,
+    /// The pass's decisions in sentences (none when the policy ran no pass at this time).
+    pub said: Vec<String>,
+    /// Why there is nothing to say: no pass yet, or none at this time.
+    pub note: Option<String>,
+}
+
+/// What the Learn view shows at one pass of the lessons.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Pass {
+    /// Which pass (from 0), within the passes there are.
+    pub index: usize,
+    /// How many passes there are (of either lesson).
+    pub count: usize,
+    /// Its time (s).
+    pub time: i64,
+    /// "pass 3 of 9: t=40 s".
+    pub label: String,
+    /// One panel per lesson.
+    pub panels: Vec<Panel>,
+    /// When the two lessons decide alike here: the sentence saying so.
+    pub same: Option<String>,
+    /// The pass (from 1) where they part, when they do.
+    pub part: Option<usize>,
+    /// Both lessons' span, which both charts share.
+    pub span: (i64, i64),
+}
+
+/// The lessons' passes: every time either lesson ran a scheduling pass, in order.
+pub fn pass_times(lessons: &Lessons) -> Vec<i64> {
+    let mut times: Vec<i64> = lessons.lessons.iter().flat_map(|l| l.steps.iter().map(|s| s.time)).collect();
+    crate::sorting::by_key(&mut times, |&t| (t, 0));
+    times.dedup();
+    times
+}
+
+/// The lesson's last step at or before `t`.
+fn step_at(lesson: &Lesson, t: i64) -> Option<usize> {
+    lesson.steps.iter().rposition(|s| s.time <= t)
+}
+
+/// What `lesson` decides at `t`, to compare two lessons: nothing before its first pass, idle
+/// between passes, else its pass's sentences and queue (by job number).
+fn decides(lesson: &Lesson, t: i64) -> Option<Option<(Vec<String>, Vec<u64>)>> {
+    let s = &lesson.steps[step_at(lesson, t)?];
+    Some((s.time == t).then(|| (s.sentences.clone(), s.waiting.iter().map(|&j| lesson.jobs[j].id).collect())))
+}
+
+/// What the view shows at pass `index` (clamped to the passes there are).
+pub fn pass(lessons: &Lessons, index: usize) -> Pass {
+    let times = pass_times(lessons);
+    let index = index.min(times.len().saturating_sub(1));
+    let t = times.get(index).copied().unwrap_or(0);
+    let label = if times.is_empty() {
+        "no passes".to_string()
+    } else {
+        format!("pass {} of {}: t={t} s", index + 1, times.len())
+    };
+    let panels = lessons.lessons.iter().map(|l| panel(l, t)).collect();
+    let (mut same, mut part) = (None, None);
+    if let [a, b] = &lessons.lessons[..] {
+        if decides(a, t) == decides(b, t) {
+            let differ = |u: &i64| decides(a, *u) != decides(b, *u);
+            let later = times.iter().enumerate().position(|(i, u)| i > index && differ(u));
+            part = later.or_else(|| times.iter().position(differ)).map(|i| i + 1);
+            let alike = format!("{} and {} decide alike at this pass", a.policy, b.policy);
+            same = Some(match part {
+                Some(p) => format!("{alike}; they part at pass {p} (t={} s).", times[p - 1]),
+                None => format!("{alike} and at every other: on this trace they never part."),
+            });
+        }
+    }
+    let lo = lessons.lessons.iter().map(|l| l.span.0).min().unwrap_or(0);
+    let hi = lessons.lessons.iter().map(|l| l.span.1).max().unwrap_or(0);
+    Pass { index, count: times.len(), time: t, label, panels, same, part, span: (lo, hi) }
+}
+
+/// One lesson's panel at time `t`.
+fn panel(lesson: &Lesson, t: i64) -> Panel {
+    let policy = lesson.policy.clone();
+    let Some(step) = step_at(lesson, t) else {
+        let note = Some(format!("{policy} has not run a pass yet at t={t}."));
+        return Panel { policy, step: None, step_time: None, queue: String::new(), said: Vec::new(), note };
+    };
+    let s = &lesson.steps[step];
+    let free = if s.free == 1 { "1 processor is free".to_string() } else { format!("{} processors are free", s.free) };
+    let names: Vec<String> = s.waiting.iter().map(|&j| format!("job {}", lesson.jobs[j].id)).collect();
+    let queue = if names.is_empty() {
+        format!("No job waits; {free}.")
+    } else {
+        format!("Waiting, in {policy}'s order: {}; {free}.", names.join(", "))
+    };
+    let idle = s.time != t;
+    let note = idle.then(|| format!("No pass at t={t}: nothing changed for {policy} since its pass at t={}.", s.time));
+    let said = if idle { Vec::new() } else { s.sentences.clone() };
+    Panel { policy, step: Some(step), step_time: Some(s.time), queue, said, note }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explain::lesson::lessons;
+
+    #[test]
+    fn rows_go_to_swf_and_links_and_back() {
+        let rows = parse_rows("0,10,10,2,1; 1,5,,2,2;;3,x,4");
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[1].estimate, 5, "a missing estimate is the runtime");
+        assert_eq!((rows[2].runtime, rows[2].procs, rows[2].user), (0, 1, 1));
+        let (back, machine) = rows_of_swf(&swf_of_rows(&rows, 4));
+        assert_eq!((back, machine), (rows.clone(), 4));
+        assert_eq!(parse_rows(&rows_param(&rows)), rows);
+    }
+
+    #[test]
+    fn fig1_passes_part_and_say_so() {
+        let ex = &crate::explain::examples::EXAMPLES[0];
+        let both = lessons(ex.swf, &["fcfs".into(), "easy".into()], &[]).unwrap();
+        let times = pass_times(&both);
+        let first = pass(&both, 0);
+        assert_eq!(first.count, times.len());
+        assert_eq!(first.label, format!("pass 1 of {}: t={} s", times.len(), times[0]));
+        // FCFS and EASY decide alike until job 4 is backfilled, and the note names that pass.
+        let p = first.part.expect("fcfs and easy part on Fig. 1");
+        assert!(first.same.as_deref().unwrap().contains(&format!("they part at pass {p}")));
+        let at = pass(&both, p - 1);
+        assert!(at.same.is_none());
+        assert_ne!(at.panels[0].said, at.panels[1].said);
+        // Past the last pass, the last one.
+        assert_eq!(pass(&both, 999).index, times.len() - 1);
+    }
+}
