@@ -21,7 +21,7 @@ for (let round = 0; round < 5; round++) {
       await m.default({ module_or_path: new URL('./www/pkg/schedlab_bg.wasm', location.href) });
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       for (const z of m.zones_wanted(bytes, [])) m.register_zone(z, new Uint8Array(await (await fetch(`./www/tz/${z}`)).arrayBuffer()));
-      let t = performance.now(); m.inspect(bytes, []); const parse = performance.now() - t;
+      let t = performance.now(); m.inspect(bytes, [], 'trace'); const parse = performance.now() - t;
       t = performance.now(); m.simulate(bytes, 'easy', [], 400, () => {}); const easy = performance.now() - t - parse;
       return { parse, easy };
     }, b64);

@@ -31,8 +31,8 @@ try {
       }
       return b;
     };
-    const parse = best(() => m.inspect(bytes, []));
-    const jobs = m.inspect(bytes, []).report.jobs_kept;
+    const parse = best(() => m.inspect(bytes, [], 'trace'));
+    const jobs = m.inspect(bytes, [], 'trace').report.jobs_kept;
     const easy = best(() => m.simulate(bytes, 'easy', [], 400, () => {})) - parse;
     const easypp = best(() => m.simulate(bytes, 'easy++', [], 400, () => {})) - parse;
     const cons = best(() => m.simulate(bytes, 'conservative', [], 400, () => {})) - parse;
