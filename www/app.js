@@ -675,8 +675,9 @@ function renderResults() {
   const [hashes, memory] = [list.map((r) => r.result.schedule_hash), list.map((r) => r.memory ?? 0)];
   const t = pageEngine()?.compare_tables(views(), hashes, memory, state.sort.key, state.sort.dir);
   if (t) {
-    $('#results').replaceWith(makeTable(t.table, exportSchedule));
-    $('#leaderboard').replaceWith(list.length ? makeTable(t.board) : make('table', { id: 'leaderboard' }));
+    makeTable(t.table, exportSchedule, $('#results'));
+    if (list.length) makeTable(t.board, undefined, $('#leaderboard'));
+    else $('#leaderboard').replaceChildren();
     for (const th of document.querySelectorAll('#results th[data-key]')) {
       const key = th.dataset.key;
       th.tabIndex = 0;

@@ -220,10 +220,12 @@ export function findingList(list, findings) {
 
 /**
  * A table the engine made (render::table): head rows of spanning cells over body rows, with what
- * cells and rows stand for as data; `act(cell.button)` runs when a cell's button is pressed.
+ * cells and rows stand for as data; `act(cell.button)` runs when a cell's button is pressed. It
+ * fills `table` (a page's own element keeps its attributes), else a new one.
  */
-export function makeTable(t, act = () => {}) {
-  const table = make('table', { id: t.id, className: t.class });
+export function makeTable(t, act = () => {}, table = make('table', { id: t.id })) {
+  table.replaceChildren();
+  if (t.class) table.className = t.class;
   for (const [k, v] of t.data) table.dataset[k] = v;
   const put = (tr, c, tag) => {
     const td = tr.appendChild(make(tag, { rowSpan: c.rows, colSpan: c.cols }));

@@ -5,16 +5,6 @@ import { pageEngine, make } from './figures.js';
 /** The name the user's policy runs and shows under. */
 export const MINE = 'mine';
 
-/** Examples to start from: a label and the expression. */
-const MINE_EXAMPLES = [
-  ['EASY: first come, first served', '-submit'],
-  ['SJF: shortest estimate first', '-estimate'],
-  ['WFP3: long waits, short jobs, wide jobs', '(wait / estimate)^3 * procs'],
-  ['F1 (RLScheduler): small, short, early jobs', '-(log10(estimate) * procs + 870 * log10(submit))'],
-  ['Largest expansion factor first', '(wait + estimate) / estimate'],
-];
-
-
 /** The expression and reservation depth as typed (empty fields give the defaults). */
 function mineValues() {
   return { priority: document.getElementById('mine-priority')?.value.trim() || '-submit', k: document.getElementById('mine-k')?.value.trim() || '1' };
@@ -56,19 +46,18 @@ function checkMine() {
 }
 
 /**
- * The "Your own policy" group of the policy list: a tick box `mine`, the expression with its
- * variables listed, the reservation depth and examples. `row` builds the tick box's row as the
- * other policies'; `changed` runs when a value changes (to keep the URL).
+ * The "Your own policy" group of the policy list (index.html's #mine-template): a tick box
+ * `mine`, the expression with its variables listed, the reservation depth and examples. `row`
+ * builds the tick box's row as the other policies'; `changed` runs when a value changes (to keep
+ * the URL).
  */
 export function buildMine(catalogue, params, chosen, row, changed) {
-  const fs = make('fieldset', { className: 'group', id: 'mine' }, make('legend', { textContent: 'Your own policy' }));
-  const r = fs.appendChild(row({ name: MINE, summary: 'backfilling in the order of your priority, highest first', options: [], defaults: {} }, chosen));
-  const input = make('input', { id: 'mine-priority', spellcheck: false, autocomplete: 'off', placeholder: '-submit', value: params.get('mine') ?? '' });
-  input.setAttribute('aria-describedby', 'mine-error mine-help');
-  const k = make('input', { id: 'mine-k', size: 3, placeholder: '1', value: params.get('mine_k') ?? '' });
-  const kTitle = 'how many waiting jobs hold a reservation: 0 (none), 1 (as EASY), inf (conservative)';
-  const examples = make('select', { id: 'mine-examples', ariaLabel: 'start from an example' }, new Option('examples…', ''));
-  for (const [name, expr] of MINE_EXAMPLES) examples.append(new Option(`${name}: ${expr}`, expr));
+  const fs = document.getElementById('mine-template').content.firstElementChild.cloneNode(true);
+  const r = row({ name: MINE, summary: 'backfilling in the order of your priority, highest first', options: [], defaults: {} }, chosen);
+  fs.querySelector('legend').after(r);
+  const [input, k, examples] = ['#mine-priority', '#mine-k', '#mine-examples'].map((sel) => fs.querySelector(sel));
+  input.value = params.get('mine') ?? '';
+  k.value = params.get('mine_k') ?? '';
   examples.onchange = () => {
     if (!examples.value) return;
     input.value = examples.value;
@@ -76,13 +65,9 @@ export function buildMine(catalogue, params, chosen, row, changed) {
     r.querySelector('input').checked = true;
     input.dispatchEvent(new Event('input'));
   };
-  const error = make('div', { id: 'mine-error', className: 'mine-error', role: 'alert', hidden: true });
-  const vars = (catalogue.priority?.variables ?? []).flatMap((v, i) => [...(i ? [', '] : []), make('code', { textContent: v.name, title: v.doc })]);
-  const functions = `. Functions: ${(catalogue.priority?.functions ?? []).join(', ')}. Operators + - * / ^ and comparisons; ties go to the earlier job.`;
-  const help = make('div', { id: 'mine-help', className: 'mine-help' }, 'Variables: ', ...vars, functions);
-  const field = make('div', { className: 'mine-field' }, make('label', {}, 'priority = ', input), make('label', { title: kTitle }, ' reservations k = ', k));
-  fs.append(field);
-  field.append(' ', examples, error, help);
+  const [vars, functions] = fs.querySelectorAll('#mine-help span');
+  vars.append(...(catalogue.priority?.variables ?? []).flatMap((v, i) => [...(i ? [', '] : []), make('code', { textContent: v.name, title: v.doc })]));
+  functions.textContent = (catalogue.priority?.functions ?? []).join(', ');
   input.oninput = k.oninput = () => {
     checkMine();
     changed();

@@ -32,44 +32,28 @@ export function buildPredictor(box, catalogue, given, onchange) {
   predictor.catalogue = catalogue;
   predictor.onchange = onchange;
   const { base: paperBase, keys, presets } = catalogue.predictor;
-  box.textContent = '';
-  box.append(
-    make('legend', { textContent: 'Predictor: the custom configuration' }),
-    make(
-      'p',
-      { className: 'note' },
-      'Tick ',
-      make('b', { textContent: CUSTOM }),
-      ' among the policies to run it. It plans like the base preset (its reservation depth and backfill order) with the values below; ★ marks the paper\'s Table 12 suggestions for EASY++ (window 2, type all, metric avg, correction to the estimate). Hover a name for its meaning.',
-    ),
-  );
   const family = catalogue.policies.find((p) => p.name === paperBase);
   const docs = new Map(family.options.map((o) => [o.key, o]));
-  const base = make('select', { title: 'the preset whose reservation depth (k) and backfill order the custom configuration keeps' });
-  base.dataset.pred = 'base';
+  const base = box.querySelector('[data-pred="base"]');
   for (const { name } of presets) base.add(new Option(name, name));
-  const row = make('div', { className: 'pred-controls' });
-  row.append(make('label', { title: base.title }, 'base preset ', base));
+  const reset = box.querySelector('#pred-table12');
   for (const key of keys) {
     const o = docs.get(key);
-    const label = make('label', { title: `${o.doc} (${o.values})` }, `${key} `, control(key, o.values));
+    const c = control(key, o.values);
+    c.onchange = changed;
+    const label = make('label', { title: `${o.doc} (${o.values})` }, `${key} `, c);
     label.dataset.key = key;
-    row.append(label);
+    reset.before(label);
   }
-  const reset = make('button', { type: 'button', className: 'small', textContent: 'Table 12 (EASY++)' });
-  reset.title = 'the paper\'s suggested EASY++ configuration';
   reset.onclick = () => {
     setPredictor({ base: paperBase, ...presetValues(catalogue, paperBase) });
     changed();
   };
-  row.append(reset);
-  box.append(row);
   base.onchange = () => {
     // A new base brings its own values: the panel shows exactly what the preset runs.
     setPredictor({ base: base.value, ...presetValues(catalogue, base.value) });
     changed();
   };
-  for (const c of row.querySelectorAll('[data-pred]:not([data-pred="base"])')) c.onchange = changed;
   const fromUrl = Object.fromEntries(given.map((kv) => [kv.slice(0, kv.indexOf('=')).trim(), kv.slice(kv.indexOf('=') + 1).trim()]));
   if (fromUrl.base) fromUrl.base = presetName(given.find((kv) => kv.trim().startsWith('base=')).split('=')[1]);
   const start = presets.some((p) => p.name === fromUrl.base) ? fromUrl.base : paperBase;
