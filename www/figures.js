@@ -197,9 +197,6 @@ export function show(what, v) {
   return engine?.format_value(what, v) ?? (Math.abs(v) >= 1e4 ? v.toLocaleString('en-US') : String(v));
 }
 
-/** A number for a table cell, as the charts write it: a whole number as one (thousands grouped), else three significant digits. */
-export const fmt = (v) => (Number.isFinite(v) ? show('number', v) : String(v));
-
 /** Offers `blob` as a download named `name`. */
 export function saveBlob(name, blob) {
   const a = make('a', { href: URL.createObjectURL(blob), download: name });

@@ -199,7 +199,7 @@ function learnGo(i, write = true) {
   L.index = L.pass?.index ?? 0;
   el('#learn-step').max = String(Math.max(0, (L.pass?.count ?? 1) - 1));
   if (write) learnWriteUrl();
-  learnDraw();
+  redrawLearn();
 }
 
 function learnPlay() {
@@ -219,12 +219,8 @@ function learnStop() {
   el('#learn-play').textContent = '▶ Play';
 }
 
-export function redrawLearn() {
-  learnDraw();
-}
-
 /** Draws both panels at the current pass: each policy's last pass at or before it. */
-function learnDraw() {
+export function redrawLearn() {
   const p = L.pass;
   if (!L.shown() || !p) return;
   el('#learn-step').value = String(p.index);

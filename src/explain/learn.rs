@@ -169,9 +169,14 @@ pub fn pass(lessons: &Lessons, index: usize) -> Pass {
             });
         }
     }
+    Pass { index, count: times.len(), time: t, label, panels, same, part, span: span(lessons) }
+}
+
+/// From the earliest start of the lessons' spans to the latest end: the time axis both charts share.
+pub fn span(lessons: &Lessons) -> (i64, i64) {
     let lo = lessons.lessons.iter().map(|l| l.span.0).min().unwrap_or(0);
     let hi = lessons.lessons.iter().map(|l| l.span.1).max().unwrap_or(0);
-    Pass { index, count: times.len(), time: t, label, panels, same, part, span: (lo, hi) }
+    (lo, hi)
 }
 
 /// One lesson's panel at time `t`.

@@ -780,7 +780,7 @@ impl Learn {
     pub fn figure(&self, which: usize, step: usize, options: JsValue) -> Result<Figure, JsError> {
         let mut options: ChartOptions = from_js(options, "chart options")?;
         let lesson = self.0.lessons.get(which).ok_or_else(|| JsError::new("no such lesson"))?;
-        let span = crate::explain::learn::pass(&self.0, 0).span;
+        let span = crate::explain::learn::span(&self.0);
         options.x_range = Some((span.0 as f64, span.1 as f64));
         Ok(Figure(crate::render::learn::learn_chart(lesson, step, &options)))
     }
