@@ -138,11 +138,11 @@ fn step_at(lesson: &Lesson, t: i64) -> Option<usize> {
     lesson.steps.iter().rposition(|s| s.time <= t)
 }
 
-/// What `lesson` decides at `t`, to compare two lessons: nothing before its first pass, idle
-/// between passes, else its pass's sentences and queue (by job number).
-fn decides(lesson: &Lesson, t: i64) -> Option<Option<(Vec<String>, Vec<u64>)>> {
+/// What `lesson` decides at `t`, to compare two lessons of one trace: nothing before its first
+/// pass, idle between passes, else its pass's sentences and queue (positions in the trace).
+fn decides(lesson: &Lesson, t: i64) -> Option<Option<(&[String], &[usize])>> {
     let s = &lesson.steps[step_at(lesson, t)?];
-    Some((s.time == t).then(|| (s.sentences.clone(), s.waiting.iter().map(|&j| lesson.jobs[j].id).collect())))
+    Some((s.time == t).then_some((s.sentences.as_slice(), s.waiting.as_slice())))
 }
 
 /// What the view shows at pass `index` (clamped to the passes there are).

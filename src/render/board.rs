@@ -30,18 +30,6 @@ pub struct Sort {
     pub dir: i8,
 }
 
-/// A run as the page holds it: what the charts draw of it, its schedule's hash and the memory
-/// its worker's engine held.
-#[derive(Debug, Clone)]
-pub struct Shown {
-    /// What the charts draw of it.
-    pub view: RunView,
-    /// Its schedule's hash.
-    pub hash: String,
-    /// Bytes of memory its engine held, when known.
-    pub memory: Option<f64>,
-}
-
 /// A metric's meaning on hover: its definition and unit.
 pub fn define(key: &str) -> String {
     match METRIC_DOCS.iter().find(|m| m.key == key) {
@@ -68,10 +56,11 @@ fn metric_cell(r: &RunView, key: &str) -> Cell {
     }
 }
 
-/// `runs` sorted by `key`, lowest first (or highest, `dir` -1), unmeasured last; ties keep their order.
-fn sorted<'a>(runs: &'a [Shown], key: &str, dir: i8) -> Vec<&'a Shown> {
-    let mut out: Vec<&Shown> = runs.iter().collect();
-    crate::sorting::by_key(&mut out, |r| match value(&r.view, key) {
+/// The positions of `runs` sorted by `key`, lowest first (or highest, `dir` -1), unmeasured
+/// last; ties keep their order.
+fn sorted(runs: &[RunView], key: &str, dir: i8) -> Vec<usize> {
+    let mut out: Vec<usize> = (0..runs.len()).collect();
+    crate::sorting::by_key(&mut out, |&i| match value(&runs[i], key) {
         Some(v) if dir < 0 => (0, !crate::sorting::float(v)),
         Some(v) => (0, crate::sorting::float(v)),
         None => (1, 0),
@@ -81,20 +70,20 @@ fn sorted<'a>(runs: &'a [Shown], key: &str, dir: i8) -> Vec<&'a Shown> {
 
 /// The leaderboard of `runs`: ranked by mean bounded slowdown, each with its colour in the
 /// charts, the answer's flags (a bound, a policy that starves jobs) and the main metrics.
-pub fn leaderboard(runs: &[Shown]) -> Table {
-    let views: Vec<RunView> = runs.iter().map(|r| r.view.clone()).collect();
-    let flags = answer(&views, &[]).flags;
-    let names: Vec<&str> = runs.iter().map(|r| r.view.policy.as_str()).collect();
+pub fn leaderboard(runs: &[RunView]) -> Table {
+    let flags = answer(runs, &[]).flags;
+    let names: Vec<&str> = runs.iter().map(|r| r.policy.as_str()).collect();
     let colours = run_colours(&names);
     let mut head = vec![Cell::text(""), Cell::text("policy").title("in order of mean bounded slowdown, lowest first")];
     head.extend(BOARD.iter().map(|(k, label)| Cell::text(*label).title(define(k))));
     let rows = sorted(runs, "avg_bsld", 1)
         .into_iter()
         .enumerate()
-        .map(|(i, r)| {
-            let policy = &r.view.policy;
-            let colour = colours[names.iter().position(|n| n == policy).unwrap_or(0)];
-            let stopped = if r.view.stopped.is_some() { " (stopped)" } else { "" };
+        .map(|(i, at)| {
+            let r = &runs[at];
+            let policy = &r.policy;
+            let colour = colours[at];
+            let stopped = if r.stopped.is_some() { " (stopped)" } else { "" };
             let mut name = Cell::text(format!("{policy}{stopped}")).class("name").colour(colour);
             let flagged = flags.get(policy).cloned().unwrap_or_default();
             for flag in &flagged {
@@ -113,7 +102,7 @@ pub fn leaderboard(runs: &[Shown]) -> Table {
             }
             let mut cells = vec![Cell::text((i + 1).to_string()), name];
             for (k, _) in BOARD {
-                let cell = metric_cell(&r.view, k);
+                let cell = metric_cell(r, k);
                 cells.push(if k == "max_wait_s" && flagged.contains(&"starves") {
                     cell.class("flagged")
                 } else {
@@ -127,17 +116,19 @@ pub fn leaderboard(runs: &[Shown]) -> Table {
     Table { id: "leaderboard".into(), class: String::new(), head: vec![head], rows, data: Vec::new() }
 }
 
-/// Every metric of every run, sorted by `sort`; each row with a button for its schedule.
-pub fn metrics_table(runs: &[Shown], sort: &Sort) -> Table {
+/// Every metric of every run, sorted by `sort`; each row with a button for its schedule, its
+/// schedule's hash (`hashes`) and the memory its engine held in bytes (`memory`, 0: unknown).
+pub fn metrics_table(runs: &[RunView], hashes: &[String], memory: &[f64], sort: &Sort) -> Table {
     let mut head = vec![Cell::text("policy"), Cell::text("schedule").title("each job's submit, start and end as CSV")];
     head.extend(METRIC_DOCS.iter().map(|m| Cell { key: Some(m.key.into()), ..Cell::text(m.key).title(define(m.key)) }));
     let rows = sorted(runs, &sort.key, sort.dir)
         .into_iter()
-        .map(|r| {
-            let v = &r.view;
+        .map(|at| {
+            let v = &runs[at];
             let mut name = Cell::text(&v.policy);
-            let mut data = vec![("policy".to_string(), v.policy.clone()), ("hash".to_string(), r.hash.clone())];
-            if let Some(m) = r.memory {
+            let hash = hashes.get(at).cloned().unwrap_or_default();
+            let mut data = vec![("policy".to_string(), v.policy.clone()), ("hash".to_string(), hash)];
+            if let Some(m) = memory.get(at).filter(|m| **m > 0.0) {
                 data.push(("wasmMemory".into(), m.to_string()));
             }
             if let Some(why) = &v.stopped {
@@ -157,18 +148,22 @@ pub fn metrics_table(runs: &[Shown], sort: &Sort) -> Table {
 }
 
 /// Both tables of `runs`, for the page: `{board, table}`.
-pub fn compare_tables(runs: &[Shown], sort: &Sort) -> BTreeMap<&'static str, Table> {
-    BTreeMap::from([("board", leaderboard(runs)), ("table", metrics_table(runs, sort))])
+pub fn compare_tables(
+    runs: &[RunView],
+    hashes: &[String],
+    memory: &[f64],
+    sort: &Sort,
+) -> BTreeMap<&'static str, Table> {
+    BTreeMap::from([("board", leaderboard(runs)), ("table", metrics_table(runs, hashes, memory, sort))])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn run(policy: &str, bsld: Option<f64>, wait: f64) -> Shown {
+    fn run(policy: &str, bsld: Option<f64>, wait: f64) -> RunView {
         let metrics = BTreeMap::from([("avg_bsld".to_string(), bsld), ("avg_wait_s".to_string(), Some(wait))]);
-        let view = RunView { policy: policy.into(), metrics, ..RunView::default() };
-        Shown { view, hash: format!("h-{policy}"), memory: None }
+        RunView { policy: policy.into(), metrics, ..RunView::default() }
     }
 
     #[test]
@@ -181,7 +176,7 @@ mod tests {
         // The mean wait as every chart writes it.
         assert_eq!(board.rows[1].cells[3].text, fmt_value(metric_info("avg_wait_s").unit, 7200.0));
         assert_eq!(board.rows[2].cells[2].text, "–");
-        let down = metrics_table(&runs, &Sort { key: "avg_bsld".into(), dir: -1 });
+        let down = metrics_table(&runs, &[], &[], &Sort { key: "avg_bsld".into(), dir: -1 });
         let order: Vec<&str> = down.rows.iter().map(|r| r.data[0].1.as_str()).collect();
         assert_eq!(order, ["fcfs", "easy", "x"], "unmeasured last either way");
         assert_eq!(down.rows[0].cells[1].button, "fcfs");

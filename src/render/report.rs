@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::metrics::categories::Grid;
 use crate::render::compare::{fmt_value, Unit};
 use crate::render::generic::{Labels, Spec};
-use crate::trace::{reason_text, Header, TraceReport};
+use crate::trace::{first_at, reason_text, Header, TraceReport};
 
 /// One line of the report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -51,14 +51,11 @@ pub fn report_rows(name: &str, report: &TraceReport, header: &Header) -> Vec<Rep
         put("read as", f.to_string());
     }
     put("jobs kept", group(r.jobs_kept));
-    let first = |lines: &std::collections::BTreeMap<&str, u64>, k: &str| {
-        lines.get(k).map_or(String::new(), |l| format!(" (first at line {l})"))
-    };
     for (k, v) in &r.dropped {
-        put("dropped", format!("{} {}{}", group(*v), reason_text(k), first(&r.dropped_lines, k)));
+        put("dropped", format!("{} {}{}", group(*v), reason_text(k), first_at(&r.dropped_lines, k)));
     }
     for (k, v) in &r.altered {
-        put("altered", format!("{} {}{}", group(*v), reason_text(k), first(&r.altered_lines, k)));
+        put("altered", format!("{} {}{}", group(*v), reason_text(k), first_at(&r.altered_lines, k)));
     }
     put("machine", format!("{} processors ({})", group(r.machine_size as u64), r.machine_source));
     let estimates = if r.estimates_exact { "none in trace: runtimes used (exact)" } else { "from the trace" };

@@ -53,6 +53,12 @@ const NOT_LOST: &[&str] = &[
     "after_to",
 ];
 
+/// Where a reason first applied, from a report's first lines by reason: " (first at line 12)",
+/// or nothing when the report does not say.
+pub fn first_at(lines: &BTreeMap<&'static str, u64>, reason: &str) -> String {
+    lines.get(reason).map_or(String::new(), |l| format!(" (first at line {l})"))
+}
+
 /// A dropped or altered job line's reason, for people.
 pub fn reason_text(reason: &str) -> String {
     let text = match reason {
@@ -92,16 +98,13 @@ fn loss_sentences(r: &TraceReport) -> Vec<String> {
             format!("{p:.1}%")
         }
     };
-    let first = |lines: &BTreeMap<&'static str, u64>, k: &str| {
-        lines.get(k).map_or(String::new(), |l| format!(" (first at line {l})"))
-    };
     let mut out = Vec::new();
     let lost: Vec<(&&str, &u64)> = r.dropped.iter().filter(|(k, _)| !NOT_LOST.contains(k)).collect();
     let n_lost: u64 = lost.iter().map(|(_, n)| **n).sum();
     if share(n_lost) > LOSS_WARNED {
         let why: Vec<String> = lost
             .iter()
-            .map(|(k, n)| format!("{} {}{}", group(**n), reason_text(k), first(&r.dropped_lines, k)))
+            .map(|(k, n)| format!("{} {}{}", group(**n), reason_text(k), first_at(&r.dropped_lines, k)))
             .collect();
         out.push(format!(
             "this trace lost {} of its job lines ({} of {}): {}; every figure describes the rest",
@@ -120,7 +123,7 @@ fn loss_sentences(r: &TraceReport) -> Vec<String> {
                 group(n),
                 group(n),
                 reason_text(k),
-                first(&r.altered_lines, k)
+                first_at(&r.altered_lines, k)
             ));
         }
     }

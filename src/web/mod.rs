@@ -667,19 +667,10 @@ pub fn compare_tables(
     key: &str,
     dir: i32,
 ) -> Result<JsValue, JsError> {
-    use crate::render::board::{compare_tables, Shown, Sort};
+    use crate::render::board::{compare_tables, Sort};
     let runs: Vec<RunView> = from_js(runs, "runs")?;
-    let shown: Vec<Shown> = runs
-        .into_iter()
-        .enumerate()
-        .map(|(i, view)| Shown {
-            view,
-            hash: hashes.get(i).cloned().unwrap_or_default(),
-            memory: memory.get(i).copied().filter(|m| *m > 0.0),
-        })
-        .collect();
     let sort = Sort { key: key.to_string(), dir: if dir < 0 { -1 } else { 1 } };
-    Ok(js(&compare_tables(&shown, &sort)))
+    Ok(js(&compare_tables(&runs, &hashes, &memory, &sort)))
 }
 
 /// A generic chart ([`crate::render::generic::Spec`]: grouped bars, lines, ...) of numbers the
