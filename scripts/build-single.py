@@ -77,7 +77,7 @@ def main() -> None:
     # The modules in dependency order, concatenated into one scope, so their names must not clash.
     sources = {
         name: strip_module_syntax(open(f"{www}/{name}", encoding="utf-8").read())
-        for name in ("figures.js", "tasks.js", "predictions.js", "study.js", "mine.js", "learn.js", "app.js")
+        for name in ("figures.js", "study.js", "learn.js", "app.js")
     }
     check_no_clashes(sources)
     # The served page imports these modules when a view first needs them; here they are in the

@@ -58,12 +58,12 @@ python3 scripts/build-single.py target/pkg-no-modules/schedlab_all.js target/pkg
 gz() { gzip -9c "$1" | wc -c; }
 demo=dist/www/demo/KTH-SP2-1996-2.1-cln.excerpt.swf
 demo_zone=$(sed -n 's/^; *TimeZoneString: *//p' "$demo" | head -n 1 | tr -d '\r')
-# The modules of the study panels, the Load view and Learn (with tasks.js, which only they use,
-# and their markup, panels.html) load when a view first shows them (app.js's PLATFORM.panels);
+# The modules of the study panels, the Load view and Learn (and their markup, panels.html) load
+# when a view first shows them (app.js's PLATFORM.panels);
 # tests/browser/compact.test.mjs checks what the page fetches as it opens.
 start_js=()
 for f in dist/www/*.js; do
-  case $(basename "$f") in study.js | learn.js | tasks.js) ;; *) start_js+=("$f") ;; esac
+  case $(basename "$f") in study.js | learn.js) ;; *) start_js+=("$f") ;; esac
 done
 start_files=(dist/index.html "${start_js[@]}" dist/www/*.css dist/www/pkg/schedlab.js dist/www/pkg/schedlab_bg.wasm "dist/www/tz/$demo_zone")
 page_gz=0

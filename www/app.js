@@ -1,19 +1,7 @@
 // SchedLab page: load a trace, run policies in a pool of workers, show the results in views.
 // Data flows one way: bytes -> workers (engine) -> results -> the views' tables and the charts,
 // which the engine draws on the page (figures.js).
-import { startFigures, pageEngine, showFigure, showWholeFigure, wholeReady, emptyFigure, saveBlob, show, make, makeTable } from './figures.js';
-import {
-  CUSTOM,
-  buildPredictor,
-  predictorConfig,
-  predictorSettings,
-  predictorUrlValues,
-  predictorEdited,
-  predictionGroup,
-  presetName,
-} from './predictions.js';
-import { MINE, buildMine, mineTask, mineUrlValues } from './mine.js';
-
+import { startFigures, pageEngine, showFigure, showWholeFigure, wholeReady, emptyFigure, saveBlob, show, make, putTable, putHtml } from './figures.js';
 const $ = (sel) => document.querySelector(sel);
 
 // How workers and the demo are obtained. The single-file build (scripts/build-single.py) drops
@@ -208,8 +196,6 @@ class Pool {
 
 const params = new URLSearchParams(location.search);
 
-/** A first run compares one representative of each family, so every chart stays readable. */
-const DEFAULT_POLICIES = ['fcfs', 'easy', 'conservative', 'easy++', 'relaxed', 'mq-backfill', 'ss', 'cplant24.nomax.all'];
 const state = {
   pool: new Pool(Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8))),
   loader: new Pool(1), // reads files: its own worker, so a load never waits for simulations, and Cancel can reach it
@@ -254,83 +240,39 @@ function setStatus(text, kind = '') {
   el.className = kind;
 }
 
-const normKey = (k) => k.trim().toLowerCase().replaceAll('-', '_');
+/** The URL's parameters as flat (name, value) pairs, as the engine takes them. */
+const linkPairs = () => [...new URLSearchParams(location.search)].flat();
 
-/** Settings shared by every policy: the option inputs, plus `set` URL parameters no input shows. */
-function settings() {
-  const inputs = [...document.querySelectorAll('[data-setting]')];
-  const shown = new Set(inputs.map((i) => i.dataset.setting));
-  const out = params.getAll('set').filter((kv) => !shown.has(normKey(kv.split('=')[0])));
-  for (const input of inputs) {
-    if (input.value.trim() !== '') out.push(`${input.dataset.setting}=${input.value.trim()}`);
-  }
-  return out;
-}
+/** The policy panel's inputs as flat (name, value) pairs, boxes only when ticked. */
+const formPairs = () => [...document.querySelectorAll('#policies [name]')].filter((i) => i.type !== 'checkbox' || i.checked).flatMap((i) => [i.name, i.value]);
 
-/** The options typed for one policy, as `KEY=VALUE` settings that override the shared ones. */
-function policySettings(policy) {
-  return [...document.querySelectorAll(`input[data-policy="${policy}"]`)]
-    .filter((i) => i.value.trim() !== '')
-    .map((i) => `${i.dataset.opt}=${i.value.trim()}`);
-}
+/**
+ * What the policy panel asks for, as the engine reads it: {ticked, shared, budget, runs, link}, the
+ * runs of `names` (null: the ticked policies) and the link that reproduces them.
+ */
+const panel = (names = null) => pageEngine().panel_state(linkPairs(), formPairs(), names);
 
-/** The time budget per policy in seconds as typed (null: none). */
-function budgetValue() {
-  const v = $('#budget').value.trim();
-  return v !== '' && Number(v) > 0 ? v : null;
-}
+/** Settings shared by every policy, as `KEY=VALUE`. */
+const settings = () => panel().shared;
 
-/** The engine setting for the time budget, for simulate and metrics tasks. */
-const budgetSettings = () => (budgetValue() ? [`budget_s=${budgetValue()}`] : []);
+/** The engine setting for the time budget, for simulate and study tasks. */
+const budgetSettings = () => (panel().budget ? [`budget_s=${panel().budget}`] : []);
 
-/** What the engine runs for a name: a preset with its options, or the predictor panel on its base. */
-function taskFor(name) {
-  if (name === CUSTOM) return { policy: predictorConfig().base, settings: [...settings(), ...predictorSettings()] };
-  if (name === MINE) return mineTask(settings());
-  return { policy: name, settings: [...settings(), ...policySettings(name)] };
-}
+/** What the engine runs for a name: {policy, settings, own} (own: its options, or the predictor panel's values). */
+const taskFor = (name) => panel([name]).runs[0];
 
 /** What a shown result ran with, so its schedule and Gantt chart match it after later edits. */
 const ranWith = (name) => state.results.get(name)?.task ?? taskFor(name);
 
-/** A policy name from the URL; spaces after a comma are dropped, an unencoded '+' is read back. */
-const urlName = presetName;
+/** Puts flat (name, value) pairs in the URL in place of its parameters. */
+const writeLink = (flat) => {
+  const u = new URLSearchParams();
+  for (let i = 0; i < flat.length; i += 2) u.append(flat[i], flat[i + 1]);
+  history.replaceState(null, '', `${location.pathname}?${u}`);
+};
 
-/** Writes the policies and settings of a run into the URL, so a copied link reproduces it. */
-function syncUrl(names) {
-  const u = new URL(location.href);
-  u.searchParams.set('policies', names.join(','));
-  if (budgetValue()) u.searchParams.set('budget', budgetValue());
-  else u.searchParams.delete('budget');
-  u.searchParams.delete('set');
-  for (const kv of settings()) u.searchParams.append('set', kv);
-  u.searchParams.delete('opt');
-  for (const name of names) for (const kv of policySettings(name)) u.searchParams.append('opt', `${name}.${kv}`);
-  writePredictor(u, names.includes(CUSTOM));
-  writeMine(u, names.includes(MINE));
-  history.replaceState(null, '', u);
-}
-
-/** The user's policy in the URL (`mine`, `mine_k`) while it is ticked. */
-function writeMine(u, running) {
-  for (const [key, value] of Object.entries(mineUrlValues())) {
-    if (running && value !== null) u.searchParams.set(key, value);
-    else u.searchParams.delete(key);
-  }
-}
-
-/** Keeps the user's policy in the URL as it is edited. */
-function syncMineUrl() {
-  const u = new URL(location.href);
-  writeMine(u, selected().includes(MINE));
-  history.replaceState(null, '', u);
-}
-
-/** The predictor panel in the URL (`pred`), when it runs or shows anything but Table 12. */
-function writePredictor(u, running) {
-  u.searchParams.delete('pred');
-  if (running || predictorEdited()) for (const kv of predictorUrlValues()) u.searchParams.append('pred', kv);
-}
+/** Keeps the panel (the predictor's values, your own policy, the budget) in the URL as it is edited. */
+const syncForm = () => writeLink(panel().link);
 
 /** Writes a panel's URL parameters (null: the default, left out; a list: the parameter once per item). */
 function syncPanelUrl(values) {
@@ -342,149 +284,66 @@ function syncPanelUrl(values) {
   history.replaceState(null, '', u);
 }
 
+/** The policy panel as the engine writes it from the link: the policies by group, your own, the predictor, the options. */
 function renderPolicies() {
-  const box = $('#policy-list');
-  box.textContent = '';
-  const names = new Set(state.catalogue.policies.map((p) => p.name));
-  let chosen = params.get('policies')?.split(',').map(urlName) ?? DEFAULT_POLICIES.filter((n) => names.has(n));
-  if (chosen.includes('all')) chosen = [...names];
-  const groups = new Map();
-  for (const p of state.catalogue.policies) {
-    if (!groups.has(p.group)) groups.set(p.group, []);
-    groups.get(p.group).push(p);
-  }
-  const predictions = predictionGroup(state.catalogue);
-  for (const [group, list] of groups) {
-    const fs = make('fieldset', { className: 'group' });
-    fs.append(make('legend', {}, `${group} `, groupToggle(fs, 'all', true), groupToggle(fs, 'none', false)));
-    for (const p of list) fs.append(policyRow(p, chosen.includes(p.name)));
-    if (group === predictions) {
-      // The predictor panel's configuration runs as one more policy of this group.
-      const custom = policyRow(
-        { name: CUSTOM, summary: 'the predictor panel below: its values on top of its base preset', options: [], defaults: {} },
-        chosen.includes(CUSTOM),
-      );
-      custom.querySelector('input').onchange = () => syncPredictorUrl();
-      fs.append(custom);
-    }
-    box.append(fs);
-  }
-  // First in the list, where a teacher looks for it.
-  box.prepend(buildMine(state.catalogue, params, chosen.includes(MINE), policyRow, syncMineUrl));
-  box.querySelector(`input[value="${MINE}"]`).onchange = syncMineUrl;
-  const opts = $('#options');
-  opts.textContent = '';
-  const all = [...state.catalogue.trace_options, ...state.catalogue.engine_options, ...state.catalogue.metric_options];
-  for (const o of all) {
-    if (o.key === 'budget_s') continue; // its own input, by the Run buttons
-    if (o.key === 'fields') continue; // read while a file is scanned: the command line's and the library's
-    const given = params.getAll('set').find((kv) => normKey(kv.split('=')[0]) === o.key);
-    const input = make('input', { placeholder: o.default, size: 9, value: given ? given.slice(given.indexOf('=') + 1) : '' });
-    input.dataset.setting = o.key;
-    opts.append(make('label', { title: o.doc }, `${o.key} `, input));
-  }
+  const p = pageEngine().policy_panel(linkPairs());
+  $('#policy-list').innerHTML = p.list;
+  $('#pred-controls').innerHTML = p.predictor;
+  $('#options').innerHTML = p.options;
+  checkMine();
 }
 
-/** A small button that ticks or clears every policy of a group. */
-function groupToggle(fs, text, on) {
-  const onclick = () => {
-    for (const cb of fs.querySelectorAll('input[type=checkbox]')) cb.checked = on;
-    syncPredictorUrl();
+/** The panel's buttons and edits: a group ticked or cleared, an example for your own policy, the predictor's base or values. */
+function installPolicies() {
+  const box = $('#policies');
+  const edited = () => {
+    if (document.body.dataset.state !== 'running') state.order = selected();
+    renderChosen();
+    syncForm();
   };
-  return make('button', { type: 'button', className: 'small', textContent: text, onclick });
+  // The predictor's controls are written again: a new base brings its preset's values, Table 12 the paper's.
+  const predictor = (pairs) => ($('#pred-controls').innerHTML = pageEngine().predictor_panel(pairs));
+  box.addEventListener('click', (e) => {
+    const b = e.target.closest('button');
+    if (b?.dataset.tick) for (const cb of b.closest('fieldset').querySelectorAll('input[type=checkbox]')) cb.checked = b.dataset.tick === 'all';
+    else if (b?.id === 'pred-table12') predictor([]);
+    else return;
+    edited();
+  });
+  box.addEventListener('change', (e) => {
+    const t = e.target;
+    if (t.id === 'mine-examples' && t.value) {
+      $('#mine-priority').value = t.value;
+      t.value = '';
+      $('#policy-list input[value="mine"]').checked = true;
+      checkMine();
+    } else if (t.dataset.pred) predictor(t.name === 'pred:base' ? [t.name, t.value] : formPairs());
+    edited();
+  });
+  box.addEventListener('input', (e) => e.target.closest('#mine') && (checkMine(), syncForm()));
 }
 
-/**
- * One policy: its checkbox, name and summary, and its options folded away (empty meaning the
- * preset's value, shown as the placeholder; open when the URL sets one).
- */
-function policyRow(p, checked) {
-  const box = make('input', { type: 'checkbox', value: p.name, checked });
-  const row = make('div', { className: 'policy' }, make('label', {}, box, make('b', { textContent: p.name }), make('span', { textContent: ` — ${p.summary}` })));
-  if (!p.options.length) return row;
-  const details = make('details', {}, make('summary', { textContent: 'options' }));
-  for (const o of p.options) {
-    const input = make('input', { placeholder: p.defaults[o.key] ?? p.family_defaults?.[o.key] ?? '', size: 7 });
-    Object.assign(input.dataset, { policy: p.name, opt: o.key });
-    const given = params.getAll('opt').find((v) => {
-      const [dot, eq] = [v.indexOf('.'), v.indexOf('=')];
-      return dot > 0 && eq > dot && urlName(v.slice(0, dot)) === p.name && normKey(v.slice(dot + 1, eq)) === o.key;
-    });
-    if (given) {
-      input.value = given.slice(given.indexOf('=') + 1);
-      details.open = true;
-    }
-    details.append(make('label', { className: 'opt', title: `${o.doc} (${o.values})` }, ` ${o.key} `, input));
-  }
-  row.append(details);
-  return row;
+/** Checks your own policy's priority as it is typed and says what is wrong under it, with its column. */
+function checkMine() {
+  const input = $('#mine-priority');
+  const said = pageEngine().check_priority(input.value.trim() || '-submit');
+  input.setAttribute('aria-invalid', String(!said.ok));
+  $('#mine-error').textContent = said.ok ? '' : said.message;
+  $('#mine-error').hidden = said.ok;
 }
 
-/** Keeps the predictor panel's values in the URL as they are edited. */
-function syncPredictorUrl() {
-  const u = new URL(location.href);
-  writePredictor(u, selected().includes(CUSTOM));
-  history.replaceState(null, '', u);
-}
-
-/** The header's line about the trace: its name, jobs, machine and span. */
-function renderTraceChip(value) {
-  $('#trace-name').textContent = state.name || 'No trace yet';
-  const r = value?.report;
-  const facts = [];
-  if (r && value.ok) {
-    facts.push(`${show('number', r.jobs_kept)} jobs`, `${show('number', r.machine_size)} processors`, `${duration(r.span_s)} of submissions`);
-    if (value.header?.computer) facts.unshift(value.header.computer);
-  } else if (value && !value.ok) facts.push('cannot be used: see Trace');
-  $('#trace-facts').textContent = facts.length ? `· ${facts.join(' · ')}` : '';
-}
-
+/** The Trace view's report, the header's line and the warning of a stopped reading, as the engine writes them. */
 function renderReport(value) {
   state.shape = value.shape ?? null;
   renderShape();
-  renderTraceChip(value);
-  const box = $('#trace-report');
-  box.textContent = '';
-  const r = value.report;
-  if (!value.ok) box.append(make('p', { className: 'error', textContent: `This trace cannot be used: ${value.message}` }));
-  if (r) {
-    showLoadWarning(r);
-    const table = box.appendChild(make('table'));
-    const packed = state.packed && { key: 'packed', text: `${bytesText(state.packed.bytes)} (${(state.packed.bytes / Math.max(1, r.jobs_kept)).toFixed(1)} bytes per job)` };
-    for (const row of [...value.rows, ...(packed ? [packed] : [])]) {
-      const tr = table.insertRow();
-      tr.className = row.class ?? '';
-      tr.append(make('td', { textContent: row.key }), make('td', { textContent: row.text }));
-    }
-    // An accounting log: which of its fields made each part of a job.
-    if (r.format && r.mapping?.length) {
-      const t = make('table', {}, make('tr', {}, make('th', { textContent: 'in the log' }), make('th', { textContent: 'in the simulation' })));
-      for (const [from, to] of r.mapping) t.append(make('tr', {}, make('td', { textContent: from }), make('td', { textContent: to })));
-      box.append(make('details', { className: 'mapping' }, make('summary', { textContent: `Read as ${r.format}: how its fields became jobs` }), t));
-    }
-    // An accounting log (or any trace) as the SWF file the command line's `convert` writes.
-    const onclick = async () => {
-      const res = await state.pool.run({ kind: 'to-swf', bytes: state.bytes, settings: settings() });
-      if (!res.ok || res.value.startsWith('error:')) return setStatus(`Export failed: ${res.ok ? res.value : res.error}`, 'error');
-      const name = state.name.replace(/\.(swf|gz|txt|csv|log)(\.gz)?$/i, '') + '.swf';
-      saveBlob(name, new Blob([res.value], { type: 'text/plain' }));
-    };
-    const title = 'the jobs as read, in the Standard Workload Format v2.2 with a full header';
-    box.append(make('p', {}, make('button', { type: 'button', id: 'export-swf', textContent: 'Export as SWF', title, onclick })));
-    if (r.errors_total) {
-      const line = (e) => `line ${e.line}${e.field ? `, field ${e.field}` : ''}: ${e.message}`;
-      const ul = make('ul', { className: 'errors' }, ...r.errors.slice(0, 20).map((e) => make('li', { textContent: line(e) })));
-      box.append(make('p', { className: 'error', textContent: `${r.errors_total} malformed line(s) skipped:` }), ul);
-    }
-  }
-}
-
-/** A byte count for people: 312 MB, 1.02 GB. */
-function bytesText(n) {
-  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} GB`;
-  if (n >= 1e6) return `${Math.round(n / 1e6)} MB`;
-  if (n >= 1e3) return `${Math.round(n / 1e3)} kB`;
-  return `${n} bytes`;
+  $('#trace-name').textContent = state.name || 'No trace yet';
+  $('#trace-facts').textContent = value.chip;
+  putHtml($('#trace-report'), value.html);
+  const box = $('#load-warning');
+  box.hidden = !value.warning;
+  box.innerHTML = value.warning?.html ?? '';
+  if (value.warning?.line) box.dataset.line = String(value.warning.line);
+  else delete box.dataset.line;
 }
 
 /** A loader worker whose engine grew past this is replaced after the load, returning the memory. */
@@ -495,34 +354,6 @@ const LOADER_MEMORY_KEPT = 256 << 20;
  * trace it gives: every later task sends those bytes. Cancel stops the reading and keeps what was
  * read. Resolves to true when the trace can be run (and the reading was not stopped by the user).
  */
-/**
- * Says prominently when reading stopped before the end of the file: at the page's job limit, at a
- * fault in the file, or at the user's Cancel, and that the jobs before it are kept.
- */
-function showLoadWarning(r) {
-  const box = $('#load-warning');
-  box.textContent = '';
-  const fault = (r.warnings || []).find((w) => /gzip data is corrupt or truncated/.test(w));
-  box.hidden = !r.stopped_at_line && !fault;
-  delete box.dataset.line;
-  if (box.hidden) return;
-  const at = `reading stopped at line ${r.stopped_at_line?.toLocaleString('en-US')}`;
-  let text;
-  if (!r.stopped_at_line) {
-    text = `${state.name} ends early: its compressed data is damaged. The ${r.jobs_kept} jobs read before the fault are kept.`;
-  } else if (state.packed?.full && state.limit && state.packed.jobs >= state.limit) {
-    text = `The page keeps at most ${state.limit.toLocaleString('en-US')} jobs: ${at} of ${state.name}; the jobs before it are kept. Use the schedlab command-line tool for the whole trace.`;
-  } else if (state.packed?.stopped) {
-    text = `R${at.slice(1)} (${state.packed.stopped}); the jobs before it are kept.`;
-  } else {
-    text = `${at[0].toUpperCase()}${at.slice(1)} of ${state.name}; the jobs before it are kept.`;
-  }
-  box.append(text);
-  // The engine's own words (the limit, the fault) follow.
-  for (const w of r.warnings || []) box.append(make('div', { className: 'detail', textContent: w }));
-  if (r.stopped_at_line) box.dataset.line = String(r.stopped_at_line);
-}
-
 async function loadFile(file, name) {
   const generation = ++state.generation;
   state.pool.cancel();
@@ -555,7 +386,7 @@ async function loadFile(file, name) {
   const onprogress = (p) => {
     if (generation !== state.generation) return;
     bar.value = p.read;
-    line.textContent = `Reading ${name}: ${bytesText(p.read)} of ${bytesText(p.size)}, ${show('number', p.jobs)} jobs`;
+    line.textContent = `Reading ${name}: ${show('bytes', p.read)} of ${show('bytes', p.size)}, ${show('number', p.jobs)} jobs`;
   };
   const res = await state.loader.run({ kind: 'load', tag: 'load', file, max: 0, onprogress });
   if (generation !== state.generation) return false;
@@ -572,13 +403,13 @@ async function loadFile(file, name) {
   const report = $('#trace-report');
   report.dataset.packedBytes = String(res.value.byteLength);
   report.dataset.loaderMemory = String(res.memory);
-  line.textContent = `Read ${name}: ${bytesText(res.read)} of ${bytesText(res.size)}, ${show('number', res.jobs)} job lines.`;
+  line.textContent = `Read ${name}: ${show('bytes', res.read)} of ${show('bytes', res.size)}, ${show('number', res.jobs)} job lines.`;
   return inspectTrace(res.value, name, generation);
 }
 
 /** Asks the engine for the loaded trace's report, and shows it. */
 async function inspectTrace(bytes, name, generation) {
-  const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings(), input: { name } });
+  const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings(), input: { name, ...state.packed } });
   if (generation !== state.generation) return false;
   document.body.dataset.load = 'done';
   if (!res.ok) {
@@ -598,7 +429,7 @@ async function inspectTrace(bytes, name, generation) {
   }
   const r = res.value.report;
   if (state.packed) {
-    $('#load-status').textContent = `Read ${name}: ${bytesText(state.packed.read)} of ${bytesText(state.packed.size)}, ${show('number', r.job_lines)} job lines, ${show('number', r.jobs_kept)} jobs kept.`;
+    $('#load-status').textContent = `Read ${name}: ${show('bytes', state.packed.read)} of ${show('bytes', state.packed.size)}, ${show('number', r.job_lines)} job lines, ${show('number', r.jobs_kept)} jobs kept.`;
   }
   if (state.packed?.stopped) {
     setStatus(`${name}: reading stopped${r.stopped_at_line ? ` at line ${r.stopped_at_line}` : ''} (${state.packed.stopped}); the ${r.jobs_kept} jobs before it are kept. Choose policies and run.`);
@@ -612,7 +443,7 @@ async function runPolicies(names) {
   if (!state.bytes || !state.report) return;
   const generation = ++state.generation;
   state.pool.cancel('run'); // a run still going is replaced by this one
-  syncUrl(names);
+  writeLink(panel(names).link);
   state.results.clear();
   renderResults();
   setStatus(`Running ${names.length} ${names.length === 1 ? 'policy' : 'policies'}…`);
@@ -634,8 +465,9 @@ async function runPolicies(names) {
     const label = bars.appendChild(make('label', {}, `${policy} `, bar));
     label.dataset.policy = policy;
     const onprogress = (share) => (bar.value = share);
-    const ran = taskFor(policy);
-    const task = { kind: 'simulate', tag: 'run', bytes: state.bytes, ...ran, settings: [...ran.settings, ...budget], points: 400, onprogress };
+    const { policy: runs, settings } = taskFor(policy);
+    const ran = { policy: runs, settings };
+    const task = { kind: 'simulate', tag: 'run', bytes: state.bytes, ...ran, settings: [...settings, ...budget], points: 400, onprogress };
     const res = await state.pool.run(task);
     const ok = res.ok && res.value.ok;
     bar.value = ok ? 1 : bar.value;
@@ -643,7 +475,7 @@ async function runPolicies(names) {
     if (generation !== state.generation) return;
     if (ok) {
       // The custom configuration is shown under its own name; `base` says what it ran on.
-      const result = policy === CUSTOM ? { ...res.value.result, policy, base: task.policy } : res.value.result;
+      const result = policy === 'custom' ? { ...res.value.result, policy, base: task.policy } : res.value.result;
       state.results.set(policy, { ...res.value, result, ms: res.ms, memory: res.memory, task: ran });
       renderResults();
     } else if (!res.cancelled) {
@@ -664,10 +496,8 @@ async function runPolicies(names) {
   document.body.dataset.state = 'done';
 }
 
-/** The ticked policies, in catalogue order whatever their group (the custom configuration last). */
-function selected() {
-  return [...document.querySelectorAll('#policy-list input:checked')].map((i) => i.value).sort((a, b) => place(a) - place(b));
-}
+/** The ticked policies, in catalogue order whatever their group (your own and the custom configuration last). */
+const selected = () => panel().ticked;
 
 /** The leaderboard and the full table (every metric of every run, sorted by a click on a column), as the engine makes them. */
 function renderResults() {
@@ -675,18 +505,10 @@ function renderResults() {
   const [hashes, memory] = [list.map((r) => r.result.schedule_hash), list.map((r) => r.memory ?? 0)];
   const t = pageEngine()?.compare_tables(views(), hashes, memory, state.sort.key, state.sort.dir);
   if (t) {
-    makeTable(t.table, exportSchedule, $('#results'));
-    if (list.length) makeTable(t.board, undefined, $('#leaderboard'));
+    putTable($('#results'), t.table);
+    if (list.length) putTable($('#leaderboard'), t.board);
     else $('#leaderboard').replaceChildren();
-    for (const th of document.querySelectorAll('#results th[data-key]')) {
-      const key = th.dataset.key;
-      th.tabIndex = 0;
-      th.onclick = th.onkeydown = (e) => {
-        if (e.type === 'keydown' && e.key !== 'Enter' && e.key !== ' ') return;
-        state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : 1 };
-        renderResults();
-      };
-    }
+    for (const th of document.querySelectorAll('#results th[data-key]')) th.tabIndex = 0;
   }
   renderView();
 }
@@ -712,8 +534,6 @@ function colourOf(policy) {
   return pageEngine()?.policy_colours(names)[names.indexOf(policy)] ?? '#888';
 }
 
-/** Seconds for people: 42 s, 12 min, 3.4 h, 2.1 d. */
-const duration = (s) => show('seconds', s);
 
 /** Compare: the answer in words, the leaderboard, the small multiples. */
 function renderCompare() {
@@ -790,8 +610,8 @@ function renderPredictions() {
   const res = pageEngine().prediction_tables(runs.map((r) => ({ policy: r.result.policy, metrics: r.result.metrics })));
   if (!res.ok) return setStatus(res.message, 'error');
   $('#table3-note').textContent = res.note;
-  $('#table3-box').replaceChildren(makeTable(res.tables[0]));
-  $('#predictability-box').replaceChildren(makeTable(res.tables[1]));
+  putHtml($('#table3-box'), res.tables[0]);
+  putHtml($('#predictability-box'), res.tables[1]);
 }
 
 /** Draws what the current view shows (charts in hidden views are drawn when shown). */
@@ -1165,20 +985,16 @@ async function main() {
   state.limit = pageEngine()?.job_limit() ?? 0; // the most jobs a page load keeps
   document.body.dataset.jobLimit = String(state.limit);
   renderPolicies();
-  buildPredictor($('#predictor'), state.catalogue, params.getAll('pred'), syncPredictorUrl);
+  installPolicies();
   $('#accuracy-policy').onchange = choose;
   $('#policy-pick').onchange = choose;
   installTooltip();
   timeline.charts = [ganttChart($('#gantt')), ganttChart($('#gantt-b'))];
   for (const g of timeline.charts) installGantt(g);
-  $('#gantt-policy').onchange = (e) => {
-    syncPanelUrl({ gantt: e.target.value || null });
-    openGantt(timeline.charts[0], e.target.value);
-  };
-  $('#gantt-policy-b').onchange = (e) => {
-    syncPanelUrl({ beside: e.target.value || null });
-    openGantt(timeline.charts[1], e.target.value);
-  };
+  // The first chart's policy is `gantt=` in the URL, the one beside it `beside=`.
+  ['gantt', 'beside'].forEach((key, i) => {
+    $(`#gantt-policy${i ? '-b' : ''}`).onchange = (e) => (syncPanelUrl({ [key]: e.target.value || null }), openGantt(timeline.charts[i], e.target.value));
+  });
   $('#gantt-reset').onclick = resetWindow;
   $('#file').onchange = (e) => e.target.files[0] && readFile(e.target.files[0]);
   installDrop();
@@ -1189,21 +1005,33 @@ async function main() {
     panel.hidden = !panel.hidden;
     $('#choose').setAttribute('aria-expanded', String(!panel.hidden));
   };
-  $('#policy-list').addEventListener('change', () => {
-    if (document.body.dataset.state !== 'running') state.order = selected();
-    renderChosen();
-  });
   $('#cancel').onclick = () => {
     // While reading: stop and keep what was read. While running: stop the runs, keep the finished ones.
     if (state.loading) state.loader.signal('load', { kind: 'stop-load', why: 'stopped by the user' });
     state.pool.cancel('run');
   };
-  const budget = $('#budget');
-  budget.value = params.get('budget') ?? '';
-  budget.onchange = () => syncPanelUrl({ budget: budgetValue() });
+  $('#budget').value = params.get('budget') ?? '';
   $('#demo').onclick = loadDemo;
   installGenerator();
   $('#export-csv').onclick = exportCsv;
+  // An accounting log (or any trace) as the SWF file the command line's `convert` writes.
+  $('#trace-report').onclick = async (e) => {
+    if (e.target.id !== 'export-swf') return;
+    const res = await state.pool.run({ kind: 'to-swf', bytes: state.bytes, settings: settings() });
+    if (!res.ok || res.value.startsWith('error:')) return setStatus(`Export failed: ${res.ok ? res.value : res.error}`, 'error');
+    saveBlob(state.name.replace(/\.(swf|gz|txt|csv|log)(\.gz)?$/i, '') + '.swf', new Blob([res.value], { type: 'text/plain' }));
+  };
+  // The table of every metric: a column title sorts it (again: the other way), a policy's button saves its schedule.
+  $('#results').onclick = $('#results').onkeydown = (e) => {
+    const [th, b] = [e.target.closest('th[data-key]'), e.target.closest('button[data-button]')];
+    if (e.type === 'keydown' && (e.key !== 'Enter' && e.key !== ' ')) return;
+    if (b && e.type === 'click') exportSchedule(b.dataset.button);
+    else if (th) {
+      const key = th.dataset.key;
+      state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : 1 };
+      renderResults();
+    }
+  };
   $('#export-json').onclick = exportJson;
   installViews();
   let resizing = 0;
@@ -1251,16 +1079,10 @@ function installDrop() {
 
 /** The views and the studies: links that switch in place and keep the choice in the URL. */
 function installViews() {
-  for (const a of document.querySelectorAll('#views a')) {
+  for (const a of document.querySelectorAll('#views a, #study-nav a')) {
     a.onclick = (e) => {
       e.preventDefault();
-      showView(a.dataset.view);
-    };
-  }
-  for (const a of document.querySelectorAll('#study-nav a')) {
-    a.onclick = (e) => {
-      e.preventDefault();
-      showView('studies', a.dataset.study);
+      showView(a.dataset.view ?? 'studies', a.dataset.study);
     };
   }
   window.addEventListener('popstate', () => {
@@ -1272,17 +1094,13 @@ function installViews() {
 
 /** Shows one view (and, in Studies, one study), writes it into the URL and draws it. */
 function showView(view, study = state.study, write = true) {
-  state.view = view;
-  state.study = study;
+  Object.assign(state, { view, study });
   document.body.dataset.view = view;
   for (const el of document.querySelectorAll('main > .view')) el.hidden = el.dataset.view !== view;
-  for (const a of document.querySelectorAll('#views a')) {
-    if (a.dataset.view === view) a.setAttribute('aria-current', 'page');
-    else a.removeAttribute('aria-current');
-  }
   for (const el of document.querySelectorAll('section.study')) el.hidden = el.dataset.study !== study;
-  for (const a of document.querySelectorAll('#study-nav a')) {
-    if (a.dataset.study === study) a.setAttribute('aria-current', 'page');
+  // The links to the view and to the study shown are marked as the current page.
+  for (const a of document.querySelectorAll('#views a, #study-nav a')) {
+    if (a.dataset.view ? a.dataset.view === view : a.dataset.study === study) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
   if (write) {
@@ -1315,7 +1133,7 @@ function installPanels() {
     about: () => ({
       ...(state.report ? { report: state.report, header: state.header } : {}),
       page: {
-        policies: selected().map((name) => ({ name, ...taskFor(name) })),
+        policies: panel().runs.map(({ name, policy, settings }) => ({ name, policy, settings })),
         trace: state.bytes && state.report ? { name: state.name, offered: state.offered, generated: state.generated } : null,
         generator: Object.fromEntries(['machine', 'jobs', 'seed'].map((k) => [k, $(`#gen-${k}`).value.trim()])),
         limit: state.limit,
@@ -1325,13 +1143,13 @@ function installPanels() {
   // Each panel runs with the shared settings, then its own:
   const own = {
     // the time budget of each configuration; the predictor panel's values, which run as the base `custom`;
-    sweep: () => [...budgetSettings(), `custom:base=${predictorConfig().base}`, ...predictorSettings().map((kv) => `custom:${kv}`)],
+    sweep: () => [...budgetSettings(), `custom:base=${taskFor('custom').policy}`, ...taskFor('custom').own.map((kv) => `custom:${kv}`)],
     // the relaxed policy's options as typed under Policies, and the time budget;
-    ward: () => [...policySettings('relaxed'), ...budgetSettings()],
+    ward: () => [...taskFor('relaxed').own, ...budgetSettings()],
     // mq-backfill's options as typed (both runs take them);
-    lawson: () => policySettings('mq-backfill'),
+    lawson: () => taskFor('mq-backfill').own,
     // the preemption family's options as typed for ss (every scheme takes them);
-    kettimuthu: () => policySettings('ss'),
+    kettimuthu: () => taskFor('ss').own,
     // none: the nine presets differ in their fairshare options, so none typed for one applies to all.
     leung: () => [],
     // none: each chosen policy brings its own.

@@ -151,30 +151,21 @@ export function showFigure(canvas, name, make, extra = {}) {
 /** The buttons over a chart: its numbers as a table, SVG and PNG. */
 function tools(box, canvas, name) {
   if (box.querySelector('.tools')) return;
-  const bar = make('div', { className: 'tools' });
-  const button = (text, title, onclick) => bar.appendChild(make('button', { type: 'button', className: 'small', textContent: text, title, onclick }));
-  const table = button('Table', 'the numbers drawn, as a table', () => {
+  const tool = (t, title) => `<button type="button" class="small" data-tool="${t}" title="${title}">${t}</button>`;
+  box.insertAdjacentHTML('afterbegin', `<div class="tools">${tool('Table', 'the numbers drawn, as a table')}${tool('SVG', 'save this chart as SVG')}${tool('PNG', 'save this chart as PNG')}</div>`);
+  box.firstChild.firstChild.ariaExpanded = 'false';
+  box.firstChild.onclick = ({ target: b }) => {
     const open = box.querySelector('.numbers-box');
-    if (open) {
-      open.remove();
-      table.setAttribute('aria-expanded', 'false');
-      return;
+    if (b.dataset.tool === 'Table') {
+      if (open) open.remove();
+      else fillTable(box.appendChild(make('div', { className: 'numbers-box' })), canvas.figure.table());
+      b.ariaExpanded = String(!open);
+    } else if (b.dataset.tool === 'PNG') canvas.toBlob((blob) => saveBlob(`${name}.png`, blob));
+    else if (b.dataset.tool === 'SVG') {
+      const failed = (e) => Object.assign(b, { disabled: true, title: `the SVG writer failed to load: ${e.message ?? e}` });
+      withWhole(() => saveBlob(`${name}.svg`, new Blob([canvas.svg()], { type: 'image/svg+xml' })), failed);
     }
-    fillTable(box.appendChild(make('div', { className: 'numbers-box' })), canvas.figure.table());
-    table.setAttribute('aria-expanded', 'true');
-  });
-  table.setAttribute('aria-expanded', 'false');
-  const svg = button('SVG', 'save this chart as SVG', () =>
-    withWhole(
-      () => saveBlob(`${name}.svg`, new Blob([canvas.svg()], { type: 'image/svg+xml' })),
-      (e) => {
-        svg.disabled = true;
-        svg.title = `the SVG writer failed to load: ${e.message ?? e}`;
-      },
-    ),
-  );
-  button('PNG', 'save this chart as PNG', () => canvas.toBlob((blob) => saveBlob(`${name}.png`, blob)));
-  box.prepend(bar);
+  };
 }
 
 /** Writes a Figure's table ({title, columns, rows}) into `box`. */
@@ -204,48 +195,16 @@ export function saveBlob(name, blob) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
-/** A paper's claims checked on the trace, into `list`: each claim with its verdict in the command line's words. */
-export function findingList(list, findings) {
-  list.textContent = '';
-  for (const f of findings) {
-    const [className, textContent] = f.holds === true ? ['done', 'holds'] : f.holds === false ? ['error', 'CONTRADICTED'] : ['na', 'n/a'];
-    const claim = make('span', { className: 'claim', textContent: ` ${f.claim}` });
-    const li = list.appendChild(make('li', {}, make('b', { className, textContent }), claim, make('div', { className: 'note detail', textContent: f.detail })));
-    li.dataset.holds = String(f.holds);
-  }
+/** Puts HTML the engine wrote (render::html) into `box`, painting its swatches (the page allows no style attributes in HTML). */
+export function putHtml(box, html) {
+  box.innerHTML = html;
+  for (const s of box.querySelectorAll('[data-colour]')) s.style.background = s.dataset.colour;
+  return box;
 }
 
-/**
- * A table the engine made (render::table): head rows of spanning cells over body rows, with what
- * cells and rows stand for as data; `act(cell.button)` runs when a cell's button is pressed. It
- * fills `table` (a page's own element keeps its attributes), else a new one.
- */
-export function makeTable(t, act = () => {}, table = make('table', { id: t.id })) {
-  table.replaceChildren();
-  if (t.class) table.className = t.class;
-  for (const [k, v] of t.data) table.dataset[k] = v;
-  const put = (tr, c, tag) => {
-    const td = tr.appendChild(make(tag, { rowSpan: c.rows, colSpan: c.cols }));
-    if (c.title) td.title = c.title;
-    if (c.class) td.className = c.class;
-    if (c.key) td.dataset.key = c.key;
-    if (c.value !== undefined) td.dataset.value = c.value;
-    if (c.colour != null) td.append(make('span', { className: 'swatch', title: 'its colour in the charts', style: `background: ${engine.run_colour(c.colour)}` }), ' ');
-    td.append(c.button ? make('button', { type: 'button', className: 'small', textContent: c.text, onclick: () => act(c.button) }) : c.text);
-    if (c.aside) td.append(make('span', { className: 'chg', textContent: ` ${c.aside}` }));
-    for (const g of c.tags ?? []) td.append(' ', make('span', { className: g.class, textContent: g.text, title: g.title }));
-  };
-  const head = table.createTHead();
-  for (const cells of t.head) {
-    const tr = head.insertRow();
-    for (const c of cells) put(tr, c, 'th');
-  }
-  const body = table.createTBody();
-  for (const r of t.rows) {
-    const tr = body.insertRow();
-    if (r.class) tr.className = r.class;
-    for (const [k, v] of r.data) tr.dataset[k] = v;
-    for (const c of r.cells) put(tr, c, 'td');
-  }
-  return table;
+/** Puts a table the engine wrote into the page's element `table`, which keeps its own attributes and takes the written one's class and data. */
+export function putTable(table, html) {
+  const t = make('template', { innerHTML: html }).content.firstElementChild;
+  for (const a of t.attributes) if (a.name !== 'id') table.setAttribute(a.name, a.value);
+  return putHtml(table, t.innerHTML);
 }

@@ -4,9 +4,14 @@
 // State lives in the URL: example=NAME or jobs=submit,runtime,estimate,procs,user;... with
 // machine=N, policies=A,B and step=N, so a link (or an embed) reproduces the lesson.
 import { pageEngine, showFigure, emptyFigure, make } from './figures.js';
-import { MINE, mineSpec, minePriority } from './mine.js';
 
 const el = (sel) => document.querySelector(sel);
+
+/** The name your own policy runs and shows under (the policy panel's). */
+const MINE = 'mine';
+
+/** The engine's policy for your own: the priority typed here, the reservation depth typed in the policy panel. */
+const mineSpec = () => `custom:priority=${el('#learn-priority').value.trim() || '-submit'};k=${el('#mine-k')?.value.trim() || '1'};name=${MINE}`;
 
 const L = {
   examples: [],
@@ -30,7 +35,7 @@ export function installLearn({ params, catalogue, shown }) {
   L.examples = engine.examples();
   L.catalogue = [...catalogue.policies.map((p) => p.name), MINE];
   // Your own policy: its priority is edited here too, and every edit runs the lesson again.
-  el('#learn-priority').value = minePriority(params);
+  el('#learn-priority').value = el('#mine-priority')?.value.trim() || params.get('mine') || '-submit';
   el('#learn-priority').oninput = () => learnCompute(true);
   L.shown = shown;
   const nav = el('#learn-examples');
@@ -65,6 +70,18 @@ export function installLearn({ params, catalogue, shown }) {
       L.machine = n;
       learnEdited(false);
     }
+  };
+  el('#learn-jobs').oninput = (e) => {
+    const { row, key } = e.target.dataset;
+    const v = Number(e.target.value);
+    if (!key || !Number.isFinite(v) || e.target.value === '') return;
+    L.rows[row][key] = v;
+    learnEdited(false);
+  };
+  el('#learn-jobs').onclick = (e) => {
+    if (e.target.dataset.remove === undefined) return;
+    L.rows.splice(Number(e.target.dataset.remove), 1);
+    learnEdited();
   };
   document.addEventListener('keydown', (e) => {
     if (!L.shown() || e.target.closest?.('input, select, textarea, button')) return;
@@ -114,34 +131,10 @@ function learnEdited(table = true) {
   learnCompute(true);
 }
 
-/** Writes the job table from the rows, each cell an input that edits its row. */
+/** Writes the job table from the rows, each cell an input that edits its row (installLearn wires them). */
 function learnFillTable() {
   el('#learn-machine').value = L.machine;
-  const t = el('#learn-jobs');
-  t.textContent = '';
-  const head = t.createTHead().insertRow();
-  head.append(...['job', 'submit (s)', 'runtime (s)', 'estimate (s)', 'processors', 'user', ''].map((h) => make('th', { textContent: h })));
-  const body = t.createTBody();
-  L.rows.forEach((r, i) => {
-    const tr = body.insertRow();
-    tr.insertCell().textContent = String(i + 1);
-    for (const key of ['submit', 'runtime', 'estimate', 'procs', 'user']) {
-      const input = make('input', { type: 'number', min: key === 'submit' ? '0' : '1', value: r[key], ariaLabel: `job ${i + 1} ${key}` });
-      input.dataset.key = key;
-      input.oninput = () => {
-        const v = Number(input.value);
-        if (!Number.isFinite(v) || input.value === '') return;
-        r[key] = v;
-        learnEdited(false);
-      };
-      tr.insertCell().append(input);
-    }
-    const onclick = () => {
-      L.rows.splice(i, 1);
-      learnEdited();
-    };
-    tr.insertCell().append(make('button', { type: 'button', className: 'small', textContent: 'Remove', ariaLabel: `remove job ${i + 1}`, onclick }));
-  });
+  el('#learn-jobs').innerHTML = pageEngine().learn_table(L.rows);
 }
 
 /** Runs the policies on the trace (a few milliseconds for a table's worth of jobs) and redraws. */
@@ -165,7 +158,7 @@ function learnCompute(write) {
   }
   const mine = L.policies.includes(MINE);
   el('#learn-mine').hidden = !mine;
-  const specs = L.policies.map((p) => (p === MINE ? mineSpec(el('#learn-priority').value) : p));
+  const specs = L.policies.map((p) => (p === MINE ? mineSpec() : p));
   try {
     L.learn = new engine.Learn(L.rows, L.machine, specs, L.settings);
   } catch (e) {

@@ -2,8 +2,7 @@
 // from its fields, its runs across the worker pool, and its report's headings, notes, tables,
 // charts and findings in order. Nothing here knows any one study. Top-level names start with
 // `study` (the single-file build joins the modules into one scope).
-import { showWholeFigure, emptyFigure, findingList, pageEngine, make, makeTable } from './figures.js';
-import { runTasks } from './tasks.js';
+import { showWholeFigure, pageEngine, putHtml } from './figures.js';
 
 /**
  * Each installed study by name: {name, prefix, fields (its inputs), notes (its note fields), ctx,
@@ -11,9 +10,6 @@ import { runTasks } from './tasks.js';
  * stopped, done); `prefix` starts its ids.
  */
 const studyPanels = new Map();
-
-/** A number as the engine writes it (1.50 -> 1.5); anything else trimmed. */
-const studyCanon = (v) => (/^\s*(\d+\.?\d*|\.\d+)\s*$/.test(v) ? String(Number(v)) : v.trim());
 
 /** A text field's value for the URL and the engine: a list's items without the spaces after commas, a box's lines trimmed. */
 const studyListValue = (f, v) =>
@@ -26,68 +22,31 @@ const studyListValue = (f, v) =>
  * is the whole one by then.
  */
 export function installStudy(name, ctx) {
-  const { prefix, fields, presets, fixed } = pageEngine().study_form(name);
+  const { prefix, fields, html, set } = pageEngine().study_form(name, [...ctx.params].flat());
   const isNote = (f) => f.input === 'note';
-  const s = { name, prefix, fields: fields.filter((f) => !isNote(f)), notes: fields.filter(isNote), ctx, generation: 0, last: null, figures: [], defaults: {}, set: new Set() };
+  const s = { name, prefix, fields: fields.filter((f) => !isNote(f)), notes: fields.filter(isNote), ctx, generation: 0, last: null, figures: [], defaults: {}, set: new Set(set) };
   studyPanels.set(name, s);
-  const form = studyEl('div', { id: `${prefix}-form`, className: 'controls' });
-  if (fixed) {
-    const items = fixed.items.flatMap(([text, title], i) => [...(i ? [', '] : []), studyEl('b', { textContent: text, title })]);
-    form.append(studyEl('span', { id: `${prefix}-${fixed.key}` }, [`${fixed.label} `, ...items]));
-  }
-  for (const f of fields) {
-    const id = `${prefix}-${f.key}`;
-    if (isNote(f)) {
-      // Written from the trace by the engine (studyPlan).
-      form.append(studyEl('span', { id, className: 'note', title: f.title }));
-      continue;
-    }
-    // A box of lines takes a parameter per line.
-    const given = f.lines ? ctx.params.getAll(f.url).join('\n') || null : ctx.params.get(f.url);
-    const value = given === null ? f.default : f.list ? given.split(',').map((x) => x.trim()).join(', ') : given;
-    // Set by the link or the user, a field no longer follows the trace (studyPlan's defaults).
-    if (given !== null) s.set.add(f.key);
-    // A view's choice shows at once and lives in the URL; another field's waits for Run.
-    const changed = () => (s.set.add(f.key), f.view ? (studyShow(s), ctx.onurl()) : studyPlan(s));
-    if (f.multiple) {
-      // A box per choice, and one per other value the link gives; the field's value lists those ticked.
-      const on = value.split(',').map(studyCanon).filter(Boolean);
-      const choices = [...f.choices, ...on.filter((v) => !f.choices.some(([c]) => c === v)).map((v) => [v, v])];
-      const boxes = choices.map(([v, label]) =>
-        studyEl('label', {}, [studyEl('input', { type: 'checkbox', value: v, checked: on.includes(v), onchange: changed }), ` ${label}`]),
-      );
-      form.append(studyEl('span', { id, title: f.title }, [`${f.label} `, ...boxes]));
-      continue;
-    }
-    let input;
-    if (f.choices.length) {
-      input = studyEl('select', { id, title: f.title, onchange: changed });
-      for (const [v, label] of f.choices) input.append(new Option(label, v));
-      input.value = f.choices.some(([v]) => v === value) ? value : f.default;
-    } else if (f.lines) {
-      input = studyEl('textarea', { id, title: f.title, value, rows: f.lines, cols: 28, spellcheck: false, oninput: changed });
-    } else {
-      input = studyEl('input', { id, type: f.input, title: f.title, value, size: f.size, spellcheck: false, autocomplete: 'off', oninput: changed });
-    }
-    form.append(studyEl('label', { id: `${id}-label` }, [`${f.label} `, input]));
-  }
-  for (const p of presets) {
-    const set = () => {
-      for (const [k, v] of p.values) document.getElementById(`${prefix}-${k}`).value = v;
+  const box = document.querySelector(`[data-panel="${name}"]`);
+  box.innerHTML = html;
+  // Set by the link or the user, a field no longer follows the trace (studyPlan's defaults). A
+  // view's choice shows at once and lives in the URL; another field's waits for Run.
+  box.addEventListener('input', (e) => {
+    const f = s.fields.find((f) => f.key === e.target.closest('[data-key]')?.dataset.key);
+    if (!f) return;
+    s.set.add(f.key);
+    if (f.view) studyShow(s), ctx.onurl();
+    else studyPlan(s);
+  });
+  box.addEventListener('click', (e) => {
+    const b = e.target.closest('button');
+    if (b?.dataset.values !== undefined) {
+      for (const [k, v] of JSON.parse(b.dataset.values)) document.getElementById(`${prefix}-${k}`).value = v;
       studyPlan(s);
-    };
-    form.append(studyEl('button', { id: `${prefix}-${p.key}`, type: 'button', className: 'small', title: p.title, textContent: p.label, onclick: set }), ' ');
-  }
-  const run = studyEl('button', { id: `${prefix}-run`, type: 'button', textContent: 'Run', onclick: () => runStudy(name) });
-  const cancel = studyEl('button', { id: `${prefix}-cancel`, type: 'button', textContent: 'Cancel', onclick: () => ctx.pool.cancel(name) });
-  form.append(run, ' ', cancel, ' ', studyEl('span', { id: `${prefix}-count` }));
-  const line = studyEl('p', {}, [studyEl('progress', { id: `${prefix}-progress`, value: 0, max: 1 }), ' ', studyEl('span', { id: `${prefix}-status`, role: 'status' })]);
-  document.querySelector(`[data-panel="${name}"]`).append(form, line, studyEl('div', { id: `${prefix}-report` }));
+    } else if (b?.id === `${prefix}-run`) runStudy(name);
+    else if (b?.id === `${prefix}-cancel`) ctx.pool.cancel(name);
+  });
   clearStudy(name);
 }
-
-/** An element with properties and a list of children. */
-const studyEl = (tag, props = {}, kids = []) => make(tag, props, ...kids);
 
 /** A field's value as the form shows it (boxes: those ticked, separated by commas). */
 function studyValue(s, f) {
@@ -128,34 +87,44 @@ export async function runStudy(name) {
   const options = studyOptions(s);
   ctx.onurl();
   const about = ctx.about();
-  // A progressive report shows the runs finished so far, drawn at most once a frame.
+  const current = () => generation === s.generation; // a newer run or a new trace makes the runs stale
+  const [n, [one, many]] = [plan.tasks.length, plan.noun];
+  const bar = document.getElementById(`${prefix}-progress`);
+  Object.assign(bar, { max: n, value: 0 });
+  document.body.dataset[name] = 'running';
+  studyStatus(s, `Running ${n} ${n === 1 ? one : many}…`);
   const values = plan.tasks.map(() => null);
   const t0 = performance.now();
-  const soon = () => {
-    s.last = { options, about, values, seconds: (performance.now() - t0) / 1000 };
-    cancelAnimationFrame(s.drawing);
-    s.drawing = requestAnimationFrame(() => generation === s.generation && studyShow(s, true));
-  };
-  const onvalue = plan.progressive ? (v, i) => ((values[i] = v.value), soon()) : undefined;
-  const batch = await runTasks(
-    ctx.pool,
-    plan.tasks.map((t) => ({ what: t.what, task: { kind: 'study', tag: name, bytes: ctx.bytes(), settings: t.settings, input: { study: name, input: t.input } } })),
-    {
-      group: name,
-      bar: document.getElementById(`${prefix}-progress`),
-      status: (text, kind) => studyStatus(s, text, kind),
-      current: () => generation === s.generation,
-      noun: plan.noun,
-      onvalue,
-    },
+  const seconds = () => (performance.now() - t0) / 1000;
+  let [done, failure] = [0, null];
+  await Promise.all(
+    plan.tasks.map(async (t, i) => {
+      const res = await ctx.pool.run({ kind: 'study', tag: name, bytes: ctx.bytes(), settings: t.settings, input: { study: name, input: t.input } });
+      if (!current()) return;
+      if (!res.ok || !res.value.ok) {
+        // The first failure stops the rest of the study's runs.
+        if (!res.cancelled && !failure) (failure = `${t.what}: ${res.ok ? res.value.message : res.error}`), ctx.pool.cancel(name);
+        return;
+      }
+      values[i] = res.value.value;
+      bar.value = ++done;
+      studyStatus(s, `${done} of ${n} ${many} (${seconds().toFixed(1)} s)`);
+      if (!plan.progressive) return;
+      // A progressive report shows the runs finished so far, drawn at most once a frame.
+      s.last = { options, about, values, seconds: seconds() };
+      cancelAnimationFrame(s.drawing);
+      s.drawing = requestAnimationFrame(() => current() && studyShow(s, true));
+    }),
   );
-  if (!batch) return;
+  if (!current()) return;
   cancelAnimationFrame(s.drawing);
-  if (batch.done < plan.tasks.length) {
-    if (batch.done && plan.progressive) studyShow(s, true);
-    return batch.stopped();
+  if (done < n) {
+    if (done && plan.progressive) studyShow(s, true);
+    studyStatus(s, failure ? `Stopped: ${failure}` : `Cancelled after ${done} of ${n} ${many}.`, failure ? 'error' : '');
+    document.body.dataset[name] = 'stopped';
+    return;
   }
-  s.last = { options, about, values: batch.values.map((v) => v.value), seconds: (performance.now() - t0) / 1000 };
+  s.last = { options, about, values, seconds: seconds() };
   studyShow(s);
   document.body.dataset[name] = 'done';
 }
@@ -186,53 +155,17 @@ function studyShow(s, partial = false) {
   const options = s.fields.map((f, i) => (f.view ? now[i] : s.last.options[i]));
   const res = pageEngine().study_report(s.name, options, s.last.values, s.last.about);
   if (!res.ok) return studyStatus(s, res.message, 'error');
-  const box = document.getElementById(`${s.prefix}-report`);
-  // The charts keep their canvases (a progressive report is made again as each run finishes).
-  const canvases = new Map([...box.querySelectorAll('canvas[id]')].map((c) => [c.id, c]));
-  const canvasFor = (id) => canvases.get(id) ?? studyEl('canvas', { id });
-  box.textContent = '';
-  s.figures = [];
-  let charts = null; // consecutive charts share a row
-  const place = (b, kid) => {
-    // A chart (or why there is none) joins the row of the charts before it of its group.
-    if (!charts || charts.group !== (b.group ?? '')) box.append((charts = studyEl('div', { className: `charts ${b.group ?? ''}`.trim(), group: b.group ?? '' })));
-    charts.append(studyEl('div', { className: 'figure' }, [kid]));
-  };
-  for (const b of res.report.blocks) {
-    if (b.kind !== 'figure' && b.kind !== 'empty') charts = null;
-    if (b.kind === 'heading') box.append(studyEl('h3', { textContent: b.text }));
-    else if (b.kind === 'note') box.append(studyEl('p', { id: b.id, className: 'note', textContent: b.text }));
-    else if (b.kind === 'findings') findingList(box.appendChild(studyEl('ul', { id: b.id, className: 'findings' })), b.findings);
-    else if (b.kind === 'table') box.append(studyEl('div', { className: 'scroll' }, [makeTable(b)]));
-    else if (b.kind === 'lines') box.append(studyEl('ul', { id: b.id }, b.lines.map(studyLine)));
-    else if (b.kind === 'empty') {
-      const canvas = canvasFor(b.id);
-      place(b, canvas);
-      emptyFigure(canvas, b.text);
-    }
-    else if (b.kind === 'figure') {
-      const canvas = canvasFor(b.id);
-      place(b, canvas);
-      if (b.panels) {
-        // As many panels across as leave each 180 px (the engine arranges them): the canvas grows to hold the rows.
-        const across = Math.max(1, Math.min(b.panels, Math.floor((canvas.clientWidth || 900) / 180)));
-        canvas.style.height = `${130 + Math.ceil(b.panels / across) * 170}px`;
-      }
-      s.figures.push({ canvas, name: b.name, spec: b.spec, options: b.options ?? {} });
-    }
+  putHtml(document.getElementById(`${s.prefix}-report`), res.report.html);
+  s.figures = res.report.figures.map((f) => ({ ...f, canvas: document.getElementById(f.id) }));
+  for (const { panels, canvas } of s.figures.filter((f) => f.panels)) {
+    // As many panels across as leave each 180 px (the engine arranges them): the canvas grows to hold the rows.
+    const across = Math.max(1, Math.min(panels, Math.floor((canvas.clientWidth || 900) / 180)));
+    canvas.style.height = `${130 + Math.ceil(panels / across) * 170}px`;
   }
   redrawStudy(s.name);
   if (partial) return; // the progress line says how far the runs are
   const t = s.last.seconds;
   studyStatus(s, res.report.status.replace('{time}', t < 1 ? `${Math.max(1, Math.round(t * 1000))} ms` : `${t.toFixed(1)} s`), 'done');
-}
-
-/** A line of text, then names in bold, each with its name as data-policy. */
-function studyLine(l) {
-  const li = studyEl('li', {}, [l.text, ...l.names.flatMap((n, i) => [...(i ? [', '] : []), studyEl('b', { textContent: n })])]);
-  for (const [k, v] of l.data) li.dataset[k] = v;
-  for (const b of li.querySelectorAll('b')) b.dataset.policy = b.textContent;
-  return li;
 }
 
 /** Draws the study's charts (those of a hidden view are drawn when it is shown). */
@@ -253,8 +186,7 @@ export function clearStudy(name) {
   s.last = null;
   s.figures = [];
   const box = document.getElementById(`${s.prefix}-report`);
-  box.textContent = '';
-  box.append(studyEl('p', { className: 'empty note', textContent: 'Run the study to see its tables and charts here.' }));
+  box.innerHTML = '<p class="empty note">Run the study to see its tables and charts here.</p>';
   document.getElementById(`${s.prefix}-progress`).value = 0;
   studyStatus(s, '');
   delete document.body.dataset[s.name];

@@ -158,7 +158,7 @@ self.onmessage = async (event) => {
       return;
     }
     if (kind === 'catalogue') value = eng.catalogue();
-    else if (kind === 'inspect') value = eng.inspect(bytes, settings, input?.name ?? '');
+    else if (kind === 'inspect') value = eng.inspect(bytes, settings, input?.name ?? '', input?.stopped ?? undefined, !!input?.full, input?.jobs ?? 0);
     else if (kind === 'schedule') value = eng.schedule(bytes, policy, settings);
     else if (kind === 'gantt-open') {
       gantt?.free();

@@ -200,9 +200,46 @@ fn panel(lesson: &Lesson, t: i64) -> Panel {
     Panel { policy, step: Some(step), step_time: Some(s.time), queue, said, note }
 }
 
+/// The Learn view's job table as HTML: a row per job, each field an input (`data-row`, `data-key`)
+/// and a button removing it (`data-remove`).
+pub fn rows_html(rows: &[Row]) -> String {
+    use crate::render::html::{button, El};
+    let heads = ["job", "submit (s)", "runtime (s)", "estimate (s)", "processors", "user", ""];
+    let head = El::new("thead").kid(El::new("tr").kids(heads.iter().map(|h| El::new("th").text(h))));
+    let body = El::new("tbody").kids(rows.iter().enumerate().map(|(i, r)| {
+        let fields = [
+            ("submit", r.submit),
+            ("runtime", r.runtime),
+            ("estimate", r.estimate),
+            ("procs", r.procs),
+            ("user", r.user),
+        ];
+        let inputs = fields.iter().map(|(key, v)| {
+            let input = El::new("input").attr("type", "number").attr("min", if *key == "submit" { "0" } else { "1" });
+            let input = input.attr("value", v.to_string()).attr("aria-label", format!("job {} {key}", i + 1));
+            El::new("td").kid(input.attr("data-row", i.to_string()).attr("data-key", key))
+        });
+        let remove =
+            button("Remove").attr("aria-label", format!("remove job {}", i + 1)).attr("data-remove", i.to_string());
+        El::new("tr").kid(El::new("td").text((i + 1).to_string())).kids(inputs).kid(El::new("td").kid(remove))
+    }));
+    format!("{head}{body}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_has_an_input_per_field_and_a_remove_button_per_job() {
+        let rows = [Row { submit: 0, runtime: 10, estimate: 20, procs: 2, user: 1 }];
+        let html = rows_html(&rows);
+        assert!(html.starts_with("<thead><tr><th>job</th><th>submit (s)</th>"));
+        assert!(html.contains("<td>1</td><td><input type=\"number\" min=\"0\" value=\"0\" aria-label=\"job 1 submit\" data-row=\"0\" data-key=\"submit\"></td>"));
+        assert!(html.contains("value=\"20\" aria-label=\"job 1 estimate\""));
+        assert!(html.ends_with("data-remove=\"0\">Remove</button></td></tr></tbody>"));
+    }
+
     use crate::explain::lesson::lessons;
 
     #[test]

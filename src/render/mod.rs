@@ -13,6 +13,8 @@
 //! - [`generic`]: charts of any table of numbers (bars, grouped bars, lines, error bars,
 //!   heatmaps) from a serde spec, for the studies' figures and the trace's shape.
 //! - [`answer`]: the comparison said in words, on the page's first screen.
+//! - [`html`]: HTML the page puts in place as it is (tables, lists, forms), escaped.
+//! - [`policies`]: the page's policy panel from a link, and the runs and link its values ask for.
 //! - `multiples` and `line_labels`: what keeps line charts of many runs legible (a panel per
 //!   run; names written beside lines where they fit).
 
@@ -24,10 +26,12 @@ pub mod compare;
 pub mod display;
 pub mod gantt;
 pub mod generic;
+pub mod html;
 pub mod learn;
 mod line_labels;
 mod multiples;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
+pub mod policies;
 pub mod report;
 pub mod table;

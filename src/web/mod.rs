@@ -109,6 +109,44 @@ pub fn check_priority(text: &str) -> JsValue {
     }
 }
 
+/// (name, value) pairs from the page (a link's parameters, the policy panel's inputs), given
+/// flat as name, value, name, value (plain strings cross into wasm without serde).
+fn pairs(flat: Vec<String>) -> Vec<(String, String)> {
+    let mut it = flat.into_iter();
+    std::iter::from_fn(|| Some((it.next()?, it.next()?))).collect()
+}
+
+/// The policy panel written from the link's parameters (flat pairs): `{list, predictor, options}` as HTML.
+#[wasm_bindgen]
+pub fn policy_panel(link: Vec<String>) -> JsValue {
+    use crate::render::policies as p;
+    let link = pairs(link);
+    js(
+        &json!({"list": p::policy_list(&link), "predictor": p::predictor_from_link(&link), "options": p::option_inputs(&link)}),
+    )
+}
+
+/// The predictor panel's controls after an edit, from its inputs as flat pairs.
+#[wasm_bindgen]
+pub fn predictor_panel(form: Vec<String>) -> String {
+    crate::render::policies::predictor_from_form(&pairs(form))
+}
+
+/// What the policy panel's inputs ask for on a page with this link (both flat pairs): the ticked
+/// policies, the shared settings, the budget, each run of `run` (null: the ticked ones) and the
+/// link after it (flat pairs).
+#[wasm_bindgen]
+pub fn panel_state(link: Vec<String>, form: Vec<String>, run: Option<Vec<String>>) -> JsValue {
+    let s = crate::render::policies::panel_state(&pairs(link), &pairs(form), run.as_deref());
+    let runs: Vec<Value> = s
+        .runs
+        .into_iter()
+        .map(|r| json!({"name": r.name, "policy": r.policy, "settings": r.settings, "own": r.own}))
+        .collect();
+    let link: Vec<String> = s.link.into_iter().flat_map(|(k, v)| [k, v]).collect();
+    js(&json!({"ticked": s.ticked, "shared": s.shared, "budget": s.budget, "runs": runs, "link": link}))
+}
+
 fn failure(message: impl Into<String>, report: Value) -> JsValue {
     js(&json!({"ok": false, "message": message.into(), "report": report}))
 }
@@ -144,31 +182,50 @@ fn load(bytes: &[u8], s: &Settings) -> Result<Trace, Refusal> {
 }
 
 /// Parses a trace (plain or gzip) read from `name` and returns `{"ok", "report", "header",
-/// "rows"}` or `{"ok": false, "message", "report", "rows"}`; `rows` is the report as the page
-/// shows it ([`crate::render::report::report_rows`]).
+/// "rows", "html", "chip", "warning"}` or `{"ok": false, "message", "report", "rows", "html",
+/// "chip", "warning"}`: `rows` is the report as the page shows it
+/// ([`crate::render::report::report_rows`]), `html` the Trace view's report, `chip` the header's
+/// line about the trace, `warning` what is said when reading stopped early (`{"html", "line"}` or
+/// null). The loader's `stopped` (why the page stopped it), `full` (at its job limit) and `jobs`
+/// (job lines read) say how reading ended.
 #[wasm_bindgen]
-pub fn inspect(bytes: &[u8], settings: Vec<String>, name: &str) -> JsValue {
-    use crate::render::report::report_rows;
+pub fn inspect(
+    bytes: &[u8],
+    settings: Vec<String>,
+    name: &str,
+    stopped: Option<String>,
+    full: bool,
+    jobs: f64,
+) -> JsValue {
+    use crate::render::report::{chip_text, load_warning, report_html, report_rows, Loaded};
     let s = match page_settings(&settings) {
         Ok(s) => s,
         Err(e) => return failure(e.to_string(), Value::Null),
     };
-    match parse(bytes, &s.trace) {
-        Ok(t) => js(&json!({
-            "ok": true,
-            "report": t.report,
-            "header": t.header,
-            "rows": report_rows(name, &t.report, &t.header),
-            "shape": categories::shape(&t),
-            "offered_load": crate::studies::loadsweep::offered_load(&t),
-        })),
-        Err(e) => js(&json!({
-            "ok": false,
-            "message": e.message,
-            "report": e.report,
-            "rows": report_rows(name, &e.report, &Default::default()),
-        })),
+    let loaded = Loaded { stopped, full, jobs: jobs as u64 };
+    let said = |report: &crate::trace::TraceReport, header: &crate::trace::Header, failed: Option<&str>| {
+        let rows = report_rows(name, report, header);
+        let warning = load_warning(name, report, &loaded).map(|(html, line)| json!({"html": html, "line": line}));
+        let chip =
+            if failed.is_some() { "· cannot be used: see Trace".to_string() } else { chip_text(report, header) };
+        json!({"rows": rows, "html": report_html(&rows, report, failed, bytes.len()), "chip": chip, "warning": warning})
+    };
+    let (mut out, said) = match parse(bytes, &s.trace) {
+        Ok(t) => {
+            let said = said(&t.report, &t.header, None);
+            let offered = crate::studies::loadsweep::offered_load(&t);
+            let shape = categories::shape(&t);
+            (json!({"ok": true, "report": t.report, "header": t.header, "shape": shape, "offered_load": offered}), said)
+        }
+        Err(e) => {
+            let said = said(&e.report, &Default::default(), Some(&e.message));
+            (json!({"ok": false, "message": e.message, "report": e.report}), said)
+        }
+    };
+    if let (Some(o), Value::Object(more)) = (out.as_object_mut(), said) {
+        o.extend(more);
     }
+    js(&out)
 }
 
 /// Simulates one policy: `{"ok", "result": {policy, options, metrics, schedule_hash, ...},
@@ -194,13 +251,13 @@ pub fn simulate(
     js(&json!({"ok": true, "result": result, "view": view}))
 }
 
-/// A study's form ([`crate::studies::panel`]): `{"prefix", "fields"}`.
+/// A study's form ([`crate::studies::panel::form_page`]) with its values from the link's
+/// parameters (flat pairs): `{"prefix", "fields", "html", "set"}`.
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
-pub fn study_form(name: &str) -> Result<JsValue, JsError> {
-    let form: Result<Value, String> = crate::with_study!(name, |st| Ok(
-        json!({"prefix": st.prefix(), "fields": st.fields(), "presets": st.presets(), "fixed": st.fixed()})
-    ));
+pub fn study_form(name: &str, link: Vec<String>) -> Result<JsValue, JsError> {
+    let link = pairs(link);
+    let form: Result<Value, String> = crate::with_study!(name, |st| Ok(crate::studies::panel::form_page(st, &link)));
     form.map(|f| js(&f)).map_err(|e| JsError::new(&e))
 }
 
@@ -274,14 +331,14 @@ pub fn study_report(name: &str, options: Vec<String>, values: JsValue, trace: Js
         })
     });
     match report {
-        Ok(report) => js(&json!({"ok": true, "report": report})),
+        Ok(report) => js(&json!({"ok": true, "report": report.page()})),
         Err(message) => failure(message, Value::Null),
     }
 }
 
 /// A value as every view writes it, so a quantity reads the same in a chart, a table and a card:
-/// `what` is a metric key, a unit (`seconds`, `fraction`, `percent`, `ratio`, `count`) or `number`
-/// (a whole number as one, thousands grouped, else three significant digits).
+/// `what` is a metric key, a unit (`seconds`, `fraction`, `percent`, `ratio`, `count`), `bytes`
+/// (312 MB) or `number` (a whole number as one, thousands grouped, else three significant digits).
 #[wasm_bindgen]
 pub fn format_value(what: &str, v: f64) -> String {
     use crate::render::compare::{fmt_value, metric_info, Unit};
@@ -292,6 +349,7 @@ pub fn format_value(what: &str, v: f64) -> String {
         "ratio" => Unit::Ratio,
         "count" => Unit::Count,
         "number" => return crate::render::axis::whole_or_number(v),
+        "bytes" => return crate::render::report::bytes_text(v),
         key => metric_info(key).unit,
     };
     fmt_value(unit, v)
@@ -446,7 +504,7 @@ pub fn prediction_tables(runs: JsValue) -> JsValue {
     let shown: Vec<Ran> =
         runs.into_iter().filter(|r| r.policy == "custom" || presets.contains(&r.policy.as_str())).collect();
     let (note, t3, tp) = prediction_tables(&shown);
-    js(&json!({"ok": true, "note": note, "tables": [t3, tp]}))
+    js(&json!({"ok": true, "note": note, "tables": [crate::render::html::table(&t3), crate::render::html::table(&tp)]}))
 }
 
 /// A wasm class reading a dropped file in chunks into a packed trace, which every other call
@@ -670,7 +728,11 @@ pub fn compare_tables(
     use crate::render::board::{compare_tables, Sort};
     let runs: Vec<RunView> = from_js(runs, "runs")?;
     let sort = Sort { key: key.to_string(), dir: if dir < 0 { -1 } else { 1 } };
-    Ok(js(&compare_tables(&runs, &hashes, &memory, &sort)))
+    let html: serde_json::Map<String, Value> = compare_tables(&runs, &hashes, &memory, &sort)
+        .into_iter()
+        .map(|(k, t)| (k.to_string(), Value::String(crate::render::html::table(&t))))
+        .collect();
+    Ok(js(&html))
 }
 
 /// A generic chart ([`crate::render::generic::Spec`]: grouped bars, lines, ...) of numbers the
@@ -738,6 +800,14 @@ pub fn learn_rows(value: &str) -> JsValue {
 pub fn learn_link(rows: JsValue) -> Result<String, JsError> {
     let rows: Vec<crate::explain::learn::Row> = from_js(rows, "rows")?;
     Ok(crate::explain::learn::rows_param(&rows))
+}
+
+/// The Learn view's job table of `rows` as HTML ([`crate::explain::learn::rows_html`]).
+#[cfg(feature = "whole")]
+#[wasm_bindgen]
+pub fn learn_table(rows: JsValue) -> Result<String, JsError> {
+    let rows: Vec<crate::explain::learn::Row> = from_js(rows, "rows")?;
+    Ok(crate::explain::learn::rows_html(&rows))
 }
 
 /// The Learn view's lessons of a small trace under `policies`, and what it shows at each pass

@@ -370,6 +370,195 @@ pub struct Report {
     pub blocks: Vec<Block>,
 }
 
+impl Report {
+    /// The report as the page puts it in place: `{"status", "html", "figures"}`, the blocks as
+    /// HTML in order (consecutive charts of one group sharing a row, each on its canvas) and the
+    /// charts to draw there (`{"id", "name", "spec", "options", "panels"}`).
+    pub fn page(&self) -> Value {
+        use crate::render::html::El;
+        let mut out = String::new();
+        let mut figures: Vec<Value> = Vec::new();
+        let mut row: Option<(String, El)> = None; // the row of charts being filled, with its group
+        for b in &self.blocks {
+            let (group, figure) = match b {
+                Block::Figure { id, group, name, spec, options, panels } => {
+                    let options = if options.is_null() { serde_json::json!({}) } else { options.clone() };
+                    figures.push(
+                        serde_json::json!({"id": id, "name": name, "spec": spec, "options": options, "panels": panels}),
+                    );
+                    (group, El::new("div").attr("class", "figure").kid(El::new("canvas").attr("id", id)))
+                }
+                Block::Empty { id, group, text } => {
+                    let empty = El::new("p").attr("class", "empty note").text(text);
+                    (
+                        group,
+                        El::new("div")
+                            .attr("class", "figure")
+                            .kid(empty)
+                            .kid(El::new("canvas").attr("id", id).flag("hidden", true)),
+                    )
+                }
+                _ => {
+                    if let Some((_, r)) = row.take() {
+                        out.push_str(&r.to_string());
+                    }
+                    out.push_str(&block_html(b));
+                    continue;
+                }
+            };
+            match &mut row {
+                Some((g, r)) if g == group => *r = r.clone().kid(figure),
+                _ => {
+                    if let Some((_, r)) = row.take() {
+                        out.push_str(&r.to_string());
+                    }
+                    let class = format!("charts {group}");
+                    row = Some((group.clone(), El::new("div").attr("class", class.trim()).kid(figure)));
+                }
+            }
+        }
+        if let Some((_, r)) = row {
+            out.push_str(&r.to_string());
+        }
+        serde_json::json!({"status": self.status, "html": out, "figures": figures})
+    }
+}
+
+/// A study's form as the page shows it, its values from the link's `link` parameters:
+/// `{"prefix", "fields", "html", "set"}`, `set` naming the fields the link gives (they no longer
+/// follow the trace). Each control has the id `<prefix>-<key>` and `data-key`; presets are
+/// buttons whose `data-values` hold the values they set as JSON pairs; then Run, Cancel,
+/// the plan's line, the progress line and the report's box.
+pub fn form_page<S: Study + ?Sized>(st: &S, link: &[(String, String)]) -> Value {
+    use crate::render::html::{button, El};
+    let prefix = st.prefix();
+    let fields = st.fields();
+    let id = |key: &str| format!("{prefix}-{key}");
+    let mut set: Vec<&str> = Vec::new();
+    let mut form = El::new("div").attr("id", id("form")).attr("class", "controls");
+    if let Some(fixed) = st.fixed() {
+        let items = fixed.items.iter().map(|(text, title)| El::new("b").attr("title", title).text(text));
+        form =
+            form.kid(El::new("span").attr("id", id(fixed.key)).text(format!("{} ", fixed.label)).joined(items, ", "));
+    }
+    for f in &fields {
+        if f.input == "note" {
+            // Written from the trace by the plan (its notes).
+            form = form.kid(El::new("span").attr("id", id(f.key)).attr("class", "note").attr("title", f.title));
+            continue;
+        }
+        // A box of lines takes a parameter per line.
+        let given: Vec<&str> = link.iter().filter(|(k, _)| k == f.url).map(|(_, v)| v.as_str()).collect();
+        let given = if f.lines > 0 {
+            Some(given.join("\n")).filter(|v| !v.is_empty())
+        } else {
+            given.first().map(|v| v.to_string())
+        };
+        if given.is_some() {
+            set.push(f.key);
+        }
+        let value = match &given {
+            None => f.default.to_string(),
+            Some(v) if f.list => v.split(',').map(str::trim).collect::<Vec<_>>().join(", "),
+            Some(v) => v.clone(),
+        };
+        let control = if f.multiple {
+            // A box per choice, and one per other value the link gives; the value lists those ticked.
+            let canon = |v: &str| plain_number(v).map_or_else(|| v.trim().to_string(), |n| n.to_string());
+            let on: Vec<String> = value.split(',').map(canon).filter(|v| !v.is_empty()).collect();
+            let mut choices = f.choices.clone();
+            choices
+                .extend(on.iter().filter(|v| !f.choices.iter().any(|(c, _)| c == *v)).map(|v| (v.clone(), v.clone())));
+            let boxes = choices.iter().map(|(v, label)| {
+                let tick = El::new("input").attr("type", "checkbox").attr("value", v).flag("checked", on.contains(v));
+                El::new("label").kid(tick).text(format!(" {label}"))
+            });
+            form = form.kid(
+                El::new("span")
+                    .attr("id", id(f.key))
+                    .attr("title", f.title)
+                    .attr("data-key", f.key)
+                    .text(format!("{} ", f.label))
+                    .kids(boxes),
+            );
+            continue;
+        } else if !f.choices.is_empty() {
+            let chosen = if f.choices.iter().any(|(v, _)| *v == value) { value.as_str() } else { f.default };
+            El::new("select").kids(
+                f.choices
+                    .iter()
+                    .map(|(v, label)| El::new("option").attr("value", v).flag("selected", v == chosen).text(label)),
+            )
+        } else if f.lines > 0 {
+            let area =
+                El::new("textarea").attr("rows", f.lines.to_string()).attr("cols", "28").attr("spellcheck", "false");
+            area.text(&value)
+        } else {
+            let input = El::new("input").attr("type", f.input).attr("value", &value).attr("size", f.size.to_string());
+            input.attr("spellcheck", "false").attr("autocomplete", "off")
+        };
+        let control = control.attr("id", id(f.key)).attr("title", f.title).attr("data-key", f.key);
+        form = form.kid(
+            El::new("label").attr("id", id(&format!("{}-label", f.key))).text(format!("{} ", f.label)).kid(control),
+        );
+    }
+    for p in st.presets() {
+        let values = serde_json::to_string(&p.values).unwrap_or_default();
+        let b = button(p.label).attr("id", id(p.key)).attr("title", p.title).attr("data-values", values);
+        form = form.kid(b).text(" ");
+    }
+    let plain = |key: &str, text: &str| El::new("button").attr("type", "button").attr("id", id(key)).text(text);
+    form = form
+        .kid(plain("run", "Run"))
+        .text(" ")
+        .kid(plain("cancel", "Cancel"))
+        .text(" ")
+        .kid(El::new("span").attr("id", id("count")));
+    let progress = El::new("progress").attr("id", id("progress")).attr("value", "0").attr("max", "1");
+    let line =
+        El::new("p").kid(progress).text(" ").kid(El::new("span").attr("id", id("status")).attr("role", "status"));
+    let html = format!("{form}{line}{}", El::new("div").attr("id", id("report")));
+    serde_json::json!({"prefix": prefix, "fields": fields, "html": html, "set": set})
+}
+
+/// A block that is not a chart, as HTML.
+fn block_html(b: &Block) -> String {
+    use crate::render::html::{self, El};
+    match b {
+        Block::Heading { text } => El::new("h3").text(text).to_string(),
+        Block::Note { id, text } => El::new("p").some("id", id).attr("class", "note").text(text).to_string(),
+        Block::Table(t) => format!("<div class=\"scroll\">{}</div>", html::table(t)),
+        Block::Lines { id, lines } => El::new("ul")
+            .some("id", id)
+            .kids(lines.iter().map(|l| {
+                let names = l.names.iter().map(|n| El::new("b").attr("data-policy", n).text(n));
+                El::new("li").data(&l.data).text(&l.text).joined(names, ", ")
+            }))
+            .to_string(),
+        Block::Findings { id, findings } => findings_html(id, findings),
+        Block::Figure { .. } | Block::Empty { .. } => String::new(),
+    }
+}
+
+/// A paper's claims checked on the trace: each with its verdict in the command line's words.
+pub fn findings_html(id: &str, findings: &[Claim]) -> String {
+    use crate::render::html::El;
+    let items = findings.iter().map(|f| {
+        let (class, verdict) = match f.holds {
+            Some(true) => ("done", "holds"),
+            Some(false) => ("error", "CONTRADICTED"),
+            None => ("na", "n/a"),
+        };
+        let holds = f.holds.map_or("null", |h| if h { "true" } else { "false" });
+        El::new("li")
+            .attr("data-holds", holds)
+            .kid(El::new("b").attr("class", class).text(verdict))
+            .kid(El::new("span").attr("class", "claim").text(format!(" {}", f.claim)))
+            .kid(El::new("div").attr("class", "note detail").text(&f.detail))
+    });
+    El::new("ul").some("id", id).attr("class", "findings").kids(items).to_string()
+}
+
 /// A paper's study, as the page runs it.
 pub trait Study: Sync {
     /// The start of its elements' ids and of its task tags (`ward`).
@@ -464,4 +653,52 @@ pub(crate) fn with_own(settings: &[String], own: &[(&str, String)]) -> Vec<Strin
     let mut out = without(settings, &keys);
     out.extend(own.iter().map(|(k, v)| format!("{k}={v}")));
     out
+}
+
+#[cfg(test)]
+mod page_tests {
+    use super::*;
+    use crate::render::generic::Spec;
+
+    #[test]
+    fn a_report_is_written_in_order_with_consecutive_charts_of_a_group_in_one_row() {
+        let spec = Spec::Bars { labels: Default::default(), bars: Vec::new() };
+        let report = Report {
+            status: "ran".into(),
+            blocks: vec![
+                Block::Heading { text: "A <b>".into() },
+                Block::figure("c1", "one", spec.clone()).in_group("half"),
+                Block::empty("c2", "no runs").in_group("half"),
+                Block::figure("c3", "three", spec).with_options(serde_json::json!({"unix_start": 5})),
+                Block::Findings {
+                    id: "f".into(),
+                    findings: vec![Claim { claim: "EASY wins".into(), holds: Some(false), detail: "by 3%".into() }],
+                },
+                Block::Lines {
+                    id: "l".into(),
+                    lines: vec![Line {
+                        data: vec![("load".into(), "0.8".into())],
+                        text: "Saturate: ".into(),
+                        names: vec!["easy".into(), "fcfs".into()],
+                    }],
+                },
+            ],
+        };
+        let page = report.page();
+        let html = page["html"].as_str().unwrap_or_default();
+        assert_eq!(
+            html,
+            "<h3>A &lt;b&gt;</h3>\
+             <div class=\"charts half\"><div class=\"figure\"><canvas id=\"c1\"></canvas></div>\
+             <div class=\"figure\"><p class=\"empty note\">no runs</p><canvas id=\"c2\" hidden></canvas></div></div>\
+             <div class=\"charts\"><div class=\"figure\"><canvas id=\"c3\"></canvas></div></div>\
+             <ul id=\"f\" class=\"findings\"><li data-holds=\"false\"><b class=\"error\">CONTRADICTED</b>\
+             <span class=\"claim\"> EASY wins</span><div class=\"note detail\">by 3%</div></li></ul>\
+             <ul id=\"l\"><li data-load=\"0.8\">Saturate: <b data-policy=\"easy\">easy</b>, <b data-policy=\"fcfs\">fcfs</b></li></ul>"
+        );
+        let figures = page["figures"].as_array().cloned().unwrap_or_default();
+        assert_eq!(figures.iter().map(|f| f["id"].as_str().unwrap_or("")).collect::<Vec<_>>(), ["c1", "c3"]);
+        assert_eq!(figures[0]["options"], serde_json::json!({}));
+        assert_eq!(figures[1]["options"]["unix_start"], 5);
+    }
 }
