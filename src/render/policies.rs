@@ -202,7 +202,9 @@ fn mine_group(link: &Pairs, ticked: bool) -> El {
     let field = El::new("div")
         .attr("class", "mine-field")
         .kid(El::new("label").text("priority = ").kid(priority))
+        .text(" ")
         .kid(El::new("label").attr("title", depth).text(" reservations k = ").kid(k))
+        .text(" ")
         .kid(examples)
         .kid(
             El::new("div")

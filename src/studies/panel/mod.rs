@@ -602,6 +602,8 @@ macro_rules! with_study {
     (@ $name:expr, $st:ident, $body:expr; $($n:literal => $t:ident),*) => {
         match $name {
             $($n => {
+                // A body may call the study's methods, or only hand it to a generic function.
+                #[allow(unused_imports)]
                 use $crate::studies::panel::Study as _;
                 let $st = &$crate::studies::panel::$t;
                 $body
