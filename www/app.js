@@ -256,7 +256,7 @@ const panel = (names = null) => pageEngine().panel_state(linkPairs(), formPairs(
 const settings = () => panel().shared;
 
 /** The engine setting for the time budget, for simulate and study tasks. */
-const budgetSettings = () => (panel().budget ? [`budget_s=${panel().budget}`] : []);
+const budgetSettings = (budget = panel().budget) => (budget ? [`budget_s=${budget}`] : []);
 
 /** What the engine runs for a name: {policy, settings, own} (own: its options, or the predictor panel's values). */
 const taskFor = (name) => panel([name]).runs[0];
@@ -443,7 +443,8 @@ async function runPolicies(names) {
   if (!state.bytes || !state.report) return;
   const generation = ++state.generation;
   state.pool.cancel('run'); // a run still going is replaced by this one
-  writeLink(panel(names).link);
+  const asked = panel(names); // every run's policy and settings, and the link that reproduces them
+  writeLink(asked.link);
   state.results.clear();
   renderResults();
   setStatus(`Running ${names.length} ${names.length === 1 ? 'policy' : 'policies'}…`);
@@ -454,7 +455,7 @@ async function runPolicies(names) {
   problems.textContent = '';
   const bars = $('#progress');
   bars.textContent = '';
-  const budget = budgetSettings();
+  const budget = budgetSettings(asked.budget);
   state.order = [...names];
   renderChosen();
   // Cheap policies first, so the first results are on screen within seconds.
@@ -465,7 +466,7 @@ async function runPolicies(names) {
     const label = bars.appendChild(make('label', {}, `${policy} `, bar));
     label.dataset.policy = policy;
     const onprogress = (share) => (bar.value = share);
-    const { policy: runs, settings } = taskFor(policy);
+    const { policy: runs, settings } = asked.runs[names.indexOf(policy)];
     const ran = { policy: runs, settings };
     const task = { kind: 'simulate', tag: 'run', bytes: state.bytes, ...ran, settings: [...settings, ...budget], points: 400, onprogress };
     const res = await state.pool.run(task);

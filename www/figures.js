@@ -198,6 +198,11 @@ export function saveBlob(name, blob) {
 /** Puts HTML the engine wrote (render::html) into `box`, painting its swatches (the page allows no style attributes in HTML). */
 export function putHtml(box, html) {
   box.innerHTML = html;
+  return paint(box);
+}
+
+/** Paints the swatches in `box` from their `data-colour`. */
+function paint(box) {
   for (const s of box.querySelectorAll('[data-colour]')) s.style.background = s.dataset.colour;
   return box;
 }
@@ -206,5 +211,6 @@ export function putHtml(box, html) {
 export function putTable(table, html) {
   const t = make('template', { innerHTML: html }).content.firstElementChild;
   for (const a of t.attributes) if (a.name !== 'id') table.setAttribute(a.name, a.value);
-  return putHtml(table, t.innerHTML);
+  table.replaceChildren(...t.childNodes);
+  return paint(table);
 }

@@ -407,7 +407,7 @@ impl Report {
                 }
             };
             match &mut row {
-                Some((g, r)) if g == group => *r = r.clone().kid(figure),
+                Some((g, r)) if g == group => *r = std::mem::replace(r, El::new("div")).kid(figure),
                 _ => {
                     if let Some((_, r)) = row.take() {
                         out.push_str(&r.to_string());
