@@ -72,8 +72,7 @@ let lastLock = 0;
 
 /** The backstop for a run with a time budget (`budget_s=N`): N + 10 s, else none. */
 function deadline(task) {
-  const kv = (task.settings ?? []).findLast((s) => s.startsWith('budget_s='));
-  const s = kv ? Number(kv.slice('budget_s='.length)) : NaN;
+  const s = Number((task.settings ?? []).findLast((s) => s.startsWith('budget_s='))?.slice(9));
   return s > 0 ? (s + 10) * 1000 : 0;
 }
 
@@ -84,34 +83,20 @@ function deadline(task) {
  */
 class Pool {
   constructor(size) {
-    this.size = size;
-    this.workers = [];
-    this.queue = [];
-    this.next = 1;
+    Object.assign(this, { workers: [], queue: [], next: 1 });
     for (let i = 0; i < size; i++) this.spawn();
   }
   spawn() {
     const w = { worker: PLATFORM.worker(), task: null, trace: 0, gone: false, timer: 0 };
     w.worker.onmessage = (e) => {
       if (w.gone) return;
-      if (e.data.held) {
-        // The lock is granted to the page only once the worker no longer holds it: it is gone.
-        navigator.locks.request(w.lock, () => w.gone || this.lost(w, 'the worker closed without answering')).catch(() => {});
-        return;
-      }
-      if (!w.task || e.data.id !== w.task.id) return;
-      if ('progress' in e.data) w.task.onprogress?.(e.data.progress);
-      else this.done(w, e.data);
+      // The lock is granted to the page only once the worker no longer holds it: it is gone.
+      if (e.data.held) navigator.locks.request(w.lock, () => this.end(w, { error: 'the worker closed without answering', crashed: true })).catch(() => {});
+      else if (w.task && e.data.id === w.task.id) 'progress' in e.data ? w.task.onprogress?.(e.data.progress) : this.end(w, e.data, !e.data.ok);
     };
-    w.worker.onerror = (e) => {
-      e.preventDefault?.();
-      this.lost(w, e.message || 'the worker crashed');
-    };
-    w.worker.onmessageerror = () => this.lost(w, 'a message from the worker could not be read');
-    if (globalThis.navigator?.locks) {
-      w.lock = `${LOCK_PREFIX}-${++lastLock}`;
-      w.worker.postMessage({ kind: 'hold', lock: w.lock });
-    }
+    w.worker.onerror = (e) => (e.preventDefault?.(), this.end(w, { error: e.message || 'the worker crashed', crashed: true }));
+    w.worker.onmessageerror = () => this.end(w, { error: 'a message from the worker could not be read', crashed: true });
+    if (globalThis.navigator?.locks) w.worker.postMessage({ kind: 'hold', lock: (w.lock = `${LOCK_PREFIX}-${++lastLock}`) });
     this.workers.push(w);
   }
   run(task) {
@@ -132,62 +117,45 @@ class Pool {
         else w.trace = msg.trace;
       }
       const limit = deadline(msg);
-      if (limit) w.timer = setTimeout(() => this.lost(w, 'did not stop within its budget; no statistics', { overdue: true }), limit);
+      if (limit) w.timer = setTimeout(() => this.end(w, { error: 'did not stop within its budget; no statistics', crashed: true, overdue: true }), limit);
       w.worker.postMessage(msg);
-      this.onchange?.();
     }
+    this.onchange?.();
   }
   /** Sends `msg` (with the task's id) to the worker running the task with `tag`, if any. */
   signal(tag, msg) {
     for (const w of this.workers) if (w.task?.tag === tag) w.worker.postMessage({ ...msg, id: w.task.id });
   }
-  /** Takes a worker out of the pool and starts a fresh one in its place. */
-  replace(w) {
-    clearTimeout(w.timer);
-    w.gone = true;
-    w.worker.terminate();
-    const i = this.workers.indexOf(w);
-    if (i >= 0) this.workers.splice(i, 1);
-    this.spawn();
-  }
-  /** A worker crashed, closed or overran its task: its task fails with `error`, a new one takes its place. */
-  lost(w, error, extra = {}) {
+  /**
+   * Ends worker `w`'s task with `data` (a failure unless `data.ok`). A worker that crashed, closed,
+   * overran or failed (its engine may be unusable) is replaced by a fresh one (`replace`).
+   */
+  end(w, data, replace = !data.ok, pump = true) {
     if (w.gone) return;
     const task = w.task;
     w.task = null;
-    this.replace(w);
-    task?.resolve({ ok: false, error, crashed: true, ...extra });
-    this.pump();
-    this.onchange?.();
-  }
-  done(w, data) {
-    const task = w.task;
-    w.task = null;
     clearTimeout(w.timer);
-    // After a failure the engine instance may be unusable: replace the worker.
-    if (!data.ok) this.replace(w);
-    task?.resolve(data);
-    this.pump();
-    this.onchange?.();
+    if (replace) {
+      w.gone = true;
+      w.worker.terminate();
+      this.workers.splice(this.workers.indexOf(w), 1);
+      this.spawn();
+    }
+    task?.resolve(data.ok ? data : { ok: false, ...data });
+    if (pump) this.pump();
   }
   /** Replaces the idle workers (their engine memory is returned when they end). */
   recycle() {
-    for (const w of [...this.workers]) if (!w.task) this.replace(w);
+    for (const w of [...this.workers]) if (!w.task) this.end(w, { ok: true }, true);
   }
   /** Stops the running and queued tasks with `tag` (every task without one); their promises resolve as cancelled. */
   cancel(tag) {
     const hit = (t) => tag === undefined || t.tag === tag;
-    for (const t of this.queue.filter(hit)) t.resolve({ ok: false, cancelled: true, error: 'cancelled' });
+    const cancelled = { ok: false, cancelled: true, error: 'cancelled' };
+    for (const t of this.queue.filter(hit)) t.resolve(cancelled);
     this.queue = this.queue.filter((t) => !hit(t));
-    for (const w of [...this.workers]) {
-      if (!w.task || !hit(w.task)) continue;
-      const task = w.task;
-      w.task = null;
-      this.replace(w);
-      task.resolve({ ok: false, cancelled: true, error: 'cancelled' });
-    }
+    for (const w of [...this.workers]) if (w.task && hit(w.task)) this.end(w, cancelled, true, false);
     this.pump();
-    this.onchange?.();
   }
   busy() {
     return this.workers.filter((w) => w.task).length + this.queue.length;
@@ -529,54 +497,22 @@ function runs() {
 /** What the engine draws of the runs shown. */
 const views = () => runs().map((r) => ({ ...r.view, policy: r.result.policy }));
 
-/** A policy's colour in every chart and legend: its own, whatever else runs beside it. */
-function colourOf(policy) {
-  const names = state.order.includes(policy) ? state.order : [...state.order, policy];
-  return pageEngine()?.policy_colours(names)[names.indexOf(policy)] ?? '#888';
-}
-
-
 /** Compare: the answer in words, the leaderboard, the small multiples. */
 function renderCompare() {
   const list = runs();
-  const answer = $('#answer');
-  answer.textContent = '';
-  const lead = answer.appendChild(make('p', { className: 'lead' }));
-  if (!list.length) {
-    lead.textContent = state.bytes ? 'Simulating the policies on the trace…' : 'Open a trace, or try the demo, to compare scheduling policies on it.';
-  } else {
-    const said = pageEngine().answer(views(), state.report?.loss ?? []);
-    lead.textContent = said.lead;
-    // What the lead's figures hide comes before it.
-    lead.before(...said.warnings.map((line) => make('p', { className: 'warning', textContent: line })));
-    answer.append(...said.more.map((line) => make('p', { className: 'more', textContent: line })));
-  }
+  const empty = state.bytes ? 'Simulating the policies on the trace…' : 'Open a trace, or try the demo, to compare scheduling policies on it.';
+  $('#answer').innerHTML = list.length ? pageEngine().answer(views(), state.report?.loss ?? []) : `<p class="lead">${empty}</p>`;
   renderChosen();
-  const box = $('#multiples');
-  if (box.children.length !== MAIN.length) {
-    box.textContent = '';
-    for (const m of MAIN) box.append(make('div', { className: 'figure' }, make('canvas', { id: `chart-${m}`, ariaLabel: `${m} per policy` })));
-  }
-  for (const m of MAIN) {
-    const c = $(`#chart-${m}`);
+  for (const c of document.querySelectorAll('#multiples canvas')) {
     if (!list.length) emptyFigure(c, 'Results appear here as each policy finishes.');
-    else showFigure(c, `compare-${m}`, (o) => pageEngine().compare_figure(views(), { kind: 'metric-bars', metric: m }, o));
+    else showFigure(c, `compare-${c.dataset.metric}`, (o) => pageEngine().compare_figure(views(), { kind: 'metric-bars', metric: c.dataset.metric }, o));
   }
 }
 
-/** The small multiples' metrics (the engine's MAIN_METRICS). */
-const MAIN = ['avg_wait_s', 'avg_bsld', 'p95_wait_s', 'utilization'];
-
 /** The chosen policies as chips in their colours. */
 function renderChosen() {
-  const box = $('#chosen');
-  box.textContent = '';
-  for (const name of state.order.length ? state.order : selected()) {
-    const chip = make('span', { className: 'chip' }, make('i', { style: `background: ${colourOf(name)}` }), name);
-    chip.dataset.policy = name;
-    if (!state.results.has(name) && document.body.dataset.state === 'running') chip.title = 'running…';
-    box.append(chip);
-  }
+  const names = state.order.length ? state.order : selected();
+  putHtml($('#chosen'), pageEngine().chips(names, [...state.results.keys()], document.body.dataset.state === 'running'));
 }
 
 /** Jobs: the wait-time distribution, the 16 categories, the accuracy histogram. */
@@ -668,9 +604,18 @@ function installTooltip() {
 
 // The Timeline: one or two Gantt charts on one time window, and the busy processors and queue
 // length of every run on the same window below. A worker per chart keeps its policy's schedule
-// and rasterises the visible window; the engine on the page draws the frames.
-// `whole`: the window shows the whole schedules, so it follows them when a schedule opens.
-const timeline = { extent: null, view: null, whole: true, charts: [] };
+// and rasterises the visible window; the engine on the page draws the frames and keeps the
+// shared window (render::gantt::TimeWindow), which the pointer and keys move.
+const timeline = { window: null, charts: [] };
+
+/** The shared window `[t0, t1]`, or null before a schedule opens. */
+const windowShown = () => {
+  const v = timeline.window?.view();
+  return v ? [v[0], v[1]] : null;
+};
+
+/** Moves the window with `move(window)` (none before a schedule opens) and redraws. */
+const moveWindow = (move) => timeline.window?.view() && (move(timeline.window), drawTimeline());
 
 /** One Gantt chart: its canvas, its worker, its policy and its drawing state. */
 function ganttChart(canvas) {
@@ -678,11 +623,12 @@ function ganttChart(canvas) {
 }
 
 async function openGantt(g, policy) {
+  const i = timeline.charts.indexOf(g);
   g.canvas.closest('.figure').hidden = !policy;
-  $('#gantts').classList.toggle('two', !!timeline.charts[1].policy || (g === timeline.charts[1] && !!policy));
+  $('#gantts').classList.toggle('two', !!timeline.charts[1].policy || (i === 1 && !!policy));
   if (!policy || !state.bytes) {
     g.policy = null;
-    return;
+    return timeline.window.close(i);
   }
   const generation = ++g.generation;
   const res = await g.pool.run({ kind: 'gantt-open', bytes: state.bytes, ...ranWith(policy) });
@@ -691,13 +637,8 @@ async function openGantt(g, policy) {
   g.extent = res.value; // [first start, last end, machine size]
   g.canvas.dataset.extent = `${g.extent[0]},${g.extent[1]}`;
   // Side by side, the window spans both schedules, so neither is cut off.
-  const [lo, hi] = timeline.charts.filter((c) => c.extent && c.policy).reduce(([a, b], c) => [Math.min(a, c.extent[0]), Math.max(b, c.extent[1])], [Infinity, -Infinity]);
-  timeline.extent = [lo, hi];
-  $('#gantts').dataset.extent = `${lo},${hi}`;
-  if (!timeline.view || timeline.whole) {
-    timeline.view = { t0: lo, t1: hi };
-    timeline.whole = true;
-  }
+  timeline.window.open(i, g.extent[0], g.extent[1]);
+  $('#gantts').dataset.extent = [...timeline.window.extent()].join();
   drawTimeline();
 }
 
@@ -705,17 +646,16 @@ async function openGantt(g, policy) {
 function drawTimeline() {
   if (state.view !== 'timeline') return;
   for (const g of timeline.charts) if (g.policy) requestGantt(g);
-  const window = timeline.view ? [timeline.view.t0, timeline.view.t1] : null;
   const unix = state.header?.unix_start_time ?? null;
   const list = runs();
   for (const [id, kind] of [['#chart-busy', 'busy'], ['#chart-queue', 'queue']]) {
     if (!list.length) emptyFigure($(id), 'Run a policy to see its machine over time.');
-    else showFigure($(id), kind, (o) => pageEngine().compare_figure(views(), { kind }, { ...o, x_range: window, unix_start: unix }));
+    else showFigure($(id), kind, (o) => pageEngine().compare_figure(views(), { kind }, { ...o, x_range: windowShown(), unix_start: unix }));
   }
 }
 
 function requestGantt(g) {
-  if (!timeline.view || !g.policy) return;
+  if (!windowShown() || !g.policy) return;
   if (g.busy) {
     g.pending = true;
     return;
@@ -724,11 +664,11 @@ function requestGantt(g) {
   requestAnimationFrame(async () => {
     const c = g.canvas;
     // A new trace may have come between the request and this frame.
-    if (!timeline.view || !g.policy) {
+    const [t0, t1] = windowShown() ?? [];
+    if (t0 === undefined || !g.policy) {
       g.busy = g.pending = false;
       return;
     }
-    const { t0, t1 } = timeline.view;
     const frame = showFigure(c, `gantt-${g.policy}`, (o) =>
       pageEngine().gantt_figure(g.extent[2], t0, t1, `${g.policy}: processors over time`, { ...o, unix_start: state.header?.unix_start_time ?? null }),
     );
@@ -739,16 +679,11 @@ function requestGantt(g) {
       const [x0, y0, x1, y1] = frame.plot();
       const width = Math.max(1, Math.round((x1 - x0) * ratio));
       const height = Math.max(1, Math.round((y1 - y0) * ratio));
-      const view = { t0, t1, width, height, highlight: g.selected ?? -1 };
-      const res = await g.pool.run({ kind: 'gantt-render', view });
+      const res = await g.pool.run({ kind: 'gantt-render', view: { t0, t1, width, height, highlight: g.selected ?? -1 } });
       if (res.ok && c.figure === frame) {
         pageEngine().put_raster(c, res.value, width, Math.round(x0 * ratio), Math.round(y0 * ratio));
-        const first = state.report?.first_submit || 0;
-        const days = (t) => `${((t - first) / 86400).toFixed(2)} d`;
-        $('#gantt-view').textContent = `${days(t0)} to ${days(t1)} on ${g.extent[2]} processors (drawn in ${res.ms.toFixed(0)} ms)`;
-        c.dataset.view = `${t0},${t1}`;
-        c.dataset.renderMs = String(res.ms);
-        c.dataset.policy = g.policy;
+        $('#gantt-view').textContent = `${timeline.window.label(state.report?.first_submit || 0)} on ${g.extent[2]} processors (drawn in ${res.ms.toFixed(0)} ms)`;
+        Object.assign(c.dataset, { view: `${t0},${t1}`, renderMs: String(res.ms), policy: g.policy });
         g.plot = [x0, y0, x1, y1];
       }
     }
@@ -760,28 +695,12 @@ function requestGantt(g) {
   });
 }
 
-/** Moves the shared window to [t0, t1), within the schedules, at least 10 s wide. */
-function setWindow(t0, t1) {
-  if (!timeline.extent) return;
-  const [lo, hi] = timeline.extent;
-  const span = Math.min(Math.max(t1 - t0, 10), hi - lo);
-  const start = Math.max(lo, Math.min(t0, hi - span));
-  timeline.view = { t0: start, t1: start + span };
-  timeline.whole = start <= lo && start + span >= hi;
-  drawTimeline();
-}
-
 /** A new trace: the Timeline forgets the last one's schedules and window, and opens on the whole of the next. */
 function clearTimeline() {
-  timeline.view = null;
-  timeline.extent = null;
-  timeline.whole = true;
+  timeline.window?.free();
+  timeline.window = new (pageEngine().Timeline)();
   for (const g of timeline.charts) {
-    g.generation++;
-    g.policy = null;
-    g.extent = null;
-    g.selected = null;
-    g.tip = '';
+    Object.assign(g, { policy: null, extent: null, selected: null, tip: '', generation: g.generation + 1 });
     delete g.canvas.dataset.extent;
     delete g.canvas.dataset.view;
   }
@@ -793,50 +712,29 @@ function clearTimeline() {
 
 /** The time and processor under (x, y) on a Gantt chart, or null outside its plot. */
 function ganttPoint(g, x, y) {
-  if (!g.plot || !timeline.view) return null;
+  const v = windowShown();
+  if (!g.plot || !v) return null;
   const [x0, y0, x1, y1] = g.plot;
   if (x < x0 || x >= x1 || y < y0 || y >= y1) return null;
-  const t = timeline.view.t0 + ((x - x0) / (x1 - x0)) * (timeline.view.t1 - timeline.view.t0);
-  return { t, proc: Math.floor(((y - y0) / (y1 - y0)) * g.extent[2]) };
+  return { t: v[0] + ((x - x0) / (x1 - x0)) * (v[1] - v[0]), proc: Math.floor(((y - y0) / (y1 - y0)) * g.extent[2]) };
 }
 
+/** A Gantt chart's pointer and keys: the wheel zooms, a drag pans, a double click shows the whole; hover and click ask the worker for the job. */
 function installGantt(g) {
   const c = g.canvas;
-  const zoom = (f, share = 0.5) => {
-    const { t0, t1 } = timeline.view;
-    const tm = t0 + share * (t1 - t0);
-    setWindow(tm - (tm - t0) * f, tm + (t1 - tm) * f);
-  };
-  const pan = (share) => {
-    const d = share * (timeline.view.t1 - timeline.view.t0);
-    setWindow(timeline.view.t0 + d, timeline.view.t1 + d);
-  };
-  const plotShare = (x) => (g.plot ? (x - g.plot[0]) / Math.max(1, g.plot[2] - g.plot[0]) : x / c.clientWidth);
-  c.addEventListener(
-    'wheel',
-    (e) => {
-      if (!timeline.view) return;
-      e.preventDefault();
-      zoom(e.deltaY > 0 ? 1.25 : 0.8, Math.min(1, Math.max(0, plotShare(e.offsetX))));
-    },
-    { passive: false },
-  );
-  c.addEventListener('keydown', (e) => {
-    if (!timeline.view) return;
-    const act = { '+': () => zoom(0.8), '=': () => zoom(0.8), '-': () => zoom(1.25), ArrowLeft: () => pan(-0.2), ArrowRight: () => pan(0.2), Home: resetWindow }[e.key];
-    if (act) {
-      e.preventDefault();
-      act();
-    }
-  });
+  const share = (x) => (g.plot ? (x - g.plot[0]) / Math.max(1, g.plot[2] - g.plot[0]) : x / c.clientWidth);
+  const wheel = (e) => moveWindow((w) => (e.preventDefault(), w.zoom(e.deltaY > 0 ? 1.25 : 0.8, share(e.offsetX))));
+  c.addEventListener('wheel', wheel, { passive: false });
+  c.addEventListener('keydown', (e) => timeline.window?.key(e.key) && (e.preventDefault(), drawTimeline()));
   let drag = null;
-  c.addEventListener('mousedown', (e) => (drag = timeline.view && { x: e.clientX, moved: false, view: { ...timeline.view } }));
+  c.addEventListener('mousedown', (e) => (drag = windowShown() && { x: e.clientX, moved: false, view: windowShown() }));
   window.addEventListener('mouseup', () => setTimeout(() => (drag = null)));
   window.addEventListener('mousemove', (e) => {
     if (!drag || !g.plot) return;
     if (Math.abs(drag.x - e.clientX) > 3) drag.moved = true;
-    const dt = ((drag.x - e.clientX) / Math.max(1, g.plot[2] - g.plot[0])) * (drag.view.t1 - drag.view.t0);
-    setWindow(drag.view.t0 + dt, drag.view.t1 + dt);
+    const [t0, t1] = drag.view;
+    const dt = ((drag.x - e.clientX) / Math.max(1, g.plot[2] - g.plot[0])) * (t1 - t0);
+    moveWindow((w) => w.set(t0 + dt, t1 + dt));
   });
   c.addEventListener('dblclick', resetWindow);
   let asking = false;
@@ -866,10 +764,7 @@ function installGantt(g) {
 }
 
 /** The whole schedules again. */
-function resetWindow() {
-  if (!timeline.extent) return;
-  setWindow(timeline.extent[0], timeline.extent[1]);
-}
+const resetWindow = () => moveWindow((w) => w.reset());
 
 /** A clicked job's record in the card under the charts, and outlined in every Gantt chart. */
 function showJob(job) {
@@ -991,6 +886,7 @@ async function main() {
   $('#policy-pick').onchange = choose;
   installTooltip();
   timeline.charts = [ganttChart($('#gantt')), ganttChart($('#gantt-b'))];
+  clearTimeline();
   for (const g of timeline.charts) installGantt(g);
   // The first chart's policy is `gantt=` in the URL, the one beside it `beside=`.
   ['gantt', 'beside'].forEach((key, i) => {
@@ -1141,23 +1037,10 @@ function installPanels() {
       },
     }),
   };
-  // Each panel runs with the shared settings, then its own:
-  const own = {
-    // the time budget of each configuration; the predictor panel's values, which run as the base `custom`;
-    sweep: () => [...budgetSettings(), `custom:base=${taskFor('custom').policy}`, ...taskFor('custom').own.map((kv) => `custom:${kv}`)],
-    // the relaxed policy's options as typed under Policies, and the time budget;
-    ward: () => [...taskFor('relaxed').own, ...budgetSettings()],
-    // mq-backfill's options as typed (both runs take them);
-    lawson: () => taskFor('mq-backfill').own,
-    // the preemption family's options as typed for ss (every scheme takes them);
-    kettimuthu: () => taskFor('ss').own,
-    // none: the nine presets differ in their fairshare options, so none typed for one applies to all.
-    leung: () => [],
-    // none: each chosen policy brings its own.
-    loadsweep: () => [],
-  };
+  // Each panel runs with the shared settings, then its own (the engine's study_settings).
   for (const name of [...PANELS, 'loadsweep']) {
-    P.installStudy(name, { ...ctx, settings: () => [...settings(), ...own[name]()], onurl: () => syncPanelUrl(P.studyUrlValues(name)) });
+    const settings = () => pageEngine().study_settings(linkPairs(), formPairs(), name);
+    P.installStudy(name, { ...ctx, settings, onurl: () => syncPanelUrl(P.studyUrlValues(name)) });
   }
   document.body.dataset.panels = 'ready';
 }

@@ -144,7 +144,7 @@ export function showFigure(canvas, name, make, extra = {}) {
   box.querySelector('p.empty')?.remove();
   tools(box, canvas, name);
   const open = box.querySelector('.numbers-box');
-  if (open) fillTable(open, fig.table());
+  if (open) open.innerHTML = fig.table_html();
   return fig;
 }
 
@@ -158,7 +158,7 @@ function tools(box, canvas, name) {
     const open = box.querySelector('.numbers-box');
     if (b.dataset.tool === 'Table') {
       if (open) open.remove();
-      else fillTable(box.appendChild(make('div', { className: 'numbers-box' })), canvas.figure.table());
+      else box.appendChild(make('div', { className: 'numbers-box', innerHTML: canvas.figure.table_html() }));
       b.ariaExpanded = String(!open);
     } else if (b.dataset.tool === 'PNG') canvas.toBlob((blob) => saveBlob(`${name}.png`, blob));
     else if (b.dataset.tool === 'SVG') {
@@ -166,19 +166,6 @@ function tools(box, canvas, name) {
       withWhole(() => saveBlob(`${name}.svg`, new Blob([canvas.svg()], { type: 'image/svg+xml' })), failed);
     }
   };
-}
-
-/** Writes a Figure's table ({title, columns, rows}) into `box`. */
-function fillTable(box, t) {
-  box.textContent = '';
-  const table = make('table', { className: 'numbers' }, make('caption', { textContent: t.title }));
-  table.createTHead().insertRow().append(...t.columns.map((c) => make('th', { textContent: c })));
-  const body = table.createTBody();
-  for (const row of t.rows) {
-    const tr = body.insertRow();
-    for (const v of row) tr.insertCell().textContent = v;
-  }
-  box.append(table);
 }
 
 /** A value of a metric (or a unit: seconds, fraction, count, number) as every chart writes it. */

@@ -1,209 +1,85 @@
 // The Learn view: a small trace stepped through pass by pass under one or two policies, each
 // step drawn by the engine (render::learn) with the queue beside it and the pass's decisions in
 // sentences (the decision log). The trace is a table anyone can edit; the schedules follow.
-// State lives in the URL: example=NAME or jobs=submit,runtime,estimate,procs,user;... with
-// machine=N, policies=A,B and step=N, so a link (or an embed) reproduces the lesson.
+// The lesson's state is the engine's (explain::learn::View), read from the URL and kept in it
+// (example=NAME or jobs=...&machine=N, policies=A,B, step=N), so a link or an embed reproduces it.
 import { pageEngine, showFigure, emptyFigure, make } from './figures.js';
 
 const el = (sel) => document.querySelector(sel);
 
-/** The name your own policy runs and shows under (the policy panel's). */
-const MINE = 'mine';
+/** The engine's lesson, its pass shown, the Play timer and whether the view is shown. */
+const L = { learn: null, pass: null, timer: null, shown: () => false };
 
-/** The engine's policy for your own: the priority typed here, the reservation depth typed in the policy panel. */
-const mineSpec = () => `custom:priority=${el('#learn-priority').value.trim() || '-submit'};k=${el('#mine-k')?.value.trim() || '1'};name=${MINE}`;
-
-const L = {
-  examples: [],
-  example: null, // the example shown, or null for a trace of the user's
-  rows: [], // {submit, runtime, estimate, procs, user}
-  machine: 8,
-  settings: [],
-  policies: [],
-  learn: null, // the engine's Learn (lessons of the current trace)
-  pass: null, // what it shows at the current pass (the crate's explain::learn::Pass)
-  index: 0,
-  timer: null,
-  catalogue: [],
-  shown: () => false,
-};
-
-/** Installs the view: examples, policy choices, controls, the job table; reads the URL. */
-export function installLearn({ params, catalogue, shown }) {
-  const engine = pageEngine();
-  if (!engine) return;
-  L.examples = engine.examples();
-  L.catalogue = [...catalogue.policies.map((p) => p.name), MINE];
-  // Your own policy: its priority is edited here too, and every edit runs the lesson again.
-  el('#learn-priority').value = el('#mine-priority')?.value.trim() || params.get('mine') || '-submit';
-  el('#learn-priority').oninput = () => learnCompute(true);
+/** Installs the view: the lesson the URL asks for, and its controls wired to it. */
+export function installLearn({ catalogue, shown }) {
   L.shown = shown;
-  const nav = el('#learn-examples');
-  for (const ex of L.examples) {
-    const b = nav.appendChild(make('button', { type: 'button', textContent: ex.title, title: ex.source, onclick: () => learnLoadExample(ex.name) }));
-    b.dataset.example = ex.name;
-  }
-  for (const id of ['#learn-a', '#learn-b']) {
-    const sel = el(id);
-    if (id === '#learn-b') sel.append(new Option('(none)', ''));
-    for (const name of L.catalogue) sel.append(new Option(name === MINE ? 'mine (your priority)' : name, name));
-    sel.onchange = () => {
-      L.policies = [el('#learn-a').value, el('#learn-b').value].filter(Boolean);
-      learnCompute(true);
-    };
-  }
+  L.learn = new (pageEngine().Learn)([...new URLSearchParams(location.search)].flat(), catalogue.policies.map((p) => p.name));
+  // Each control changes the lesson (`f` false: it did not), which runs again; `table`: the job table is written again.
+  const change = (f, table = true) => (e) => f(e) !== false && (learnStop(), learnShow(table));
+  el('#learn-examples').onclick = change((e) => !!e.target.dataset.example && L.learn.example(e.target.dataset.example));
+  el('#learn-a').onchange = el('#learn-b').onchange = change(() => L.learn.choose(el('#learn-a').value, el('#learn-b').value), false);
+  el('#learn-priority').oninput = change((e) => L.learn.priority(e.target.value), false);
+  el('#learn-add').onclick = change(() => L.learn.add());
+  el('#learn-reset').onclick = change(() => L.learn.example(L.example ?? ''));
+  el('#learn-machine').oninput = change((e) => L.learn.machine(Number(e.target.value)), false);
+  el('#learn-jobs').oninput = change((e) => !!e.target.dataset.key && e.target.value !== '' && L.learn.edit(Number(e.target.dataset.row), e.target.dataset.key, Number(e.target.value)), false);
+  el('#learn-jobs').onclick = change((e) => e.target.dataset.remove !== undefined && L.learn.remove(Number(e.target.dataset.remove)));
   el('#learn-first').onclick = () => learnGo(0);
-  el('#learn-back').onclick = () => learnGo(L.index - 1);
-  el('#learn-next').onclick = () => learnGo(L.index + 1);
+  el('#learn-back').onclick = () => learnGo(L.learn.index() - 1);
+  el('#learn-next').onclick = () => learnGo(L.learn.index() + 1);
   el('#learn-last').onclick = () => learnGo(Infinity);
   el('#learn-play').onclick = () => (L.timer ? learnStop() : learnPlay());
   el('#learn-step').oninput = (e) => learnGo(Number(e.target.value));
-  el('#learn-add').onclick = () => {
-    const last = L.rows[L.rows.length - 1] ?? { submit: 0, runtime: 10, estimate: 10, procs: 1, user: 1 };
-    L.rows.push({ ...last, submit: last.submit + 1 });
-    learnEdited();
-  };
-  el('#learn-reset').onclick = () => learnLoadExample(L.example?.name ?? L.examples[0].name);
-  el('#learn-machine').oninput = (e) => {
-    const n = Math.round(Number(e.target.value));
-    if (n >= 1) {
-      L.machine = n;
-      learnEdited(false);
-    }
-  };
-  el('#learn-jobs').oninput = (e) => {
-    const { row, key } = e.target.dataset;
-    const v = Number(e.target.value);
-    if (!key || !Number.isFinite(v) || e.target.value === '') return;
-    L.rows[row][key] = v;
-    learnEdited(false);
-  };
-  el('#learn-jobs').onclick = (e) => {
-    if (e.target.dataset.remove === undefined) return;
-    L.rows.splice(Number(e.target.dataset.remove), 1);
-    learnEdited();
-  };
   document.addEventListener('keydown', (e) => {
     if (!L.shown() || e.target.closest?.('input, select, textarea, button')) return;
-    if (e.key === 'ArrowRight') learnGo(L.index + 1);
-    else if (e.key === 'ArrowLeft') learnGo(L.index - 1);
-    else if (e.key === 'Home') learnGo(0);
-    else if (e.key === 'End') learnGo(Infinity);
+    const to = { ArrowRight: L.learn.index() + 1, ArrowLeft: L.learn.index() - 1, Home: 0, End: Infinity }[e.key];
+    if (to !== undefined) learnGo(to);
     else if (e.key === ' ') L.timer ? learnStop() : learnPlay();
     else return;
     e.preventDefault();
   });
-  // The URL: a trace of its own, or an example (the first by default).
-  const pick = (list) => list.split(',').map((s) => s.trim()).filter((s) => L.catalogue.includes(s));
-  if (params.get('jobs')) {
-    L.example = null;
-    L.rows = engine.learn_rows(params.get('jobs'));
-    L.machine = Math.max(1, Number(params.get('machine')) || Math.max(1, ...L.rows.map((r) => r.procs)));
-    L.settings = params.getAll('set');
-    L.policies = pick(params.get('policies') ?? 'fcfs,easy');
-    L.index = Number(params.get('step')) || 0;
-    learnFillTable();
-    learnCompute(false);
-  } else {
-    learnLoadExample(params.get('example') ?? L.examples[0].name, params.get('policies'), Number(params.get('step')) || 0, false);
-  }
+  learnShow(true, false);
 }
 
-/** Shows the worked example `name` with its policies (or `policies`), at step `step`. */
-function learnLoadExample(name, policies = null, step = 0, write = true) {
-  learnStop();
-  const ex = L.examples.find((e) => e.name === name) ?? L.examples[0];
-  L.example = ex;
-  L.rows = ex.rows.map((r) => ({ ...r }));
-  L.machine = ex.machine;
-  L.settings = [...ex.settings];
-  const chosen = policies ? policies.split(',').map((s) => s.trim()).filter((s) => L.catalogue.includes(s)) : [];
-  L.policies = chosen.length ? chosen.slice(0, 2) : [...ex.policies];
-  L.index = step;
-  learnFillTable();
-  learnCompute(write);
-}
-
-/** The table was edited: the trace is now the user's own. */
-function learnEdited(table = true) {
-  L.example = null;
-  if (table) learnFillTable();
-  learnCompute(true);
-}
-
-/** Writes the job table from the rows, each cell an input that edits its row (installLearn wires them). */
-function learnFillTable() {
-  el('#learn-machine').value = L.machine;
-  el('#learn-jobs').innerHTML = pageEngine().learn_table(L.rows);
-}
-
-/** Runs the policies on the trace (a few milliseconds for a table's worth of jobs) and redraws. */
-function learnCompute(write) {
-  const engine = pageEngine();
-  const problems = el('#learn-problems');
-  problems.textContent = '';
-  L.learn?.free();
-  L.learn = null;
-  el('#learn-a').value = L.policies[0] ?? '';
-  el('#learn-b').value = L.policies[1] ?? '';
-  const ex = L.example;
-  el('#learn-example-title').textContent = ex ? `${ex.title} (${ex.source})` : 'Your trace';
+/** Shows the lesson's controls as the engine says (the job table too when `table`), then its pass. */
+function learnShow(table, write = true) {
+  const s = L.learn.shown();
+  L.example = s.example ?? L.example; // "Back to the example" goes back to the last one shown
+  el('#learn-examples').innerHTML = s.examples;
+  el('#learn-a').innerHTML = s.a;
+  el('#learn-b').innerHTML = s.b;
+  el('#learn-example-title').textContent = s.title;
   // The title keeps the whole lesson where an embed shows one line of it.
-  el('#learn-example-text').textContent = el('#learn-example-text').title = ex
-    ? ex.lesson
-    : 'Edited from the example: every change runs the policies again. "Back to the example" restores it.';
-  for (const b of document.querySelectorAll('#learn-examples button')) {
-    if (ex && b.dataset.example === ex.name) b.setAttribute('aria-current', 'true');
-    else b.removeAttribute('aria-current');
+  el('#learn-example-text').textContent = el('#learn-example-text').title = s.text;
+  el('#learn-mine').hidden = !s.mine;
+  if (document.activeElement !== el('#learn-priority')) el('#learn-priority').value = s.priority;
+  if (table) {
+    el('#learn-machine').value = s.machine;
+    el('#learn-jobs').innerHTML = s.table;
   }
-  const mine = L.policies.includes(MINE);
-  el('#learn-mine').hidden = !mine;
-  const specs = L.policies.map((p) => (p === MINE ? mineSpec() : p));
-  try {
-    L.learn = new engine.Learn(L.rows, L.machine, specs, L.settings);
-  } catch (e) {
-    problems.append(make('li', { textContent: String(e.message ?? e) }));
-  }
-  problems.append(...(L.learn?.problems() ?? []).map((p) => make('li', { textContent: p })));
-  learnGo(L.index, write);
+  el('#learn-problems').replaceChildren(...s.problems.map((p) => make('li', { textContent: p })));
+  learnGo(L.learn.index(), write);
 }
 
-/** Keeps the lesson in the URL, so a link reproduces it. */
-function learnWriteUrl() {
-  if (!L.shown()) return;
-  const u = new URL(location.href);
-  for (const k of ['example', 'jobs', 'machine', 'policies', 'step']) u.searchParams.delete(k);
-  if (L.example) u.searchParams.set('example', L.example.name);
-  else {
-    u.searchParams.set('jobs', pageEngine().learn_link(L.rows));
-    u.searchParams.set('machine', String(L.machine));
-  }
-  u.searchParams.set('policies', L.policies.join(','));
-  const priority = el('#learn-priority').value.trim();
-  if (L.policies.includes(MINE) && priority && priority !== '-submit') u.searchParams.set('mine', priority);
-  else u.searchParams.delete('mine');
-  if (L.index > 0) u.searchParams.set('step', String(L.index));
-  history.replaceState(null, '', u);
-}
-
-/** Goes to pass `i` (within the passes there are) and draws it. */
+/** Goes to pass `i` (within the passes there are), keeps it in the URL and draws it. */
 function learnGo(i, write = true) {
-  L.pass = L.learn?.pass(Math.max(0, Math.min(i, 1e9))) ?? null;
-  L.index = L.pass?.index ?? 0;
+  L.pass = L.learn.go(i);
   el('#learn-step').max = String(Math.max(0, (L.pass?.count ?? 1) - 1));
-  if (write) learnWriteUrl();
+  if (write && L.shown()) {
+    const u = new URLSearchParams();
+    const flat = L.learn.link([...new URLSearchParams(location.search)].flat());
+    for (let k = 0; k < flat.length; k += 2) u.append(flat[k], flat[k + 1]);
+    history.replaceState(null, '', `${location.pathname}?${u}`);
+  }
   redrawLearn();
 }
 
 function learnPlay() {
-  const last = () => !L.pass || L.index >= L.pass.count - 1;
-  if (last()) L.index = -1;
-  L.timer = setInterval(() => {
-    if (last()) return learnStop();
-    learnGo(L.index + 1);
-  }, 1400);
+  const last = () => !L.pass || L.pass.index >= L.pass.count - 1;
+  const first = last();
+  L.timer = setInterval(() => (last() ? learnStop() : learnGo(L.pass.index + 1)), 1400);
   el('#learn-play').textContent = '❚❚ Pause';
-  learnGo(L.index + 1);
+  learnGo(first ? 0 : L.pass.index + 1);
 }
 
 function learnStop() {

@@ -226,6 +226,205 @@ pub fn rows_html(rows: &[Row]) -> String {
     format!("{head}{body}")
 }
 
+/// The name your own policy runs and shows under in the Learn view (the policy panel's).
+pub const MINE: &str = "mine";
+
+/// The link's parameters that hold a lesson: a link (or an embed) reproduces it.
+const LINK_KEYS: [&str; 6] = ["example", "jobs", "machine", "policies", "step", "mine"];
+
+/// The Learn view's state: the trace (a worked example's, or the user's own after an edit), its
+/// machine, the one or two policies, your own policy's priority and the pass shown. It is read
+/// from the link and written back to it; the page only wires its inputs to it.
+#[derive(Debug, Clone)]
+pub struct View {
+    /// The jobs, as the table shows them.
+    pub rows: Vec<Row>,
+    /// Processors.
+    pub machine: i64,
+    /// Settings (`KEY=VALUE`) the lessons run with: the example's, or the link's `set=`.
+    pub settings: Vec<String>,
+    /// The policies, one or two, by name ([`MINE`] for your own).
+    pub policies: Vec<String>,
+    /// The worked example shown, none once the trace is edited.
+    pub example: Option<&'static super::examples::Example>,
+    /// The pass shown (from 0).
+    pub index: usize,
+    /// Your own policy's priority expression.
+    pub priority: String,
+    /// Your own policy's reservation depth (the policy panel's `mine_k`).
+    pub depth: String,
+    /// The policies that can be chosen: the catalogue's and [`MINE`].
+    pub catalogue: Vec<String>,
+}
+
+impl View {
+    /// The lesson the link's parameters (`example=` or `jobs=` with `machine=` and `set=`,
+    /// `policies=`, `step=`, `mine=`, `mine_k=`) ask for, the first example by default.
+    pub fn from_link(pairs: &[(String, String)], policies: &[String]) -> View {
+        let get = |key: &str| pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+        let mut catalogue = policies.to_vec();
+        catalogue.push(MINE.to_string());
+        let mut view = View {
+            rows: Vec::new(),
+            machine: 1,
+            settings: Vec::new(),
+            policies: Vec::new(),
+            example: None,
+            index: get("step").and_then(|s| s.parse().ok()).unwrap_or(0),
+            priority: get("mine").unwrap_or("-submit").to_string(),
+            depth: get("mine_k").unwrap_or("1").to_string(),
+            catalogue,
+        };
+        match get("jobs") {
+            Some(jobs) => {
+                view.rows = parse_rows(jobs);
+                let widest = view.rows.iter().map(|r| r.procs).max().unwrap_or(1).max(1);
+                view.machine = get("machine").and_then(|m| m.parse().ok()).filter(|&m| m >= 1).unwrap_or(widest);
+                view.settings = pairs.iter().filter(|(k, _)| k == "set").map(|(_, v)| v.clone()).collect();
+                view.policies = view.pick(get("policies").unwrap_or("fcfs,easy"));
+            }
+            None => view.load_example(get("example").unwrap_or(""), get("policies")),
+        }
+        view
+    }
+
+    /// The names of `list` (comma-separated) that can be chosen, at most two.
+    fn pick(&self, list: &str) -> Vec<String> {
+        let names = list.split(',').map(str::trim).filter(|n| self.catalogue.iter().any(|c| c == n));
+        names.take(2).map(String::from).collect()
+    }
+
+    /// Shows the worked example `name` (the first when there is none of that name), with its own
+    /// policies unless `policies` names some.
+    pub fn load_example(&mut self, name: &str, policies: Option<&str>) {
+        let examples = super::examples::EXAMPLES;
+        let ex = examples.iter().find(|e| e.name == name).unwrap_or(&examples[0]);
+        (self.rows, self.machine) = rows_of_swf(ex.swf);
+        self.settings = ex.settings.iter().map(|s| s.to_string()).collect();
+        let chosen = policies.map(|p| self.pick(p)).unwrap_or_default();
+        self.policies = if chosen.is_empty() { ex.policies.iter().map(|p| p.to_string()).collect() } else { chosen };
+        self.example = Some(ex);
+    }
+
+    /// The trace was edited: it is the user's own from now on.
+    pub fn edited(&mut self) {
+        self.example = None;
+    }
+
+    /// Sets field `key` of row `row` to `value`; false (nothing changed) for no such field.
+    pub fn edit(&mut self, row: usize, key: &str, value: i64) -> bool {
+        let Some(r) = self.rows.get_mut(row) else { return false };
+        let field = match key {
+            "submit" => &mut r.submit,
+            "runtime" => &mut r.runtime,
+            "estimate" => &mut r.estimate,
+            "procs" => &mut r.procs,
+            "user" => &mut r.user,
+            _ => return false,
+        };
+        *field = value;
+        self.edited();
+        true
+    }
+
+    /// Adds a job like the last one, a second after it.
+    pub fn add_row(&mut self) {
+        let last = self.rows.last().copied().unwrap_or(Row { submit: 0, runtime: 10, estimate: 10, procs: 1, user: 1 });
+        self.rows.push(Row { submit: last.submit + 1, ..last });
+        self.edited();
+    }
+
+    /// Removes job `row` (from 0).
+    pub fn remove_row(&mut self, row: usize) {
+        if row < self.rows.len() {
+            self.rows.remove(row);
+            self.edited();
+        }
+    }
+
+    /// The policies' run specifications: your own as the engine's custom policy named [`MINE`].
+    pub fn specs(&self) -> Vec<String> {
+        let mine = |p: &String| {
+            let priority = if self.priority.trim().is_empty() { "-submit" } else { self.priority.trim() };
+            let depth = if self.depth.trim().is_empty() { "1" } else { self.depth.trim() };
+            if p == MINE {
+                format!("custom:priority={priority};k={depth};name={MINE}")
+            } else {
+                p.clone()
+            }
+        };
+        self.policies.iter().map(mine).collect()
+    }
+
+    /// The link's parameters with the lesson's in place of any it had.
+    pub fn link(&self, pairs: &[(String, String)]) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> =
+            pairs.iter().filter(|(k, _)| !LINK_KEYS.contains(&k.as_str())).cloned().collect();
+        let mut put = |k: &str, v: String| out.push((k.to_string(), v));
+        match self.example {
+            Some(ex) => put("example", ex.name.to_string()),
+            None => {
+                put("jobs", rows_param(&self.rows));
+                put("machine", self.machine.to_string());
+            }
+        }
+        put("policies", self.policies.join(","));
+        let priority = self.priority.trim();
+        if self.policies.iter().any(|p| p == MINE) && !priority.is_empty() && priority != "-submit" {
+            put("mine", priority.to_string());
+        }
+        if self.index > 0 {
+            put("step", self.index.to_string());
+        }
+        out
+    }
+
+    /// The lesson's title and what to look for in it.
+    pub fn heading(&self) -> (String, String) {
+        match self.example {
+            Some(ex) => (format!("{} ({})", ex.title, ex.source), ex.lesson.to_string()),
+            None => (
+                "Your trace".to_string(),
+                "Edited from the example: every change runs the policies again. \"Back to the example\" restores it."
+                    .to_string(),
+            ),
+        }
+    }
+
+    /// The worked examples as buttons (`data-example`), the one shown marked current.
+    pub fn examples_html(&self) -> String {
+        use crate::render::html::button;
+        let shown = self.example.map(|e| e.name);
+        let buttons = super::examples::EXAMPLES.iter().map(|ex| {
+            let b = button(ex.title).attr("title", ex.source).attr("data-example", ex.name);
+            if shown == Some(ex.name) {
+                b.attr("aria-current", "true")
+            } else {
+                b
+            }
+        });
+        buttons.map(|b| b.to_string()).collect()
+    }
+
+    /// The options of a policy select, the `which`th policy (0 or 1) selected; the second
+    /// offers none too.
+    pub fn options_html(&self, which: usize) -> String {
+        use crate::render::html::El;
+        let chosen = self.policies.get(which).map_or("", String::as_str);
+        let none = (which == 1).then(|| ("", "(none)".to_string()));
+        let named = self
+            .catalogue
+            .iter()
+            .map(|n| (n.as_str(), if n == MINE { "mine (your priority)".to_string() } else { n.clone() }));
+        none.into_iter()
+            .chain(named)
+            .map(|(value, text)| {
+                El::new("option").attr("value", value).flag("selected", value == chosen).text(text).to_string()
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,5 +468,51 @@ mod tests {
         assert_ne!(at.panels[0].said, at.panels[1].said);
         // Past the last pass, the last one.
         assert_eq!(pass(&both, 999).index, times.len() - 1);
+    }
+
+    fn link(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn a_lesson_comes_from_its_link_and_goes_back_to_it() {
+        let catalogue = ["fcfs".to_string(), "easy".to_string(), "conservative".to_string()];
+        let first = View::from_link(&[], &catalogue);
+        assert_eq!(first.example.map(|e| e.name), Some(crate::explain::examples::EXAMPLES[0].name));
+        assert_eq!(
+            first.link(&link(&[("view", "learn")])),
+            link(&[("view", "learn"), ("example", "tsafrir-fig1"), ("policies", "fcfs,easy")])
+        );
+        let asked = link(&[
+            ("view", "learn"),
+            ("jobs", "0,3,3,4,1;1,4,4,6,3"),
+            ("policies", "easy,nope,mine"),
+            ("step", "2"),
+            ("mine", "-procs"),
+        ]);
+        let mut own = View::from_link(&asked, &catalogue);
+        assert_eq!(
+            (own.rows.len(), own.machine, own.index),
+            (2, 6, 2),
+            "the machine is the widest job when the link has none"
+        );
+        assert_eq!(own.policies, ["easy", "mine"], "an unknown policy is left out");
+        assert_eq!(own.specs(), ["easy", "custom:priority=-procs;k=1;name=mine"]);
+        let back = own.link(&asked);
+        assert_eq!(View::from_link(&back, &catalogue).rows, own.rows);
+        assert!(
+            back.contains(&("machine".to_string(), "6".to_string()))
+                && back.contains(&("mine".to_string(), "-procs".to_string()))
+        );
+        // Edits: a field, a job added a second after the last, one removed; an example named shows it.
+        assert!(own.edit(1, "runtime", 9) && !own.edit(5, "runtime", 9) && !own.edit(0, "colour", 1));
+        own.add_row();
+        assert_eq!(own.rows[2], Row { submit: 2, runtime: 9, estimate: 4, procs: 6, user: 3 });
+        own.remove_row(0);
+        assert_eq!(own.rows.len(), 2);
+        own.load_example("kettimuthu-fig2", None);
+        assert_eq!(own.example.map(|e| e.name), Some("kettimuthu-fig2"));
+        assert!(own.examples_html().contains("data-example=\"kettimuthu-fig2\" aria-current=\"true\""));
+        assert!(own.options_html(1).starts_with("<option value=\"\">(none)</option>"));
     }
 }

@@ -244,8 +244,124 @@ fn darker(c: u32) -> u32 {
     u32::from_le_bytes([r / 2, g / 2, b / 2, a])
 }
 
+/// The Timeline's shared time window over one or two Gantt charts' schedules: it spans both
+/// schedules while it shows them whole (and follows them as a schedule opens), moves within them
+/// and is at least 10 s wide. The page only forwards the pointer and keys to it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TimeWindow {
+    /// Each chart's schedule: first start, last end (s), none while the chart shows none.
+    pub charts: [Option<(f64, f64)>; 2],
+    /// The window `[t0, t1)` (s), none before a schedule opens.
+    pub view: Option<(f64, f64)>,
+}
+
+impl TimeWindow {
+    /// From the earliest start of the schedules shown to the latest end.
+    pub fn extent(&self) -> Option<(f64, f64)> {
+        let shown = self.charts.iter().flatten();
+        shown.fold(None, |acc, &(lo, hi)| Some(acc.map_or((lo, hi), |(a, b): (f64, f64)| (a.min(lo), b.max(hi)))))
+    }
+
+    /// Whether the window shows the whole of the schedules (or there is none yet).
+    pub fn whole(&self) -> bool {
+        match (self.view, self.extent()) {
+            (Some((t0, t1)), Some((lo, hi))) => t0 <= lo && t1 >= hi,
+            _ => true,
+        }
+    }
+
+    /// Chart `i` shows a schedule spanning `span` (none: no schedule); a window showing the
+    /// whole schedules takes in the new one, so neither is cut off.
+    pub fn open(&mut self, i: usize, span: Option<(f64, f64)>) {
+        let whole = self.whole();
+        if let Some(c) = self.charts.get_mut(i) {
+            *c = span;
+        }
+        if whole || self.view.is_none() {
+            self.view = self.extent();
+        }
+    }
+
+    /// Moves the window to `[t0, t1)`, within the schedules, at least 10 s wide.
+    pub fn set(&mut self, t0: f64, t1: f64) {
+        let Some((lo, hi)) = self.extent() else { return };
+        let span = (t1 - t0).max(10.0).min(hi - lo);
+        let start = t0.min(hi - span).max(lo);
+        self.view = Some((start, start + span));
+    }
+
+    /// Scales the window by `factor` about the point `share` of the way across it.
+    pub fn zoom(&mut self, factor: f64, share: f64) {
+        if let Some((t0, t1)) = self.view {
+            let tm = t0 + share.clamp(0.0, 1.0) * (t1 - t0);
+            self.set(tm - (tm - t0) * factor, tm + (t1 - tm) * factor);
+        }
+    }
+
+    /// Moves the window by `share` of its width (negative: back in time).
+    pub fn pan(&mut self, share: f64) {
+        if let Some((t0, t1)) = self.view {
+            let d = share * (t1 - t0);
+            self.set(t0 + d, t1 + d);
+        }
+    }
+
+    /// What key `key` does to the window (+ and = zoom in, - out, the arrows pan, Home shows the
+    /// whole schedules); false for a key it does not take, or before a schedule opens.
+    pub fn key(&mut self, key: &str) -> bool {
+        if self.view.is_none() {
+            return false;
+        }
+        match key {
+            "+" | "=" => self.zoom(0.8, 0.5),
+            "-" => self.zoom(1.25, 0.5),
+            "ArrowLeft" => self.pan(-0.2),
+            "ArrowRight" => self.pan(0.2),
+            "Home" => self.reset(),
+            _ => return false,
+        }
+        true
+    }
+
+    /// The whole schedules again.
+    pub fn reset(&mut self) {
+        if let Some((lo, hi)) = self.extent() {
+            self.set(lo, hi);
+        }
+    }
+
+    /// The window in days since `first` (the trace's first submission): "6.94 d to 49.69 d".
+    pub fn label(&self, first: f64) -> String {
+        let days = |t: f64| format!("{:.2} d", (t - first) / 86400.0);
+        self.view.map_or_else(String::new, |(t0, t1)| format!("{} to {}", days(t0), days(t1)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_window_spans_both_schedules_and_stays_within_them() {
+        let mut w = TimeWindow::default();
+        assert!(w.whole() && w.view.is_none() && !w.key("Home"));
+        w.open(0, Some((100.0, 1100.0)));
+        assert_eq!(w.view, Some((100.0, 1100.0)));
+        // A second schedule opened beside a whole window widens it: neither is cut off.
+        w.open(1, Some((0.0, 2000.0)));
+        assert_eq!((w.view, w.label(0.0)), (Some((0.0, 2000.0)), "0.00 d to 0.02 d".to_string()));
+        w.zoom(0.5, 0.0);
+        assert_eq!(w.view, Some((0.0, 1000.0)));
+        assert!(!w.whole());
+        // Zoomed in, a schedule opening does not move the window; panning stops at the end.
+        w.open(1, Some((0.0, 1500.0)));
+        assert_eq!(w.view, Some((0.0, 1000.0)));
+        w.pan(2.0);
+        assert_eq!(w.view, Some((500.0, 1500.0)));
+        w.set(700.0, 701.0);
+        assert_eq!(w.view, Some((700.0, 710.0)), "at least 10 s wide");
+        assert!(w.key("Home") && w.whole());
+        assert!(w.key("ArrowLeft") && w.key("=") && !w.key("x"));
+    }
     use super::*;
     use crate::engine::{simulate, EngineOptions};
     use crate::policy::Configured;

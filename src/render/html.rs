@@ -216,6 +216,15 @@ fn data_of(pairs: &[(String, String)]) -> String {
     el.attrs
 }
 
+/// A chart's numbers ([`super::chart::Table`]) as the table under it: a caption, a heading per
+/// column and a row per row of cells.
+pub fn numbers(t: &super::chart::Table) -> String {
+    let head = El::new("thead").kid(El::new("tr").kids(t.columns.iter().map(|c| El::new("th").text(c))));
+    let rows = t.rows.iter().map(|r| El::new("tr").kids(r.iter().map(|v| El::new("td").text(v))));
+    let table = El::new("table").attr("class", "numbers").kid(El::new("caption").text(&t.title));
+    table.kid(head).kid(El::new("tbody").kids(rows)).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -445,6 +445,31 @@ pub fn panel_state(link: &Pairs, form: &Pairs, run: Option<&[String]>) -> PanelS
     PanelState { ticked, shared, budget, runs, link: out }
 }
 
+/// The settings a study of the Studies view (or the Load view's sweep, `loadsweep`) runs with
+/// from the panel: the shared settings, then its own. Tsafrir et al.'s sweep takes the time
+/// budget and runs the predictor panel's values as the base `custom`; Ward et al.'s takes the
+/// relaxed policy's options and the budget; Lawson & Smirni's mq-backfill's options (both runs
+/// take them); Kettimuthu et al.'s those of ss (every scheme takes them). Leung et al.'s nine
+/// presets differ in their fairshare options, so none typed for one applies to all, and the load
+/// sweep's policies each bring their own.
+pub fn study_settings(link: &Pairs, form: &Pairs, study: &str) -> Vec<String> {
+    let state = panel_state(link, form, None);
+    let budget: Vec<String> = state.budget.iter().map(|b| format!("budget_s={b}")).collect();
+    let own = |name: &str| panel_state(link, form, Some(&[name.to_string()])).runs.remove(0);
+    let extra = match study {
+        "sweep" => {
+            let custom = own(CUSTOM);
+            let base = format!("custom:base={}", custom.policy);
+            budget.into_iter().chain([base]).chain(custom.own.iter().map(|kv| format!("custom:{kv}"))).collect()
+        }
+        "ward" => own("relaxed").own.into_iter().chain(budget).collect(),
+        "lawson" => own("mq-backfill").own,
+        "kettimuthu" => own("ss").own,
+        _ => Vec::new(),
+    };
+    state.shared.into_iter().chain(extra).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -529,5 +554,17 @@ mod tests {
             panel_state(&pairs(&[("policies", "easy"), ("pred", "base=easy++")]), &pairs(&[("tick", "easy")]), None);
         assert_eq!(s.link, pairs(&[("policies", "easy")]));
         assert_eq!(s.runs.len(), 1);
+    }
+
+    #[test]
+    fn each_study_takes_the_shared_settings_then_its_own() {
+        let link = pairs(&[("set", "fields=A,B")]);
+        let form = pairs(&[("budget", "7"), ("opt:ss:sf", "3"), ("pred:base", "easy++"), ("pred:window", "3")]);
+        assert_eq!(study_settings(&link, &form, "kettimuthu"), ["fields=A,B", "sf=3"]);
+        assert_eq!(study_settings(&link, &form, "leung"), ["fields=A,B"]);
+        let sweep = study_settings(&link, &form, "sweep");
+        assert_eq!(sweep[..3], ["fields=A,B", "budget_s=7", "custom:base=easy++"]);
+        assert!(sweep.contains(&"custom:window=3".to_string()));
+        assert_eq!(study_settings(&link, &form, "ward")[1..], ["budget_s=7"]);
     }
 }

@@ -147,8 +147,75 @@ pub fn panel_state(link: Vec<String>, form: Vec<String>, run: Option<Vec<String>
     js(&json!({"ticked": s.ticked, "shared": s.shared, "budget": s.budget, "runs": runs, "link": link}))
 }
 
+/// The settings study `name` runs with from the policy panel's inputs on a page with this link
+/// ([`crate::render::policies::study_settings`]).
+#[cfg(feature = "whole")]
+#[wasm_bindgen]
+pub fn study_settings(link: Vec<String>, form: Vec<String>, name: &str) -> Vec<String> {
+    crate::render::policies::study_settings(&pairs(link), &pairs(form), name)
+}
+
 fn failure(message: impl Into<String>, report: Value) -> JsValue {
     js(&json!({"ok": false, "message": message.into(), "report": report}))
+}
+
+/// The Timeline's shared time window ([`crate::render::gantt::TimeWindow`]).
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct Timeline(crate::render::gantt::TimeWindow);
+
+#[wasm_bindgen]
+impl Timeline {
+    /// No schedule yet.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Timeline {
+        Timeline::default()
+    }
+
+    /// Chart `i` shows a schedule from `lo` to `hi` (s); a whole window takes it in.
+    pub fn open(&mut self, i: usize, lo: f64, hi: f64) {
+        self.0.open(i, Some((lo, hi)));
+    }
+
+    /// Chart `i` shows no schedule.
+    pub fn close(&mut self, i: usize) {
+        self.0.open(i, None);
+    }
+
+    /// Moves the window to `[t0, t1)`, within the schedules, at least 10 s wide.
+    pub fn set(&mut self, t0: f64, t1: f64) {
+        self.0.set(t0, t1);
+    }
+
+    /// Scales the window by `factor` about the point `share` of the way across it.
+    pub fn zoom(&mut self, factor: f64, share: f64) {
+        self.0.zoom(factor, share);
+    }
+
+    /// What key `key` does to the window; false for a key it does not take.
+    pub fn key(&mut self, key: &str) -> bool {
+        self.0.key(key)
+    }
+
+    /// The whole schedules again.
+    pub fn reset(&mut self) {
+        self.0.reset();
+    }
+
+    /// The window `[t0, t1]`, none before a schedule opens.
+    pub fn view(&self) -> Option<Vec<f64>> {
+        self.0.view.map(|(t0, t1)| vec![t0, t1])
+    }
+
+    /// The span of the schedules shown `[lo, hi]`, none while none is.
+    pub fn extent(&self) -> Option<Vec<f64>> {
+        self.0.extent().map(|(lo, hi)| vec![lo, hi])
+    }
+
+    /// The window in days since `first`: "6.94 d to 49.69 d".
+    pub fn label(&self, first: f64) -> String {
+        self.0.label(first)
+    }
 }
 
 /// Why a call could not simulate: a message, and the trace report when the trace was at fault.
@@ -613,6 +680,11 @@ impl Figure {
         js(&self.0.table)
     }
 
+    /// The chart's numbers as the HTML table shown under it ([`crate::render::html::numbers`]).
+    pub fn table_html(&self) -> String {
+        crate::render::html::numbers(&self.0.table)
+    }
+
     /// The plotting area `[x0, y0, x1, y1]` in CSS pixels.
     pub fn plot(&self) -> Vec<i32> {
         let (x0, y0, x1, y1) = self.0.plot;
@@ -693,12 +765,32 @@ pub fn gantt_figure(machine: u32, t0: f64, t1: f64, title: &str, options: JsValu
 }
 
 /// The answer on the first screen for `runs` (simulate's `view`s) on a trace whose report says
-/// `loss` (its sentences on jobs dropped or altered): `{lead, warnings, more, flags}`.
+/// `loss` (its sentences on jobs dropped or altered), as HTML: the warnings (what the lead's
+/// figures hide) before the lead, then the rest, a paragraph each.
 #[wasm_bindgen]
-pub fn answer(runs: JsValue, loss: JsValue) -> Result<JsValue, JsError> {
+pub fn answer(runs: JsValue, loss: JsValue) -> Result<String, JsError> {
+    use crate::render::html::El;
     let runs: Vec<RunView> = from_js(runs, "runs")?;
     let loss: Vec<String> = if loss.is_undefined() || loss.is_null() { Vec::new() } else { from_js(loss, "loss")? };
-    Ok(js(&crate::render::answer::answer(&runs, &loss)))
+    let said = crate::render::answer::answer(&runs, &loss);
+    let p = |class: &str, text: &str| El::new("p").attr("class", class).text(text).to_string();
+    let warnings = said.warnings.iter().map(|w| p("warning", w));
+    Ok(warnings.chain([p("lead", &said.lead)]).chain(said.more.iter().map(|m| p("more", m))).collect())
+}
+
+/// The chosen policies as chips in their colours (`data-colour`), those not yet finished while
+/// `running` titled so.
+#[wasm_bindgen]
+pub fn chips(names: Vec<String>, finished: Vec<String>, running: bool) -> String {
+    use crate::render::html::El;
+    let shown: Vec<&str> = names.iter().map(String::as_str).collect();
+    let colours = crate::render::chart::run_colours(&shown);
+    let chip = |(name, colour): (&String, _)| {
+        let swatch = El::new("i").attr("data-colour", run_colour(colour));
+        let chip = El::new("span").attr("class", "chip").attr("data-policy", name).kid(swatch).text(name);
+        chip.some("title", if running && !finished.contains(name) { "running…" } else { "" }).to_string()
+    };
+    names.iter().zip(colours).map(chip).collect()
 }
 
 /// The status line after a run ([`crate::render::answer::run_status`]).
@@ -765,83 +857,143 @@ fn page_settings(list: &[String]) -> Result<Settings, crate::keys::KeyError> {
     Settings::parse(&all)
 }
 
-/// The worked examples of the Learn view ([`crate::explain::examples::EXAMPLES`]), each with
-/// its jobs as the view's table rows and its machine size.
+/// The Learn view: its state ([`crate::explain::learn::View`]), read from the link and kept in
+/// it, and the lessons it runs, made again on every change.
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
-pub fn examples() -> JsValue {
-    #[derive(serde::Serialize)]
-    struct Shown {
-        #[serde(flatten)]
-        example: &'static crate::explain::examples::Example,
-        rows: Vec<crate::explain::learn::Row>,
-        machine: i64,
-    }
-    let shown: Vec<Shown> = crate::explain::examples::EXAMPLES
-        .iter()
-        .map(|example| {
-            let (rows, machine) = crate::explain::learn::rows_of_swf(example.swf);
-            Shown { example, rows, machine }
-        })
-        .collect();
-    js(&shown)
+pub struct Learn {
+    view: crate::explain::learn::View,
+    lessons: Option<crate::explain::lesson::Lessons>,
+    problems: Vec<String>,
 }
-
-/// The Learn view's table rows of a `jobs=` link value.
-#[cfg(feature = "whole")]
-#[wasm_bindgen]
-pub fn learn_rows(value: &str) -> JsValue {
-    js(&crate::explain::learn::parse_rows(value))
-}
-
-/// The `jobs=` link value of the Learn view's table rows.
-#[cfg(feature = "whole")]
-#[wasm_bindgen]
-pub fn learn_link(rows: JsValue) -> Result<String, JsError> {
-    let rows: Vec<crate::explain::learn::Row> = from_js(rows, "rows")?;
-    Ok(crate::explain::learn::rows_param(&rows))
-}
-
-/// The Learn view's job table of `rows` as HTML ([`crate::explain::learn::rows_html`]).
-#[cfg(feature = "whole")]
-#[wasm_bindgen]
-pub fn learn_table(rows: JsValue) -> Result<String, JsError> {
-    let rows: Vec<crate::explain::learn::Row> = from_js(rows, "rows")?;
-    Ok(crate::explain::learn::rows_html(&rows))
-}
-
-/// The Learn view's lessons of a small trace under `policies`, and what it shows at each pass
-/// ([`crate::explain::learn`]).
-#[cfg(feature = "whole")]
-#[wasm_bindgen]
-pub struct Learn(crate::explain::lesson::Lessons);
 
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
 impl Learn {
-    /// Runs every policy of `policies` step by step on the table's `rows` on `machine` processors, with `settings`.
+    /// The lesson the link's flat (name, value) pairs ask for, with the catalogue's `policies` to choose from.
     #[wasm_bindgen(constructor)]
-    pub fn new(rows: JsValue, machine: u32, policies: Vec<String>, settings: Vec<String>) -> Result<Learn, JsError> {
-        let rows: Vec<crate::explain::learn::Row> = from_js(rows, "rows")?;
-        let swf = crate::explain::learn::swf_of_rows(&rows, machine.into());
-        crate::explain::lesson::lessons(&swf, &policies, &settings).map(Learn).map_err(|e| JsError::new(&e))
+    pub fn new(link: Vec<String>, policies: Vec<String>) -> Learn {
+        let view = crate::explain::learn::View::from_link(&pairs(link), &policies);
+        let mut learn = Learn { view, lessons: None, problems: Vec::new() };
+        learn.run();
+        learn
     }
 
-    /// What was wrong in the trace, a sentence each.
-    pub fn problems(&self) -> Vec<String> {
-        self.0.problems.clone()
+    /// Runs the policies on the trace again (a few milliseconds for a table's worth of jobs).
+    fn run(&mut self) {
+        let v = &self.view;
+        let swf = crate::explain::learn::swf_of_rows(&v.rows, v.machine);
+        let ran = crate::explain::lesson::lessons(&swf, &v.specs(), &v.settings);
+        self.problems = ran.as_ref().map_or_else(|e| vec![e.clone()], |l| l.problems.clone());
+        self.lessons = ran.ok();
     }
 
-    /// What the view shows at pass `index` ([`crate::explain::learn::Pass`]).
-    pub fn pass(&self, index: usize) -> JsValue {
-        js(&crate::explain::learn::pass(&self.0, index))
+    /// Shows worked example `name` from its first pass.
+    pub fn example(&mut self, name: &str) {
+        self.view.load_example(name, None);
+        self.view.index = 0;
+        self.run();
+    }
+
+    /// Chooses the policies: `a`, and `b` beside it (empty: none).
+    pub fn choose(&mut self, a: &str, b: &str) {
+        self.view.policies = [a, b].into_iter().filter(|p| !p.is_empty()).map(String::from).collect();
+        self.run();
+    }
+
+    /// Your own policy's priority, as typed.
+    pub fn priority(&mut self, text: &str) {
+        self.view.priority = text.to_string();
+        self.run();
+    }
+
+    /// Sets field `key` of job `row` (from 0) to `value`; a value that is not a whole number changes nothing.
+    pub fn edit(&mut self, row: usize, key: &str, value: f64) {
+        if value.is_finite() && self.view.edit(row, key, value as i64) {
+            self.run();
+        }
+    }
+
+    /// Adds a job like the last one, a second after it.
+    pub fn add(&mut self) {
+        self.view.add_row();
+        self.run();
+    }
+
+    /// Removes job `row` (from 0).
+    pub fn remove(&mut self, row: usize) {
+        self.view.remove_row(row);
+        self.run();
+    }
+
+    /// Sets the machine's size (below 1: unchanged).
+    pub fn machine(&mut self, processors: f64) {
+        if processors.round() >= 1.0 {
+            self.view.machine = processors.round() as i64;
+            self.view.edited();
+            self.run();
+        }
+    }
+
+    /// Goes to pass `index` (within the passes there are) and says what the view shows there ([`crate::explain::learn::Pass`]).
+    pub fn go(&mut self, index: f64) -> JsValue {
+        let wanted = if index.is_finite() { index.max(0.0) as usize } else { usize::MAX };
+        let Some(lessons) = &self.lessons else { return JsValue::NULL };
+        let pass = crate::explain::learn::pass(lessons, wanted);
+        self.view.index = pass.index;
+        js(&pass)
+    }
+
+    /// The pass shown (from 0).
+    pub fn index(&self) -> usize {
+        self.view.index
+    }
+
+    /// What the controls show: {title, text, example, mine, priority, machine, problems,
+    /// examples, a, b, table}, the last four as HTML.
+    pub fn shown(&self) -> JsValue {
+        #[derive(serde::Serialize)]
+        struct Shown<'a> {
+            title: String,
+            text: String,
+            example: Option<&'a str>,
+            mine: bool,
+            priority: &'a str,
+            machine: i64,
+            problems: &'a [String],
+            examples: String,
+            a: String,
+            b: String,
+            table: String,
+        }
+        let v = &self.view;
+        let (title, text) = v.heading();
+        js(&Shown {
+            title,
+            text,
+            example: v.example.map(|e| e.name),
+            mine: v.policies.iter().any(|p| p == crate::explain::learn::MINE),
+            priority: &v.priority,
+            machine: v.machine,
+            problems: &self.problems,
+            examples: v.examples_html(),
+            a: v.options_html(0),
+            b: v.options_html(1),
+            table: crate::explain::learn::rows_html(&v.rows),
+        })
+    }
+
+    /// The link's flat (name, value) pairs with the lesson's in place of any it had.
+    pub fn link(&self, link: Vec<String>) -> Vec<String> {
+        self.view.link(&pairs(link)).into_iter().flat_map(|(k, v)| [k, v]).collect()
     }
 
     /// The chart of step `step` of lesson `which`, on the time axis both lessons share.
     pub fn figure(&self, which: usize, step: usize, options: JsValue) -> Result<Figure, JsError> {
         let mut options: ChartOptions = from_js(options, "chart options")?;
-        let lesson = self.0.lessons.get(which).ok_or_else(|| JsError::new("no such lesson"))?;
-        let span = crate::explain::learn::span(&self.0);
+        let lessons = self.lessons.as_ref().ok_or_else(|| JsError::new("no lessons"))?;
+        let lesson = lessons.lessons.get(which).ok_or_else(|| JsError::new("no such lesson"))?;
+        let span = crate::explain::learn::span(lessons);
         options.x_range = Some((span.0 as f64, span.1 as f64));
         Ok(Figure(crate::render::learn::learn_chart(lesson, step, &options)))
     }
