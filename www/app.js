@@ -223,14 +223,8 @@ const panel = (names = null) => pageEngine().panel_state(linkPairs(), formPairs(
 /** Settings shared by every policy, as `KEY=VALUE`. */
 const settings = () => panel().shared;
 
-/** The engine setting for the time budget, for simulate and study tasks. */
-const budgetSettings = (budget = panel().budget) => (budget ? [`budget_s=${budget}`] : []);
-
-/** What the engine runs for a name: {policy, settings, own} (own: its options, or the predictor panel's values). */
-const taskFor = (name) => panel([name]).runs[0];
-
-/** What a shown result ran with, so its schedule and Gantt chart match it after later edits. */
-const ranWith = (name) => state.results.get(name)?.task ?? taskFor(name);
+/** What a shown result ran with ({policy, settings}), so its schedule and Gantt chart match it after later edits. */
+const ranWith = (name) => state.results.get(name)?.task ?? panel([name]).runs[0];
 
 /** Puts flat (name, value) pairs in the URL in place of its parameters. */
 const writeLink = (flat) => {
@@ -326,28 +320,17 @@ async function loadFile(file, name) {
   const generation = ++state.generation;
   state.pool.cancel();
   state.loader.signal('load', { kind: 'stop-load', why: 'a newer file was chosen' });
-  state.bytes = null;
-  state.report = null;
-  state.packed = null;
-  state.name = name;
+  Object.assign(state, { bytes: null, report: null, packed: null, name });
   state.results.clear();
   renderResults();
   if (P) for (const name of [...PANELS, 'loadsweep']) P.clearStudy(name);
   state.studiesRun.clear();
   clearTimeline();
   $('#load-warning').hidden = true;
-  $('#trace-report').textContent = '';
   for (const id of ['#chart-shape-jobs', '#chart-shape-hours']) emptyFigure($(id), `Reading ${name}…`);
-  $('#trace-name').textContent = name;
-  $('#trace-facts').textContent = '· reading…';
-  $('#progress').textContent = '';
-  $('#run-problems').textContent = '';
-  const bar = $('#load-progress');
-  const line = $('#load-status');
-  bar.hidden = false;
-  bar.max = Math.max(1, file.size);
-  bar.value = 0;
-  line.textContent = `Reading ${name}…`;
+  for (const [id, text] of [['#trace-report', ''], ['#trace-name', name], ['#trace-facts', '· reading…'], ['#progress', ''], ['#run-problems', ''], ['#load-status', `Reading ${name}…`]]) $(id).textContent = text;
+  const [bar, line] = [$('#load-progress'), $('#load-status')];
+  Object.assign(bar, { hidden: false, max: Math.max(1, file.size), value: 0 });
   setStatus(`Reading ${name}…`);
   document.body.dataset.load = 'reading';
   state.loading = true;
@@ -368,9 +351,7 @@ async function loadFile(file, name) {
     return false;
   }
   state.packed = { bytes: res.value.byteLength, read: res.read, size: res.size, jobs: res.jobs, memory: res.memory, stopped: res.stopped, full: res.full };
-  const report = $('#trace-report');
-  report.dataset.packedBytes = String(res.value.byteLength);
-  report.dataset.loaderMemory = String(res.memory);
+  Object.assign($('#trace-report').dataset, { packedBytes: String(res.value.byteLength), loaderMemory: String(res.memory) });
   line.textContent = `Read ${name}: ${show('bytes', res.read)} of ${show('bytes', res.size)}, ${show('number', res.jobs)} job lines.`;
   return inspectTrace(res.value, name, generation);
 }
@@ -384,10 +365,8 @@ async function inspectTrace(bytes, name, generation) {
     setStatus(res.cancelled ? 'Cancelled.' : `Error: ${res.error}`, 'error');
     return false;
   }
-  state.bytes = res.value.ok ? bytes : null;
-  state.report = res.value.ok ? res.value.report : null;
-  state.header = res.value.ok ? res.value.header : null;
-  state.offered = res.value.ok ? res.value.offered_load : 0;
+  const ok = res.value.ok;
+  Object.assign(state, { bytes: ok ? bytes : null, report: ok ? res.value.report : null, header: ok ? res.value.header : null, offered: ok ? res.value.offered_load : 0 });
   renderReport(res.value);
   P?.studyTraceRead();
   if (state.view === 'studies') withPanels(showStudy);
@@ -423,7 +402,7 @@ async function runPolicies(names) {
   problems.textContent = '';
   const bars = $('#progress');
   bars.textContent = '';
-  const budget = budgetSettings(asked.budget);
+  const budget = asked.budget ? [`budget_s=${asked.budget}`] : []; // the engine's time budget per policy
   state.order = [...names];
   renderChosen();
   // Cheap policies first, so the first results are on screen within seconds.
@@ -817,15 +796,11 @@ function fillGanttPicks(names) {
   openGantt(timeline.charts[1], b.value);
 }
 
-function download(name, text, type) {
-  saveBlob(name, new Blob([text], { type }));
-}
-
 function exportCsv() {
   const keys = state.catalogue.metrics.map((m) => m.key);
   const lines = [['policy', ...keys].join(',')];
   for (const r of state.results.values()) lines.push([r.result.policy, ...keys.map((k) => r.result.metrics[k])].join(','));
-  download('schedlab-results.csv', lines.join('\n') + '\n', 'text/csv');
+  saveBlob('schedlab-results.csv', new Blob([lines.join('\n') + '\n'], { type: 'text/csv' }));
 }
 
 async function exportSchedule(policy) {
@@ -835,13 +810,13 @@ async function exportSchedule(policy) {
     setStatus(`${policy}: ${res.ok ? res.value : res.error}`, 'error');
     return;
   }
-  download(`schedule-${policy}.csv`, res.value, 'text/csv');
+  saveBlob(`schedule-${policy}.csv`, new Blob([res.value], { type: 'text/csv' }));
   setStatus(`Saved the schedule of ${policy}.`, 'done');
 }
 
 function exportJson() {
   const doc = { trace: state.report, results: [...state.results.values()].map((r) => r.result) };
-  download('schedlab-results.json', JSON.stringify(doc, null, 1), 'application/json');
+  saveBlob('schedlab-results.json', new Blob([JSON.stringify(doc, null, 1)], { type: 'application/json' }));
 }
 
 async function readFile(file) {
@@ -868,14 +843,9 @@ async function main() {
   const figures = startFigures(PLATFORM.engine, () => PLATFORM.wholeEngine()).catch((e) => {
     setStatus(`The engine failed to load: ${e.message}`, 'error');
   });
-  state.pool.onchange = () => {
-    $('#busy').textContent = state.pool.busy() ? `${state.pool.busy()} task(s) running` : '';
-  };
+  state.pool.onchange = () => ($('#busy').textContent = state.pool.busy() ? `${state.pool.busy()} task(s) running` : '');
   const cat = await state.pool.run({ kind: 'catalogue' });
-  if (!cat.ok) {
-    setStatus(`The engine failed to load: ${cat.error}`, 'error');
-    return;
-  }
+  if (!cat.ok) return setStatus(`The engine failed to load: ${cat.error}`, 'error');
   state.catalogue = cat.value;
   await figures;
   state.limit = pageEngine()?.job_limit() ?? 0; // the most jobs a page load keeps
@@ -897,11 +867,7 @@ async function main() {
   installDrop();
   $('#run-all').onclick = () => runPolicies(state.catalogue.policies.map((p) => p.name));
   $('#run-selected').onclick = () => runPolicies(selected());
-  $('#choose').onclick = () => {
-    const panel = $('#policies');
-    panel.hidden = !panel.hidden;
-    $('#choose').setAttribute('aria-expanded', String(!panel.hidden));
-  };
+  $('#choose').onclick = () => $('#choose').setAttribute('aria-expanded', String(!($('#policies').hidden = !$('#policies').hidden)));
   $('#cancel').onclick = () => {
     // While reading: stop and keep what was read. While running: stop the runs, keep the finished ones.
     if (state.loading) state.loader.signal('load', { kind: 'stop-load', why: 'stopped by the user' });
@@ -932,44 +898,24 @@ async function main() {
   $('#export-json').onclick = exportJson;
   installViews();
   let resizing = 0;
-  window.addEventListener('resize', () => {
-    cancelAnimationFrame(resizing);
-    resizing = requestAnimationFrame(renderView);
-  });
+  window.addEventListener('resize', () => (cancelAnimationFrame(resizing), (resizing = requestAnimationFrame(renderView))));
   // An embedded lesson needs no trace of the page's own: it runs its small trace itself.
-  if (params.has('embed') && state.view === 'learn') {
-    $('#answer').hidden = true;
-    $('#runs').hidden = true;
-    return;
-  }
+  if (params.has('embed') && state.view === 'learn') return ($('#answer').hidden = $('#runs').hidden = true);
   if (params.has('gen')) await loadGenerated(params.get('gen'));
   else await loadDemo();
 }
 
 /** The whole window takes a dropped file; an overlay says so while a file is dragged over. */
 function installDrop() {
-  const overlay = $('#drop-overlay');
   let depth = 0;
-  const files = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
-  window.addEventListener('dragenter', (e) => {
-    if (!files(e)) return;
-    depth++;
-    overlay.hidden = false;
-    $('#drop').classList.add('over');
-  });
-  window.addEventListener('dragleave', () => {
-    if (--depth <= 0) {
-      depth = 0;
-      overlay.hidden = true;
-      $('#drop').classList.remove('over');
-    }
-  });
+  const over = (on) => (($('#drop-overlay').hidden = !on), $('#drop').classList.toggle('over', on));
+  window.addEventListener('dragenter', (e) => [...(e.dataTransfer?.types ?? [])].includes('Files') && (depth++, over(true)));
+  window.addEventListener('dragleave', () => --depth <= 0 && ((depth = 0), over(false)));
   window.addEventListener('dragover', (e) => e.preventDefault());
   window.addEventListener('drop', (e) => {
     e.preventDefault();
     depth = 0;
-    overlay.hidden = true;
-    $('#drop').classList.remove('over');
+    over(false);
     if (e.dataTransfer.files[0]) readFile(e.dataTransfer.files[0]);
   });
 }
@@ -1020,7 +966,7 @@ function installPanels() {
   // Their markup goes into the empty sections of the same ids, which keep their own attributes.
   const t = make('template', { innerHTML: P.markup ?? '' });
   for (const section of t.content.children) document.getElementById(section.id).innerHTML = section.innerHTML;
-  P.installLearn({ params, catalogue: state.catalogue, shown: () => state.view === 'learn' });
+  P.installLearn({ catalogue: state.catalogue, shown: () => state.view === 'learn', writeLink });
   const ctx = {
     pool: state.pool,
     params,
@@ -1067,22 +1013,12 @@ function renderShape() {
 
 /** "No trace? Generate one": the generator's form, filled from the link (`gen=`). */
 function installGenerator() {
-  const form = $('#generator');
-  const button = $('#generate');
-  const show = (open) => {
-    form.hidden = !open;
-    button.setAttribute('aria-expanded', String(open));
-  };
+  const [form, button] = [$('#generator'), $('#generate')];
+  const show = (open) => ((form.hidden = !open), button.setAttribute('aria-expanded', String(open)));
   button.onclick = () => show(form.hidden);
   const given = new URLSearchParams((params.get('gen') ?? '').replaceAll(',', '&'));
-  for (const key of ['machine', 'jobs', 'load', 'seed']) {
-    if (given.has(key)) $(`#gen-${key}`).value = given.get(key) === 'model' ? '' : given.get(key);
-  }
-  form.onsubmit = (e) => {
-    e.preventDefault();
-    show(false);
-    loadGenerated(generatorSpec());
-  };
+  for (const key of ['machine', 'jobs', 'load', 'seed']) if (given.has(key)) $(`#gen-${key}`).value = given.get(key) === 'model' ? '' : given.get(key);
+  form.onsubmit = (e) => (e.preventDefault(), show(false), loadGenerated(generatorSpec()));
 }
 
 /** The generator's options as the engine reads them: `machine=128,jobs=10000,load=0.8,seed=1`. */
@@ -1093,24 +1029,13 @@ function generatorSpec() {
 
 /** Generates a workload in a worker and runs the chosen policies on it, as on an opened file. */
 async function loadGenerated(spec) {
-  const jobs = Number(/(?:^|,)jobs=(\d+)/.exec(spec)?.[1] ?? 10000);
-  // Made whole in a worker as SWF text: beyond the jobs a page keeps, it would only be cut.
-  if (state.limit && jobs > state.limit) {
-    return setStatus(`The page generates at most ${state.limit.toLocaleString('en-US')} jobs; the schedlab command-line tool makes more (schedlab generate).`, 'error');
-  }
   setStatus('Generating the workload…');
   const res = await state.pool.run({ kind: 'generate', input: { spec } });
-  const refused = !res.ok || res.value.startsWith('error:');
-  if (refused) return setStatus(`Cannot generate the workload: ${(res.ok ? res.value : res.error).replace(/^error: /, '')}`, 'error');
+  const made = res.ok ? res.value : { message: `Cannot generate the workload: ${res.error}` };
+  if (!made.ok) return setStatus(made.message, 'error');
   syncPanelUrl({ gen: spec });
-  const o = Object.fromEntries(spec.split(',').map((kv) => kv.split('=')));
-  const load = o.load === undefined || o.load === 'model' ? "the model's load" : `load ${o.load}`;
-  const size = o.days ? `${o.days} days of jobs` : `${Number(o.jobs ?? 10000).toLocaleString('en')} jobs`;
-  const name = `Lublin-Feitelson: ${size}, ${o.machine ?? 128} processors, ${load}, seed ${o.seed ?? 1}`;
-  // What the workload was made of, read back from its header, so a load sweep makes its kin.
-  const made = /; Note: generated with (\S+)/.exec(res.value)?.[1] ?? '';
-  state.generated = Object.fromEntries(made.split(',').map((kv) => kv.split('=')));
-  if (await loadFile(new Blob([res.value]), name)) await traceReady();
+  state.generated = made.made; // what the workload was made of, so a load sweep makes its kin
+  if (await loadFile(new Blob([made.swf]), made.name)) await traceReady();
 }
 
 async function loadDemo() {

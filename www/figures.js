@@ -6,40 +6,26 @@ let loadWhole = null; // how the engine with every export is loaded
 let whole = null; // its loading, once asked for
 let wholeLoaded = false;
 
-/**
- * Loads the engine on the page itself: charts are painted here, simulations run in workers.
- * `load` gives the engine the page opens with, `wholeLoad` the one with every export.
- */
+/** Loads the engine on the page itself (charts are painted here, simulations run in workers); `wholeLoad` gives the one with every export. */
 export async function startFigures(load, wholeLoad) {
   loadWhole = wholeLoad;
-  engine = await load();
-  return engine;
+  return (engine = await load());
 }
 
 /** The page's engine instance (null until it has loaded). */
 export const pageEngine = () => engine;
 
-/**
- * Loads the engine with every export (the studies', Learn's, the load sweep's) the first time a
- * view asks; from then on it is the page's engine. Resolves to it.
- */
+/** Loads the engine with every export (the studies', Learn's, the load sweep's) the first time a view asks; from then on it is the page's engine. */
 export const wholeReady = () =>
   (whole ??= loadWhole().then(
-    (e) => {
-      engine = e;
-      wholeLoaded = true;
-      return e;
-    },
+    (e) => ((wholeLoaded = true), (engine = e)),
     (e) => {
       whole = null; // asked again, it is fetched again
       throw e;
     },
   ));
 
-/**
- * Calls `then(engine)` with the whole engine: now if it is loaded, else once it is; `failed(error)`
- * if it cannot be loaded.
- */
+/** Calls `then(engine)` with the whole engine: now if it is loaded, else once it is; `failed(error)` if it cannot be loaded. */
 export function withWhole(then, failed = () => {}) {
   if (wholeLoaded) then(engine);
   else wholeReady().then(then, failed);

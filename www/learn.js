@@ -8,11 +8,11 @@ import { pageEngine, showFigure, emptyFigure, make } from './figures.js';
 const el = (sel) => document.querySelector(sel);
 
 /** The engine's lesson, its pass shown, the Play timer and whether the view is shown. */
-const L = { learn: null, pass: null, timer: null, shown: () => false };
+const L = { learn: null, pass: null, timer: null, shown: () => false, writeLink: () => {} };
 
-/** Installs the view: the lesson the URL asks for, and its controls wired to it. */
-export function installLearn({ catalogue, shown }) {
-  L.shown = shown;
+/** Installs the view: the lesson the URL asks for, and its controls wired to it; `writeLink(flat pairs)` puts the lesson in the URL. */
+export function installLearn({ catalogue, shown, writeLink }) {
+  Object.assign(L, { shown, writeLink });
   L.learn = new (pageEngine().Learn)([...new URLSearchParams(location.search)].flat(), catalogue.policies.map((p) => p.name));
   // Each control changes the lesson (`f` false: it did not), which runs again; `table`: the job table is written again.
   const change = (f, table = true) => (e) => f(e) !== false && (learnStop(), learnShow(table));
@@ -65,12 +65,7 @@ function learnShow(table, write = true) {
 function learnGo(i, write = true) {
   L.pass = L.learn.go(i);
   el('#learn-step').max = String(Math.max(0, (L.pass?.count ?? 1) - 1));
-  if (write && L.shown()) {
-    const u = new URLSearchParams();
-    const flat = L.learn.link([...new URLSearchParams(location.search)].flat());
-    for (let k = 0; k < flat.length; k += 2) u.append(flat[k], flat[k + 1]);
-    history.replaceState(null, '', `${location.pathname}?${u}`);
-  }
+  if (write && L.shown()) L.writeLink(L.learn.link([...new URLSearchParams(location.search)].flat()));
   redrawLearn();
 }
 

@@ -5,15 +5,14 @@
 import { showWholeFigure, pageEngine, putHtml } from './figures.js';
 
 /**
- * Each installed study by name: {name, prefix, fields (its inputs), notes (its note fields), ctx,
- * generation, last, figures}. The name tags its tasks and the body's `data-NAME` (running,
+ * Each installed study by name: {name, prefix, views (its view fields' keys), ctx, generation,
+ * last, figures, set, options, url}. The name tags its tasks and the body's `data-NAME` (running,
  * stopped, done); `prefix` starts its ids.
  */
 const studyPanels = new Map();
 
-/** A text field's value for the URL and the engine: a list's items without the spaces after commas, a box's lines trimmed. */
-const studyListValue = (f, v) =>
-  f.list ? v.split(',').map((x) => x.trim()).filter(Boolean).join(',') : f.lines ? v.split('\n').map((x) => x.trim()).filter(Boolean).join('\n') : v.trim();
+/** Sets the text (or, with `key` 'value', the value; 'hidden', whether hidden) of each element by id in `pairs`. */
+const studyPut = (pairs, key = 'textContent') => pairs.forEach(([id, v]) => (document.getElementById(id)[key] = v));
 
 /**
  * Builds the form of study `name` into its `[data-panel]` box and wires it. `ctx` gives {pool, params,
@@ -23,39 +22,31 @@ const studyListValue = (f, v) =>
  */
 export function installStudy(name, ctx) {
   const { prefix, fields, html, set } = pageEngine().study_form(name, [...ctx.params].flat());
-  const isNote = (f) => f.input === 'note';
-  const s = { name, prefix, fields: fields.filter((f) => !isNote(f)), notes: fields.filter(isNote), ctx, generation: 0, last: null, figures: [], defaults: {}, set: new Set(set) };
+  const s = { name, prefix, views: fields.filter((f) => f.view).map((f) => f.key), ctx, generation: 0, last: null, figures: [], set: new Set(set) };
   studyPanels.set(name, s);
   const box = document.querySelector(`[data-panel="${name}"]`);
   box.innerHTML = html;
-  // Set by the link or the user, a field no longer follows the trace (studyPlan's defaults). A
-  // view's choice shows at once and lives in the URL; another field's waits for Run.
+  // The form's controls as the engine reads them: a box of choices gives those ticked.
+  s.form = () => [...box.querySelectorAll(`#${prefix}-form [data-key]`)].flatMap((el) => [el.dataset.key, el.matches('span') ? [...el.querySelectorAll('input:checked')].map((i) => i.value).join(',') : el.value]);
+  // Set by the link or the user, a field no longer follows the trace. A view's choice shows at
+  // once and lives in the URL; another field's waits for Run.
   box.addEventListener('input', (e) => {
-    const f = s.fields.find((f) => f.key === e.target.closest('[data-key]')?.dataset.key);
-    if (!f) return;
-    s.set.add(f.key);
-    if (f.view) studyShow(s), ctx.onurl();
-    else studyPlan(s);
+    const key = e.target.closest('[data-key]')?.dataset.key;
+    if (!key) return;
+    s.set.add(key);
+    studyPlan(s);
+    if (s.views.includes(key)) studyShow(s), ctx.onurl();
   });
   box.addEventListener('click', (e) => {
     const b = e.target.closest('button');
     if (b?.dataset.values !== undefined) {
-      for (const [k, v] of JSON.parse(b.dataset.values)) document.getElementById(`${prefix}-${k}`).value = v;
+      studyPut(JSON.parse(b.dataset.values).map(([k, v]) => [`${prefix}-${k}`, v]), 'value');
       studyPlan(s);
     } else if (b?.id === `${prefix}-run`) runStudy(name);
     else if (b?.id === `${prefix}-cancel`) ctx.pool.cancel(name);
   });
   clearStudy(name);
 }
-
-/** A field's value as the form shows it (boxes: those ticked, separated by commas). */
-function studyValue(s, f) {
-  const el = document.getElementById(`${s.prefix}-${f.key}`);
-  return studyListValue(f, f.multiple ? [...el.querySelectorAll('input:checked')].map((i) => i.value).join(',') : el.value);
-}
-
-/** The form's values as `KEY=VALUE`. */
-const studyOptions = (s) => s.fields.map((f) => `${f.key}=${studyValue(s, f)}`);
 
 function studyStatus(s, text, kind = '') {
   const el = document.getElementById(`${s.prefix}-status`);
@@ -65,13 +56,7 @@ function studyStatus(s, text, kind = '') {
 
 /** The study in the URL: each field not at its default, by its URL name (a box of lines as a list of them). */
 export function studyUrlValues(name) {
-  const s = studyPanels.get(name);
-  return Object.fromEntries(
-    s.fields.map((f) => {
-      const v = studyValue(s, f);
-      return [f.url, v === studyListValue(f, s.defaults[f.key] ?? f.default) ? null : f.lines ? v.split('\n') : v];
-    }),
-  );
+  return Object.fromEntries(studyPanels.get(name).url);
 }
 
 /** Runs the study's plan across the worker pool, then shows its report. */
@@ -84,7 +69,7 @@ export async function runStudy(name) {
   ctx.pool.cancel(name);
   clearStudy(name); // the last report would not match the new runs
   const generation = s.generation;
-  const options = studyOptions(s);
+  const options = s.options;
   ctx.onurl();
   const about = ctx.about();
   const current = () => generation === s.generation; // a newer run or a new trace makes the runs stale
@@ -130,18 +115,13 @@ export async function runStudy(name) {
 }
 
 /** The plan of the form's values, its line under the form saying what will run (or what is wrong), and the note fields' texts. */
-function studyPlan(s, again = true) {
-  const res = pageEngine().study_plan(s.name, studyOptions(s), s.ctx.settings(), s.ctx.about());
-  for (const f of s.notes) document.getElementById(`${s.prefix}-${f.key}`).textContent = res.notes?.[f.key] ?? '';
-  // A field not set follows the trace: the plan is made again with its value on this trace.
-  s.defaults = res.defaults ?? {};
-  const follow = Object.entries(s.defaults).filter(([k, v]) => !s.set.has(k) && document.getElementById(`${s.prefix}-${k}`).value !== v);
-  for (const [k, v] of follow) document.getElementById(`${s.prefix}-${k}`).value = v;
-  if (follow.length && again) return studyPlan(s, false);
-  for (const f of s.fields.filter((f) => f.when)) {
-    const [key, value] = f.when;
-    document.getElementById(`${s.prefix}-${f.key}-label`).hidden = studyValue(s, s.fields.find((g) => g.key === key)) !== value;
-  }
+function studyPlan(s) {
+  const res = pageEngine().study_plan(s.name, s.form(), [...s.set], s.ctx.settings(), s.ctx.about());
+  // A field not set follows the trace: the engine gives the value it takes there.
+  studyPut(Object.entries(res.notes ?? {}));
+  studyPut(res.fill ?? [], 'value');
+  studyPut(res.hidden ?? [], 'hidden');
+  Object.assign(s, { options: res.options ?? [], url: res.url ?? [] });
   const count = document.getElementById(`${s.prefix}-count`);
   count.className = res.ok ? '' : 'error';
   count.textContent = res.ok ? res.plan.what : res.message;
@@ -151,9 +131,7 @@ function studyPlan(s, again = true) {
 /** Shows the report of the last runs: the fields they ran with, the view fields as they are now. */
 function studyShow(s, partial = false) {
   if (!s.last) return;
-  const now = studyOptions(s);
-  const options = s.fields.map((f, i) => (f.view ? now[i] : s.last.options[i]));
-  const res = pageEngine().study_report(s.name, options, s.last.values, s.last.about);
+  const res = pageEngine().study_report(s.name, s.last.options, s.options, s.last.values, s.last.about);
   if (!res.ok) return studyStatus(s, res.message, 'error');
   putHtml(document.getElementById(`${s.prefix}-report`), res.report.html);
   s.figures = res.report.figures.map((f) => ({ ...f, canvas: document.getElementById(f.id) }));

@@ -1,14 +1,10 @@
-// One simulation worker: loads the engine once, then answers one task at a time.
-// Tasks: {id, kind, bytes, trace, policy, settings, points, view, input}; kind is one of catalogue, inspect,
-// simulate, schedule, gantt-open, gantt-render,
-// gantt-hover, explain-job (why job input.job started when it did), to-swf (the trace as SWF text),
-// generate (a synthetic workload as SWF text: input {spec}),
-// study (one task of a study's plan: input {study, input}); and load ({file, max}: streams a File or Blob into the engine's
-// TraceLoader, or a file that is not SWF into the whole engine's AccountingLoader, and answers
-// the packed trace), which a second message {kind: 'stop-load', id, why} stops between chunks. A task's trace arrives once as `bytes` with its id `trace`; later tasks
-// name the id alone and use the copy kept here. Replies carry `memory`, the wasm memory's size.
-// {kind: 'hold', lock} makes the worker hold a Web Lock for its whole life, so the page learns
-// when it is gone (closed or crashed) by being granted the lock.
+// One simulation worker: loads the engine once, then answers one task at a time, each
+// {id, kind, bytes, trace, policy, settings, points, view, input} (see onmessage for the kinds).
+// A task's trace arrives once as `bytes` with its id `trace`; later tasks name the id alone and
+// use the copy kept here. Replies carry `memory`, the wasm memory's size. A load ({file, max})
+// streams a File or Blob into the engine and answers the packed trace; {kind: 'stop-load', id,
+// why} stops it between chunks. {kind: 'hold', lock} makes the worker hold a Web Lock for its
+// whole life, so the page learns when it is gone (closed or crashed) by being granted the lock.
 import init, * as engine from './pkg/schedlab.js';
 
 const ready = init({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.meta.url) });
@@ -65,20 +61,12 @@ async function zones(eng, bytes, settings) {
 }
 
 /** The tasks only the whole engine answers; the rest, the engine the page opens with. */
-const WHOLE = new Set([
-  'explain-job', 'generate', 'schedule', 'to-swf', 'study',
-]);
+const WHOLE = new Set(['explain-job', 'generate', 'schedule', 'to-swf', 'study']);
 
 let wholeMemory = null; // the whole engine's memory, once it is loaded
 
 /** The engine instances' memory in bytes (init's value is the instance's exports). */
-async function memory() {
-  try {
-    return (await ready).memory.buffer.byteLength + (wholeMemory?.buffer.byteLength ?? 0);
-  } catch {
-    return 0;
-  }
-}
+const memory = () => ready.then((e) => e.memory.buffer.byteLength + (wholeMemory?.buffer.byteLength ?? 0), () => 0);
 
 /**
  * Streams `file` into a TraceLoader in chunks, reporting progress after each; stops early when
@@ -128,14 +116,7 @@ self.onmessage = async (event) => {
   }
   if (kind === 'hold') {
     // Without Web Locks (a page opened from disk) the page cannot tell a closed worker: it waits.
-    try {
-      navigator.locks.request(event.data.lock, () => {
-        self.postMessage({ held: true });
-        return new Promise(() => {});
-      }).catch(() => {});
-    } catch {
-      // no locks here
-    }
+    navigator.locks?.request(event.data.lock, () => (self.postMessage({ held: true }), new Promise(() => {}))).catch(() => {});
     return;
   }
   running = id;
@@ -172,7 +153,7 @@ self.onmessage = async (event) => {
     else if (kind === 'gantt-hover') value = gantt ? gantt.describe(view.t, view.proc) : '';
     else if (kind === 'explain-job') value = eng.explain_job(bytes, policy, settings, input.job);
     else if (kind === 'to-swf') value = eng.to_swf(bytes, settings);
-    else if (kind === 'generate') value = eng.generate_swf(input.spec);
+    else if (kind === 'generate') value = eng.generated(input.spec);
     else if (kind === 'study') value = eng.study_run(input.study, bytes, settings, input.input);
     else value = eng.simulate(bytes, policy, settings, points, (share) => self.postMessage({ id, progress: share }));
     self.postMessage({ id, ok: true, value, ms: performance.now() - t0, memory: await memory() });

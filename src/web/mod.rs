@@ -337,23 +337,25 @@ fn about(value: JsValue) -> Result<Value, String> {
     serde_wasm_bindgen::from_value(value).map_err(|e| format!("bad trace facts: {e}"))
 }
 
-/// The runs a study's `options` (`KEY=VALUE`) ask for with the page's `settings` on the trace
-/// of `trace` ([`about`]): `{"ok", "plan", "notes", "defaults"}`, or `{"ok": false, "message",
-/// "notes", "defaults"}` naming the field at fault; `notes` holds the texts of the form's note
-/// fields by key and `defaults` the values fields take on this trace unless set, which depend on
-/// the trace alone.
+/// What study `name`'s form asks for, from its controls' values `form` (flat key, value pairs;
+/// the fields of `set` no longer follow the trace) with the page's `settings` on the trace of
+/// `trace` ([`about`]): `{"ok", "plan"}` or `{"ok": false, "message"}` naming the field at
+/// fault, with `notes` (the note fields' texts by id), `fill`, `hidden`, `options` and `url`
+/// ([`crate::studies::panel::FormValues`]).
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
-pub fn study_plan(name: &str, options: Vec<String>, settings: Vec<String>, trace: JsValue) -> JsValue {
+pub fn study_plan(name: &str, form: Vec<String>, set: Vec<String>, settings: Vec<String>, trace: JsValue) -> JsValue {
+    let form = pairs(form);
     let planned = about(trace).and_then(|about| {
         crate::with_study!(name, |st| {
-            let texts = |list: Vec<(&str, String)>| -> serde_json::Map<String, Value> {
-                list.into_iter().map(|(k, text)| (k.to_string(), Value::String(text))).collect()
-            };
-            let (notes, defaults) = (texts(st.notes(&about)), texts(st.defaults(&about)));
-            let plan = crate::studies::panel::Options::parse(&st.fields(), &options)
+            let prefix = st.prefix();
+            let notes: serde_json::Map<String, Value> =
+                st.notes(&about).into_iter().map(|(k, text)| (format!("{prefix}-{k}"), Value::String(text))).collect();
+            let values = crate::studies::panel::form_values(st, &form, &set, &about);
+            let plan = crate::studies::panel::Options::parse(&st.fields(), &values.options)
                 .and_then(|o| st.plan(&o, &settings, &about));
-            Ok((plan, json!({"notes": notes, "defaults": defaults})))
+            let facts = json!({"notes": notes, "fill": values.fill, "hidden": values.hidden, "options": values.options, "url": values.url});
+            Ok((plan, facts))
         })
     });
     let with = |mut out: Value, facts: Value| {
@@ -385,15 +387,17 @@ pub fn study_run(name: &str, bytes: &[u8], settings: Vec<String>, input: JsValue
 }
 
 /// A study's report from its runs' `values` in the plan's order on the trace of `trace`
-/// ([`about`]): `{"ok", "report"}` or `{"ok": false, "message"}`.
+/// ([`about`]), its view fields' options as they are `now`, the others' as they `ran`:
+/// `{"ok", "report"}` or `{"ok": false, "message"}`.
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
-pub fn study_report(name: &str, options: Vec<String>, values: JsValue, trace: JsValue) -> JsValue {
+pub fn study_report(name: &str, ran: Vec<String>, now: Vec<String>, values: JsValue, trace: JsValue) -> JsValue {
     let values: Result<Vec<Value>, String> =
         serde_wasm_bindgen::from_value(values).map_err(|e| format!("bad values: {e}"));
     let report = values.and_then(|values| {
         let about = about(trace)?;
         crate::with_study!(name, |st| {
+            let options = crate::studies::panel::report_options(st, &ran, &now);
             crate::studies::panel::Options::parse(&st.fields(), &options).and_then(|o| st.report(&o, &values, &about))
         })
     });
@@ -452,6 +456,41 @@ pub fn generate_swf(spec: &str) -> String {
         }
         Err(e) => format!("error: {e}"),
     }
+}
+
+/// A synthetic workload for the page from the generator's options: `{"ok", "swf", "name",
+/// "made"}` (its SWF text, a name saying what it is, and the options it was made with, by key,
+/// as its header says) or `{"ok": false, "message"}`, the message the page's status line says.
+/// More jobs than the page keeps are refused before any is made.
+#[cfg(feature = "whole")]
+#[wasm_bindgen]
+pub fn generated(spec: &str) -> JsValue {
+    let limit = crate::trace::PAGE_JOB_LIMIT;
+    let o = match crate::workload::WorkloadOptions::parse(spec) {
+        Ok(o) if o.days.is_none() && o.jobs as u64 > limit => {
+            let n = crate::render::axis::whole_or_number(limit as f64);
+            let message = format!(
+                "The page generates at most {n} jobs; the schedlab command-line tool makes more (schedlab generate)."
+            );
+            return failure(message, Value::Null);
+        }
+        Ok(o) => o,
+        Err(e) => return failure(format!("Cannot generate the workload: {e}"), Value::Null),
+    };
+    let swf = generate_swf(spec);
+    if let Some(message) = swf.strip_prefix("error: ") {
+        return failure(format!("Cannot generate the workload: {message}"), Value::Null);
+    }
+    let size = o.days.map_or_else(
+        || format!("{} jobs", crate::render::axis::whole_or_number(o.jobs as f64)),
+        |d| format!("{d} days of jobs"),
+    );
+    let load = o.load.map_or_else(|| "the model's load".to_string(), |l| format!("load {l}"));
+    let name = format!("Lublin-Feitelson: {size}, {} processors, {load}, seed {}", o.machine, o.seed);
+    let note = swf.lines().find_map(|l| l.strip_prefix("; Note: generated with ")).unwrap_or("");
+    let made: serde_json::Map<String, Value> =
+        note.split(',').filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k.into(), Value::String(v.into()))).collect();
+    js(&json!({"ok": true, "swf": swf, "name": name, "made": made}))
 }
 
 /// The trace as SWF v2.2 text with a full header ([`crate::trace::to_swf`]): what the page

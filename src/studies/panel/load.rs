@@ -365,6 +365,26 @@ mod tests {
     }
 
     #[test]
+    fn the_form_follows_the_trace_until_set_and_hides_what_does_not_apply() {
+        use crate::studies::panel::form_values;
+        let form: Vec<(String, String)> = [("source", "generated"), ("seeds", "3"), ("loads", "0.5, 0.9,")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let log = about(json!({"name": "x.swf", "offered": 0.7, "generated": null}));
+        let v = form_values(&LoadSweep, &form, &[], &log);
+        assert_eq!(v.fill, [("ls-source".to_string(), "trace".to_string())], "a log's sweep scales the log");
+        assert_eq!(v.options, ["source=trace", "seeds=3", "loads=0.5,0.9"]);
+        assert_eq!(v.hidden, [("ls-seeds-label".to_string(), true)]);
+        assert_eq!(v.url[0], ("ls_source".to_string(), None), "the trace's default is left out of the link");
+        assert_eq!(v.url[2], ("ls_loads".to_string(), Some(vec!["0.5,0.9".to_string()])));
+        // Set by the user, the field keeps its value on this trace.
+        let v = form_values(&LoadSweep, &form, &["source".to_string()], &log);
+        assert!(v.fill.is_empty() && v.options[0] == "source=generated" && !v.hidden[0].1);
+        assert_eq!(v.url[0], ("ls_source".to_string(), Some(vec!["generated".to_string()])));
+    }
+
+    #[test]
     fn a_log_is_scaled_from_its_own_offered_load() {
         let held = json!({"name": "log", "offered": 0.5, "generated": null});
         assert_eq!(LoadSweep.defaults(&about(held.clone())), vec![("source", "trace".to_string())]);

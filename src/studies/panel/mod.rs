@@ -521,6 +521,73 @@ pub fn form_page<S: Study + ?Sized>(st: &S, link: &[(String, String)]) -> Value 
     serde_json::json!({"prefix": prefix, "fields": fields, "html": html, "set": set})
 }
 
+/// A field's value as the engine and links take it: a list's items without the spaces after
+/// commas, a box's lines trimmed, else trimmed.
+fn field_value(f: &Field, raw: &str) -> String {
+    let (sep, parts): (&str, Vec<&str>) = if f.list {
+        (",", raw.split(',').collect())
+    } else if f.lines > 0 {
+        ("\n", raw.lines().collect())
+    } else {
+        return raw.trim().to_string();
+    };
+    parts.into_iter().map(str::trim).filter(|p| !p.is_empty()).collect::<Vec<_>>().join(sep)
+}
+
+/// What a study's form holds, read from its controls' values.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct FormValues {
+    /// Each field's value as `KEY=VALUE`, in the fields' order (the study's options).
+    pub options: Vec<String>,
+    /// Controls (by id) to show another value: a field not set by the link or the user follows
+    /// the trace, taking the value the study gives it there.
+    pub fill: Vec<(String, String)>,
+    /// Labels (by id) shown only while another field has a value: whether each is hidden now.
+    pub hidden: Vec<(String, bool)>,
+    /// The study in a link: each field's parameter with its values (a box of lines gives one
+    /// per line), none when the field is at its default.
+    pub url: Vec<(String, Option<Vec<String>>)>,
+}
+
+/// The form's values from its controls' `form` (key, value) pairs (a box of choices gives those
+/// ticked, separated by commas) on the trace of `about`; the fields in `set` no longer follow it.
+pub fn form_values<S: Study + ?Sized>(st: &S, form: &[(String, String)], set: &[String], about: &Value) -> FormValues {
+    let prefix = st.prefix();
+    let defaults = st.defaults(about);
+    let trace_default = |key: &str| defaults.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
+    let mut out = FormValues::default();
+    let mut values: Vec<(&str, String)> = Vec::new();
+    for f in st.fields().iter().filter(|f| f.input != "note") {
+        let raw = form.iter().find(|(k, _)| k == f.key).map_or(f.default, |(_, v)| v.as_str());
+        let raw = match trace_default(f.key) {
+            Some(v) if !set.iter().any(|k| k == f.key) && v != raw => {
+                out.fill.push((format!("{prefix}-{}", f.key), v.to_string()));
+                v
+            }
+            _ => raw,
+        };
+        let value = field_value(f, raw);
+        let default = field_value(f, trace_default(f.key).unwrap_or(f.default));
+        let link = if f.lines > 0 { value.lines().map(String::from).collect() } else { vec![value.clone()] };
+        out.url.push((f.url.to_string(), (value != default).then_some(link)));
+        out.options.push(format!("{}={value}", f.key));
+        values.push((f.key, value));
+    }
+    for f in st.fields().iter().filter(|f| f.when.is_some()) {
+        let (key, wanted) = f.when.unwrap_or_default();
+        let hidden = values.iter().find(|(k, _)| *k == key).is_none_or(|(_, v)| v != wanted);
+        out.hidden.push((format!("{prefix}-{}-label", f.key), hidden));
+    }
+    out
+}
+
+/// The options a report is made with: the view fields' values `now`, the others' as they `ran`.
+pub fn report_options<S: Study + ?Sized>(st: &S, ran: &[String], now: &[String]) -> Vec<String> {
+    let fields = st.fields();
+    let inputs = fields.iter().filter(|f| f.input != "note");
+    inputs.zip(ran.iter().zip(now)).map(|(f, (r, n))| if f.view { n.clone() } else { r.clone() }).collect()
+}
+
 /// A block that is not a chart, as HTML.
 fn block_html(b: &Block) -> String {
     use crate::render::html::{self, El};
