@@ -349,8 +349,12 @@ pub fn study_plan(name: &str, form: Vec<String>, set: Vec<String>, settings: Vec
     let planned = about(trace).and_then(|about| {
         crate::with_study!(name, |st| {
             let prefix = st.prefix();
-            let notes: serde_json::Map<String, Value> =
-                st.notes(&about).into_iter().map(|(k, text)| (format!("{prefix}-{k}"), Value::String(text))).collect();
+            // Every note field's text: those the trace gives none are emptied.
+            let given = st.notes(&about);
+            let text = |key: &str| given.iter().find(|(k, _)| *k == key).map_or("", |(_, t)| t.as_str()).to_string();
+            let notes: serde_json::Map<String, Value> = (st.fields().iter().filter(|f| f.input == "note"))
+                .map(|f| (format!("{prefix}-{}", f.key), Value::String(text(f.key))))
+                .collect();
             let values = crate::studies::panel::form_values(st, &form, &set, &about);
             let plan = crate::studies::panel::Options::parse(&st.fields(), &values.options)
                 .and_then(|o| st.plan(&o, &settings, &about));
@@ -465,10 +469,22 @@ pub fn generate_swf(spec: &str) -> String {
 #[cfg(feature = "whole")]
 #[wasm_bindgen]
 pub fn generated(spec: &str) -> JsValue {
+    // Counts with their thousands grouped, as a sentence writes them ("3,000 jobs").
+    let grouped = |n: u64| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
     let limit = crate::trace::PAGE_JOB_LIMIT;
     let o = match crate::workload::WorkloadOptions::parse(spec) {
         Ok(o) if o.days.is_none() && o.jobs as u64 > limit => {
-            let n = crate::render::axis::whole_or_number(limit as f64);
+            let n = grouped(limit);
             let message = format!(
                 "The page generates at most {n} jobs; the schedlab command-line tool makes more (schedlab generate)."
             );
@@ -481,10 +497,7 @@ pub fn generated(spec: &str) -> JsValue {
     if let Some(message) = swf.strip_prefix("error: ") {
         return failure(format!("Cannot generate the workload: {message}"), Value::Null);
     }
-    let size = o.days.map_or_else(
-        || format!("{} jobs", crate::render::axis::whole_or_number(o.jobs as f64)),
-        |d| format!("{d} days of jobs"),
-    );
+    let size = o.days.map_or_else(|| format!("{} jobs", grouped(o.jobs as u64)), |d| format!("{d} days of jobs"));
     let load = o.load.map_or_else(|| "the model's load".to_string(), |l| format!("load {l}"));
     let name = format!("Lublin-Feitelson: {size}, {} processors, {load}, seed {}", o.machine, o.seed);
     let note = swf.lines().find_map(|l| l.strip_prefix("; Note: generated with ")).unwrap_or("");
