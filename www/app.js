@@ -7,19 +7,17 @@ const $ = (sel) => document.querySelector(sel);
 // How workers and the demo are obtained. The single-file build (scripts/build-single.py) drops
 // this block and defines SCHEDLAB_PLATFORM itself, with Blob workers and an inlined demo.
 // @module-only-begin
+/** An engine: its glue `js` on the wasm `wasm`. */
+const glue = (js, wasm) => async () => {
+  const m = await import(js);
+  await m.default({ module_or_path: new URL(wasm, import.meta.url) });
+  return m;
+};
 globalThis.SCHEDLAB_PLATFORM ??= {
   worker: () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }),
-  engine: async () => {
-    const m = await import('./pkg/schedlab.js');
-    await m.default({ module_or_path: new URL('./pkg/schedlab_bg.wasm', import.meta.url) });
-    return m;
-  },
+  engine: glue('./pkg/schedlab.js', './pkg/schedlab_bg.wasm'),
   // Every export, the studies' and Learn's too: a second instance of the glue on the whole wasm.
-  wholeEngine: async () => {
-    const m = await import('./pkg/schedlab_all.js');
-    await m.default({ module_or_path: new URL('./pkg/schedlab_all_bg.wasm', import.meta.url) });
-    return m;
-  },
+  wholeEngine: glue('./pkg/schedlab_all.js', './pkg/schedlab_all_bg.wasm'),
   // The views the page opens without: the study panels, the Load view and Learn, their exports in
   // one object, and their markup (www/panels.html) as `markup`.
   panels: async () =>
@@ -37,17 +35,10 @@ const PLATFORM = globalThis.SCHEDLAB_PLATFORM;
 let P = null;
 let panelsLoading = null;
 
-/**
- * Loads the study panels, the Load view and Learn with the whole engine, and installs them, the
- * first time a view shows one of them. Resolves to their exports.
- */
+/** Loads the study panels, the Load view and Learn with the whole engine, and installs them, the first time a view shows one of them. */
 const panelsReady = () =>
   (panelsLoading ??= Promise.all([PLATFORM.panels(), wholeReady()]).then(
-    ([m]) => {
-      P = m;
-      installPanels();
-      return m;
-    },
+    ([m]) => ((P = m), installPanels(), m),
     (e) => {
       panelsLoading = null; // shown again, the view tries again
       setStatus(`This view failed to load: ${e.message ?? e}`, 'error');
@@ -61,10 +52,7 @@ const withPanels = (draw) => (P ? draw() : panelsReady().then(draw, () => {}));
 /** Each trace's bytes get an id, so a worker that already holds them is sent the id alone. */
 const traceIds = new WeakMap();
 let lastTraceId = 0;
-function traceId(bytes) {
-  if (!traceIds.has(bytes)) traceIds.set(bytes, ++lastTraceId);
-  return traceIds.get(bytes);
-}
+const traceId = (bytes) => traceIds.get(bytes) ?? traceIds.set(bytes, ++lastTraceId).get(bytes);
 
 /** Web Lock names tie each worker's life to the page; they are unique to this page. */
 const LOCK_PREFIX = `schedlab-${performance.timeOrigin}-${Math.random().toString(36).slice(2)}`;
@@ -76,11 +64,7 @@ function deadline(task) {
   return s > 0 ? (s + 10) * 1000 : 0;
 }
 
-/**
- * A fixed pool of workers; each runs one task at a time. A worker that fails, crashes or closes
- * is replaced and its task resolves with the error; one that overruns its time budget by 10 s is
- * stopped the same way.
- */
+/** A fixed pool of workers, each running one task at a time; one that fails, crashes, closes or overruns its time budget by 10 s is replaced, its task resolving with the error. */
 class Pool {
   constructor(size) {
     Object.assign(this, { workers: [], queue: [], next: 1 });
@@ -126,10 +110,7 @@ class Pool {
   signal(tag, msg) {
     for (const w of this.workers) if (w.task?.tag === tag) w.worker.postMessage({ ...msg, id: w.task.id });
   }
-  /**
-   * Ends worker `w`'s task with `data` (a failure unless `data.ok`). A worker that crashed, closed,
-   * overran or failed (its engine may be unusable) is replaced by a fresh one (`replace`).
-   */
+  /** Ends worker `w`'s task with `data` (a failure unless `data.ok`); one that crashed, closed, overran or failed (its engine may be unusable) is replaced (`replace`). */
   end(w, data, replace = !data.ok, pump = true) {
     if (w.gone) return;
     const task = w.task;
@@ -190,8 +171,7 @@ if (params.has('embed')) {
   document.body.classList.add('embed');
   if (params.get('controls') === '1') document.body.classList.add('controls');
   const full = new URL(location.href);
-  full.searchParams.delete('embed');
-  full.searchParams.delete('controls');
+  for (const key of ['embed', 'controls']) full.searchParams.delete(key);
   Object.assign($('#open-full'), { href: full.href, hidden: false });
 }
 
@@ -202,11 +182,8 @@ const STUDIES = ['tsafrir', 'ward', 'lawson', 'kettimuthu', 'leung'];
 state.view = VIEWS.includes(params.get('view')) ? params.get('view') : 'compare';
 state.study = STUDIES.includes(params.get('study')) ? params.get('study') : 'tsafrir';
 
-function setStatus(text, kind = '') {
-  const el = $('#status');
-  el.textContent = text;
-  el.className = kind;
-}
+/** The status line says `text` (`kind`: its class: error, done). */
+const setStatus = (text, kind = '') => Object.assign($('#status'), { textContent: text, className: kind });
 
 /** The URL's parameters as flat (name, value) pairs, as the engine takes them. */
 const linkPairs = () => [...new URLSearchParams(location.search)].flat();
@@ -214,10 +191,7 @@ const linkPairs = () => [...new URLSearchParams(location.search)].flat();
 /** The policy panel's inputs as flat (name, value) pairs, boxes only when ticked. */
 const formPairs = () => [...document.querySelectorAll('#policies [name]')].filter((i) => i.type !== 'checkbox' || i.checked).flatMap((i) => [i.name, i.value]);
 
-/**
- * What the policy panel asks for, as the engine reads it: {ticked, shared, budget, runs, link}, the
- * runs of `names` (null: the ticked policies) and the link that reproduces them.
- */
+/** What the policy panel asks for, as the engine reads it: {ticked, shared, budget, runs, link}, the runs of `names` (null: the ticked ones) and their link. */
 const panel = (names = null) => pageEngine().panel_state(linkPairs(), formPairs(), names);
 
 /** Settings shared by every policy, as `KEY=VALUE`. */
@@ -236,22 +210,20 @@ const writeLink = (flat) => {
 /** Keeps the panel (the predictor's values, your own policy, the budget) in the URL as it is edited. */
 const syncForm = () => writeLink(panel().link);
 
-/** Writes a panel's URL parameters (null: the default, left out; a list: the parameter once per item). */
-function syncPanelUrl(values) {
+/** Writes URL parameters (null: the default, left out; a list: the parameter once per item), as a new history entry when `push`. */
+function syncPanelUrl(values, push = false) {
   const u = new URL(location.href);
   for (const [key, value] of Object.entries(values ?? {})) {
     u.searchParams.delete(key);
     for (const v of value === null ? [] : [value].flat()) u.searchParams.append(key, v);
   }
-  history.replaceState(null, '', u);
+  history[push ? 'pushState' : 'replaceState'](null, '', u);
 }
 
 /** The policy panel as the engine writes it from the link: the policies by group, your own, the predictor, the options. */
 function renderPolicies() {
   const p = pageEngine().policy_panel(linkPairs());
-  $('#policy-list').innerHTML = p.list;
-  $('#pred-controls').innerHTML = p.predictor;
-  $('#options').innerHTML = p.options;
+  [$('#policy-list').innerHTML, $('#pred-controls').innerHTML, $('#options').innerHTML] = [p.list, p.predictor, p.options];
   checkMine();
 }
 
@@ -275,9 +247,7 @@ function installPolicies() {
   box.addEventListener('change', (e) => {
     const t = e.target;
     if (t.id === 'mine-examples' && t.value) {
-      $('#mine-priority').value = t.value;
-      t.value = '';
-      $('#policy-list input[value="mine"]').checked = true;
+      [$('#mine-priority').value, t.value, $('#policy-list input[value="mine"]').checked] = [t.value, '', true];
       checkMine();
     } else if (t.dataset.pred) predictor(t.name === 'pred:base' ? [t.name, t.value] : formPairs());
     edited();
@@ -287,11 +257,9 @@ function installPolicies() {
 
 /** Checks your own policy's priority as it is typed and says what is wrong under it, with its column. */
 function checkMine() {
-  const input = $('#mine-priority');
-  const said = pageEngine().check_priority(input.value.trim() || '-submit');
-  input.setAttribute('aria-invalid', String(!said.ok));
-  $('#mine-error').textContent = said.ok ? '' : said.message;
-  $('#mine-error').hidden = said.ok;
+  const said = pageEngine().check_priority($('#mine-priority').value.trim() || '-submit');
+  $('#mine-priority').setAttribute('aria-invalid', String(!said.ok));
+  Object.assign($('#mine-error'), { textContent: said.ok ? '' : said.message, hidden: said.ok });
 }
 
 /** The Trace view's report, the header's line and the warning of a stopped reading, as the engine writes them. */
@@ -301,9 +269,7 @@ function renderReport(value) {
   $('#trace-name').textContent = state.name || 'No trace yet';
   $('#trace-facts').textContent = value.chip;
   putHtml($('#trace-report'), value.html);
-  const box = $('#load-warning');
-  box.hidden = !value.warning;
-  box.innerHTML = value.warning?.html ?? '';
+  const box = Object.assign($('#load-warning'), { hidden: !value.warning, innerHTML: value.warning?.html ?? '' });
   if (value.warning?.line) box.dataset.line = String(value.warning.line);
   else delete box.dataset.line;
 }
@@ -311,11 +277,7 @@ function renderReport(value) {
 /** A loader worker whose engine grew past this is replaced after the load, returning the memory. */
 const LOADER_MEMORY_KEPT = 256 << 20;
 
-/**
- * Reads a File or Blob in the loader worker, streaming it into the engine, and keeps the packed
- * trace it gives: every later task sends those bytes. Cancel stops the reading and keeps what was
- * read. Resolves to true when the trace can be run (and the reading was not stopped by the user).
- */
+/** Streams a File or Blob into the engine in the loader worker and keeps the packed trace (every later task sends it); Cancel keeps what was read. True when it can run. */
 async function loadFile(file, name) {
   const generation = ++state.generation;
   state.pool.cancel();
@@ -396,12 +358,9 @@ async function runPolicies(names) {
   renderResults();
   setStatus(`Running ${names.length} ${names.length === 1 ? 'policy' : 'policies'}…`);
   document.body.dataset.state = 'running';
-  const t0 = performance.now();
-  const failures = []; // [policy, message]
-  const problems = $('#run-problems');
-  problems.textContent = '';
-  const bars = $('#progress');
-  bars.textContent = '';
+  const [t0, failures] = [performance.now(), []]; // failures: the policies that failed
+  const [problems, bars] = [$('#run-problems'), $('#progress')];
+  problems.textContent = bars.textContent = '';
   const budget = asked.budget ? [`budget_s=${asked.budget}`] : []; // the engine's time budget per policy
   state.order = [...names];
   renderChosen();
@@ -412,34 +371,32 @@ async function runPolicies(names) {
     const bar = make('progress', { max: 1, value: 0, title: policy });
     const label = bars.appendChild(make('label', {}, `${policy} `, bar));
     label.dataset.policy = policy;
-    const onprogress = (share) => (bar.value = share);
     const { policy: runs, settings } = asked.runs[names.indexOf(policy)];
     const ran = { policy: runs, settings };
-    const task = { kind: 'simulate', tag: 'run', bytes: state.bytes, ...ran, settings: [...settings, ...budget], points: 400, onprogress };
-    const res = await state.pool.run(task);
+    const res = await state.pool.run({ kind: 'simulate', tag: 'run', bytes: state.bytes, ...ran, settings: [...settings, ...budget], points: 400, onprogress: (share) => (bar.value = share) });
     const ok = res.ok && res.value.ok;
     bar.value = ok ? 1 : bar.value;
     label.classList.add(ok && !res.value.result.stopped ? 'finished' : 'stopped');
     if (generation !== state.generation) return;
     if (ok) {
       // The custom configuration is shown under its own name; `base` says what it ran on.
-      const result = policy === 'custom' ? { ...res.value.result, policy, base: task.policy } : res.value.result;
+      const result = policy === 'custom' ? { ...res.value.result, policy, base: runs } : res.value.result;
       state.results.set(policy, { ...res.value, result, ms: res.ms, memory: res.memory, task: ran });
       renderResults();
     } else if (!res.cancelled) {
       // Named by policy; the other policies' results stay.
-      const message = res.ok ? res.value.message : res.error;
-      failures.push([policy, message]);
-      problems.append(make('li', { textContent: `${policy}: ${message}` }));
+      const message = `${policy}: ${res.ok ? res.value.message : res.error}`;
+      failures.push(policy);
+      problems.append(make('li', { textContent: message }));
       problems.lastChild.dataset.policy = policy;
-      setStatus(`${policy}: ${message}`, 'error');
+      setStatus(message, 'error');
     }
   });
   await Promise.all(jobs);
   if (generation !== state.generation) return;
   fillGanttPicks(names);
   const partial = [...state.results.values()].filter((r) => r.result.stopped).length;
-  const said = pageEngine().run_status(names, failures.map(([p]) => p), state.results.size, partial, state.report.jobs_kept, (performance.now() - t0) / 1000);
+  const said = pageEngine().run_status(names, failures, state.results.size, partial, state.report.jobs_kept, (performance.now() - t0) / 1000);
   setStatus(said, failures.length ? 'done error' : 'done');
   document.body.dataset.state = 'done';
 }
@@ -454,8 +411,7 @@ function renderResults() {
   const t = pageEngine()?.compare_tables(views(), hashes, memory, state.sort.key, state.sort.dir);
   if (t) {
     putTable($('#results'), t.table);
-    if (list.length) putTable($('#leaderboard'), t.board);
-    else $('#leaderboard').replaceChildren();
+    putTable($('#leaderboard'), list.length ? t.board : '<table></table>');
     for (const th of document.querySelectorAll('#results th[data-key]')) th.tabIndex = 0;
   }
   renderView();
@@ -467,11 +423,8 @@ function place(policy) {
   return i < 0 ? state.catalogue.policies.length : i;
 }
 
-/** The runs shown, in the order the policies were chosen: a run's place picks its colour. */
-function runs() {
-  const order = state.order.length ? state.order : [...state.results.keys()];
-  return order.filter((n) => state.results.has(n)).map((n) => state.results.get(n));
-}
+/** The runs shown, in the order the policies were chosen. */
+const runs = () => (state.order.length ? state.order : [...state.results.keys()]).filter((n) => state.results.has(n)).map((n) => state.results.get(n));
 
 /** What the engine draws of the runs shown. */
 const views = () => runs().map((r) => ({ ...r.view, policy: r.result.policy }));
@@ -497,27 +450,17 @@ function renderChosen() {
 /** Jobs: the wait-time distribution, the 16 categories, the accuracy histogram. */
 function renderJobs() {
   const list = runs();
-  const none = 'Run a policy to see its jobs.';
-  if (!list.length) {
-    for (const id of ['#chart-cdf', '#chart-categories', '#chart-accuracy']) emptyFigure($(id), none);
-    return;
-  }
+  if (!list.length) return ['#chart-cdf', '#chart-categories', '#chart-accuracy'].forEach((id) => emptyFigure($(id), 'Run a policy to see its jobs.'));
   showFigure($('#chart-cdf'), 'wait-cdf', (o) => pageEngine().compare_figure(views(), { kind: 'wait-cdf' }, o));
-  const pick = $('#policy-pick');
-  fillPick(pick, list, ['easy']);
-  const at = (select) => list.findIndex((r) => r.result.policy === select.value);
-  showFigure($('#chart-categories'), `categories-${pick.value}`, (o) =>
-    pageEngine().compare_figure(views(), { kind: 'categories', run: at(pick) }, o),
-  );
-  const acc = $('#accuracy-policy');
-  fillPick(acc, list, ['easy++', 'easy']);
+  const [pick, acc, names] = [$('#policy-pick'), $('#accuracy-policy'), list.map((r) => r.result.policy)];
+  fillPick(pick, names, ['easy']);
+  fillPick(acc, names, ['easy++', 'easy']);
+  const at = (select) => names.indexOf(select.value);
+  showFigure($('#chart-categories'), `categories-${pick.value}`, (o) => pageEngine().compare_figure(views(), { kind: 'categories', run: at(pick) }, o));
   const canvas = $('#chart-accuracy');
   const fig = showFigure(canvas, `accuracy-${acc.value}`, (o) => pageEngine().compare_figure(views(), { kind: 'accuracy', run: at(acc) }, o));
   // The histogram's counts, for checks against the command line's accuracy_histogram.
-  if (fig) {
-    canvas.dataset.data = JSON.stringify(state.results.get(acc.value)?.result.accuracy_histogram ?? null);
-    canvas.dataset.policy = acc.value;
-  }
+  if (fig) Object.assign(canvas.dataset, { data: JSON.stringify(state.results.get(acc.value)?.result.accuracy_histogram ?? null), policy: acc.value });
 }
 
 /** Table 3 and the predictability tables of the runs in catalogue order, as the engine makes them. */
@@ -543,24 +486,11 @@ function renderView() {
   else if (state.view === 'learn') withPanels(() => P.redrawLearn());
 }
 
-/**
- * Offers the runs in a policy select: keeps the user's own pick (remembered on change), else the
- * first of `preferred` that ran, else the first run.
- */
-function fillPick(select, list, preferred) {
-  const names = list.map((r) => r.result.policy);
-  const keep = [select.dataset.chosen, ...preferred].find((n) => names.includes(n)) ?? names[0] ?? '';
-  if ([...select.options].map((o) => o.value).join() !== names.join()) {
-    select.textContent = '';
-    for (const n of names) select.add(new Option(n, n));
-  }
+/** Offers the runs `names` in a policy select (`none`: the text of '' among them): keeps the user's own pick (remembered on change), else the first of `preferred` that ran, else the first. */
+function fillPick(select, names, preferred, none = '') {
+  const keep = [select.dataset.chosen, ...preferred].find((n) => n !== undefined && n !== null && names.includes(n)) ?? names[0] ?? '';
+  if ([...select.options].map((o) => o.value).join() !== names.join()) select.replaceChildren(...names.map((n) => new Option(n || none, n)));
   select.value = keep;
-}
-
-/** A policy chosen in a select stays chosen through later runs. */
-function choose(e) {
-  e.target.dataset.chosen = e.target.value;
-  renderView();
 }
 
 /** One tooltip for every canvas: shows what the chart under the pointer says is there. */
@@ -569,15 +499,10 @@ function installTooltip() {
   document.addEventListener('mousemove', (e) => {
     const c = e.target;
     const text = c instanceof HTMLCanvasElement && c.hover ? c.hover(e.offsetX, e.offsetY) : null;
-    if (!text) {
-      tip.hidden = true;
-      return;
-    }
-    tip.textContent = text;
-    tip.hidden = false;
+    Object.assign(tip, { hidden: !text, textContent: text ?? '' });
+    if (!text) return;
     const right = e.pageX + 12 + tip.offsetWidth > document.documentElement.clientWidth;
-    tip.style.left = `${right ? e.pageX - 12 - tip.offsetWidth : e.pageX + 12}px`;
-    tip.style.top = `${e.pageY + 12}px`;
+    Object.assign(tip.style, { left: `${right ? e.pageX - 12 - tip.offsetWidth : e.pageX + 12}px`, top: `${e.pageY + 12}px` });
   });
 }
 
@@ -605,10 +530,7 @@ async function openGantt(g, policy) {
   const i = timeline.charts.indexOf(g);
   g.canvas.closest('.figure').hidden = !policy;
   $('#gantts').classList.toggle('two', !!timeline.charts[1].policy || (i === 1 && !!policy));
-  if (!policy || !state.bytes) {
-    g.policy = null;
-    return timeline.window.close(i);
-  }
+  if (!policy || !state.bytes) return (g.policy = null), timeline.window.close(i);
   const generation = ++g.generation;
   const res = await g.pool.run({ kind: 'gantt-open', bytes: state.bytes, ...ranWith(policy) });
   if (generation !== g.generation || !res.ok) return;
@@ -635,19 +557,13 @@ function drawTimeline() {
 
 function requestGantt(g) {
   if (!windowShown() || !g.policy) return;
-  if (g.busy) {
-    g.pending = true;
-    return;
-  }
+  if (g.busy) return (g.pending = true);
   g.busy = true;
   requestAnimationFrame(async () => {
     const c = g.canvas;
     // A new trace may have come between the request and this frame.
     const [t0, t1] = windowShown() ?? [];
-    if (t0 === undefined || !g.policy) {
-      g.busy = g.pending = false;
-      return;
-    }
+    if (t0 === undefined || !g.policy) return (g.busy = g.pending = false);
     const frame = showFigure(c, `gantt-${g.policy}`, (o) =>
       pageEngine().gantt_figure(g.extent[2], t0, t1, `${g.policy}: processors over time`, { ...o, unix_start: state.header?.unix_start_time ?? null }),
     );
@@ -667,10 +583,7 @@ function requestGantt(g) {
       }
     }
     g.busy = false;
-    if (g.pending) {
-      g.pending = false;
-      requestGantt(g);
-    }
+    if (g.pending) (g.pending = false), requestGantt(g);
   });
 }
 
@@ -680,13 +593,11 @@ function clearTimeline() {
   timeline.window = new (pageEngine().Timeline)();
   for (const g of timeline.charts) {
     Object.assign(g, { policy: null, extent: null, selected: null, tip: '', generation: g.generation + 1 });
-    delete g.canvas.dataset.extent;
-    delete g.canvas.dataset.view;
+    for (const key of ['extent', 'view']) delete g.canvas.dataset[key];
   }
   delete $('#gantts').dataset.extent;
   $('#gantt-view').textContent = '';
-  $('#job-card').hidden = true;
-  $('#tip').hidden = true;
+  $('#job-card').hidden = $('#tip').hidden = true;
 }
 
 /** The time and processor under (x, y) on a Gantt chart, or null outside its plot. */
@@ -719,10 +630,8 @@ function installGantt(g) {
   let asking = false;
   c.addEventListener('mousemove', async (e) => {
     const at = ganttPoint(g, e.offsetX, e.offsetY);
-    if (drag || !at || asking) {
-      if (!at) g.tip = '';
-      return;
-    }
+    if (!at) g.tip = '';
+    if (drag || !at || asking) return;
     asking = true;
     const res = await g.pool.run({ kind: 'gantt-hover', view: at });
     g.tip = res.ok ? res.value : '';
@@ -745,55 +654,31 @@ function installGantt(g) {
 /** The whole schedules again. */
 const resetWindow = () => moveWindow((w) => w.reset());
 
-/** A clicked job's record in the card under the charts, and outlined in every Gantt chart. */
-function showJob(job) {
+/** A clicked job's record in the card under the charts, outlined in every Gantt chart, and why it started when it did (the policy's decision log, in a worker). */
+async function showJob(job) {
   const card = $('#job-card');
   card.hidden = !job;
   for (const g of timeline.charts) g.selected = job ? job.index : null;
-  if (!job) {
-    drawTimeline();
-    return;
-  }
-  card.textContent = '';
-  card.append(make('b', { textContent: `Job ${job.job_id}` }), ` under ${job.policy}: ${job.card}.`);
-  card.dataset.job = String(job.job_id);
   drawTimeline();
-  explainJob(card, job);
-}
-
-/** Why the clicked job started when it did, from the policy's decision log (run in a worker). */
-async function explainJob(card, job) {
+  if (!job) return;
+  card.replaceChildren(make('b', { textContent: `Job ${job.job_id}` }), ` under ${job.policy}: ${job.card}.`);
+  card.dataset.job = String(job.job_id);
   const why = card.appendChild(make('div', { className: 'why', textContent: 'Working out why it started when it did…' }));
   const res = await state.pool.run({ kind: 'explain-job', bytes: state.bytes, ...ranWith(job.policy), input: { job: job.job_id } });
   if (card.dataset.job !== String(job.job_id) || !why.isConnected) return;
-  why.textContent = '';
-  if (!res.ok || !res.value.ok) {
-    why.textContent = `No explanation: ${res.ok ? res.value.message : res.error}`;
-    return;
-  }
-  const list = make('ul', {}, ...res.value.explanation.sentences.map((line) => make('li', { textContent: line })));
-  why.append(make('b', { textContent: 'Why it started then' }), list);
+  if (!res.ok || !res.value.ok) return (why.textContent = `No explanation: ${res.ok ? res.value.message : res.error}`);
+  why.replaceChildren(make('b', { textContent: 'Why it started then' }), make('ul', {}, ...res.value.explanation.sentences.map((line) => make('li', { textContent: line }))));
   card.dataset.explained = String(job.job_id);
 }
 
-/** The Gantt selects follow the runs: the first chart shows `gantt=` or easy or the first run. */
+/** The Gantt selects follow the runs: the first chart shows `gantt=` or easy or the first run, the one beside it `beside=` or none. */
 function fillGanttPicks(names) {
-  const [a, b] = [$('#gantt-policy'), $('#gantt-policy-b')];
-  const previous = [a.value || params.get('gantt'), b.value || params.get('beside')];
-  a.textContent = '';
-  b.textContent = '';
-  b.add(new Option('(none)', ''));
-  for (const name of names) if (state.results.has(name)) {
-    a.add(new Option(name, name));
-    b.add(new Option(name, name));
-  }
-  const has = (n) => n && state.results.has(n);
-  a.value = has(previous[0]) ? previous[0] : has('easy') ? 'easy' : a.options[0]?.value ?? '';
+  const [a, b, ran] = [$('#gantt-policy'), $('#gantt-policy-b'), names.filter((n) => state.results.has(n))];
+  fillPick(a, ran, [a.value || params.get('gantt'), 'easy']);
   // Embedded with two policies, the Timeline shows them side by side.
-  const pair = document.body.classList.contains('embed') && names.length === 2 ? names.find((n) => n !== a.value) : '';
-  b.value = has(previous[1]) ? previous[1] : has(pair) ? pair : '';
-  openGantt(timeline.charts[0], a.value);
-  openGantt(timeline.charts[1], b.value);
+  const pair = document.body.classList.contains('embed') && names.length === 2 ? names.find((n) => n !== a.value) : null;
+  fillPick(b, ['', ...ran], [b.value || params.get('beside'), pair, ''], '(none)');
+  timeline.charts.forEach((g, i) => openGantt(g, [a, b][i].value));
 }
 
 function exportCsv() {
@@ -806,10 +691,7 @@ function exportCsv() {
 async function exportSchedule(policy) {
   setStatus(`Preparing the schedule of ${policy}…`);
   const res = await state.pool.run({ kind: 'schedule', bytes: state.bytes, ...ranWith(policy) });
-  if (!res.ok || res.value.startsWith('error:')) {
-    setStatus(`${policy}: ${res.ok ? res.value : res.error}`, 'error');
-    return;
-  }
+  if (!res.ok || res.value.startsWith('error:')) return setStatus(`${policy}: ${res.ok ? res.value : res.error}`, 'error');
   saveBlob(`schedule-${policy}.csv`, new Blob([res.value], { type: 'text/csv' }));
   setStatus(`Saved the schedule of ${policy}.`, 'done');
 }
@@ -819,16 +701,14 @@ function exportJson() {
   saveBlob('schedlab-results.json', new Blob([JSON.stringify(doc, null, 1)], { type: 'application/json' }));
 }
 
-async function readFile(file) {
+/** Reads a file (the user's, or the demo), not a generated workload, and runs the chosen policies on it. */
+async function readFile(file, name = file.name) {
   syncPanelUrl({ gen: null });
   state.generated = null;
-  if (await loadFile(file, file.name)) await traceReady();
+  if (await loadFile(file, name)) await traceReady();
 }
 
-/**
- * A trace is read: the chosen policies run on it. A link to the Load view sweeps first (and an
- * embedded load figure only sweeps: nothing else of the page shows).
- */
+/** A trace is read: the chosen policies run on it. A link to the Load view sweeps first (an embedded load figure only sweeps: nothing else of the page shows). */
 async function traceReady() {
   if (state.view === 'load') await panelsReady().catch(() => {});
   const sweep = state.view === 'load' && P && !state.loadSwept;
@@ -840,9 +720,7 @@ async function traceReady() {
 }
 
 async function main() {
-  const figures = startFigures(PLATFORM.engine, () => PLATFORM.wholeEngine()).catch((e) => {
-    setStatus(`The engine failed to load: ${e.message}`, 'error');
-  });
+  const figures = startFigures(PLATFORM.engine, () => PLATFORM.wholeEngine()).catch((e) => setStatus(`The engine failed to load: ${e.message}`, 'error'));
   state.pool.onchange = () => ($('#busy').textContent = state.pool.busy() ? `${state.pool.busy()} task(s) running` : '');
   const cat = await state.pool.run({ kind: 'catalogue' });
   if (!cat.ok) return setStatus(`The engine failed to load: ${cat.error}`, 'error');
@@ -852,27 +730,22 @@ async function main() {
   document.body.dataset.jobLimit = String(state.limit);
   renderPolicies();
   installPolicies();
-  $('#accuracy-policy').onchange = choose;
-  $('#policy-pick').onchange = choose;
+  // A policy chosen in a select stays chosen through later runs.
+  $('#accuracy-policy').onchange = $('#policy-pick').onchange = (e) => ((e.target.dataset.chosen = e.target.value), renderView());
   installTooltip();
   timeline.charts = [ganttChart($('#gantt')), ganttChart($('#gantt-b'))];
   clearTimeline();
   for (const g of timeline.charts) installGantt(g);
   // The first chart's policy is `gantt=` in the URL, the one beside it `beside=`.
-  ['gantt', 'beside'].forEach((key, i) => {
-    $(`#gantt-policy${i ? '-b' : ''}`).onchange = (e) => (syncPanelUrl({ [key]: e.target.value || null }), openGantt(timeline.charts[i], e.target.value));
-  });
+  ['gantt', 'beside'].forEach((key, i) => ($(`#gantt-policy${i ? '-b' : ''}`).onchange = (e) => (syncPanelUrl({ [key]: e.target.value || null }), openGantt(timeline.charts[i], e.target.value))));
   $('#gantt-reset').onclick = resetWindow;
   $('#file').onchange = (e) => e.target.files[0] && readFile(e.target.files[0]);
   installDrop();
   $('#run-all').onclick = () => runPolicies(state.catalogue.policies.map((p) => p.name));
   $('#run-selected').onclick = () => runPolicies(selected());
   $('#choose').onclick = () => $('#choose').setAttribute('aria-expanded', String(!($('#policies').hidden = !$('#policies').hidden)));
-  $('#cancel').onclick = () => {
-    // While reading: stop and keep what was read. While running: stop the runs, keep the finished ones.
-    if (state.loading) state.loader.signal('load', { kind: 'stop-load', why: 'stopped by the user' });
-    state.pool.cancel('run');
-  };
+  // While reading: stop and keep what was read. While running: stop the runs, keep the finished ones.
+  $('#cancel').onclick = () => (state.loading && state.loader.signal('load', { kind: 'stop-load', why: 'stopped by the user' }), state.pool.cancel('run'));
   $('#budget').value = params.get('budget') ?? '';
   $('#demo').onclick = loadDemo;
   installGenerator();
@@ -889,11 +762,7 @@ async function main() {
     const [th, b] = [e.target.closest('th[data-key]'), e.target.closest('button[data-button]')];
     if (e.type === 'keydown' && (e.key !== 'Enter' && e.key !== ' ')) return;
     if (b && e.type === 'click') exportSchedule(b.dataset.button);
-    else if (th) {
-      const key = th.dataset.key;
-      state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : 1 };
-      renderResults();
-    }
+    else if (th) (state.sort = { key: th.dataset.key, dir: state.sort.key === th.dataset.key ? -state.sort.dir : 1 }), renderResults();
   };
   $('#export-json').onclick = exportJson;
   installViews();
@@ -922,12 +791,7 @@ function installDrop() {
 
 /** The views and the studies: links that switch in place and keep the choice in the URL. */
 function installViews() {
-  for (const a of document.querySelectorAll('#views a, #study-nav a')) {
-    a.onclick = (e) => {
-      e.preventDefault();
-      showView(a.dataset.view ?? 'studies', a.dataset.study);
-    };
-  }
+  for (const a of document.querySelectorAll('#views a, #study-nav a')) a.onclick = (e) => (e.preventDefault(), showView(a.dataset.view ?? 'studies', a.dataset.study));
   window.addEventListener('popstate', () => {
     const p = new URLSearchParams(location.search);
     showView(VIEWS.includes(p.get('view')) ? p.get('view') : 'compare', STUDIES.includes(p.get('study')) ? p.get('study') : state.study, false);
@@ -946,14 +810,7 @@ function showView(view, study = state.study, write = true) {
     if (a.dataset.view ? a.dataset.view === view : a.dataset.study === study) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
-  if (write) {
-    const u = new URL(location.href);
-    if (view === 'compare') u.searchParams.delete('view');
-    else u.searchParams.set('view', view);
-    if (view === 'studies') u.searchParams.set('study', study);
-    else u.searchParams.delete('study');
-    history.pushState(null, '', u);
-  }
+  if (write) syncPanelUrl({ view: view === 'compare' ? null : view, study: view === 'studies' ? study : null }, true);
   renderView();
 }
 
@@ -1039,11 +896,9 @@ async function loadGenerated(spec) {
 }
 
 async function loadDemo() {
-  syncPanelUrl({ gen: null });
-  state.generated = null;
   setStatus('Loading the demo trace…');
   state.demo ??= await PLATFORM.demo(); // read once: a second click makes no request
-  if (await loadFile(new Blob([state.demo]), 'KTH-SP2 excerpt (demo)')) await traceReady();
+  await readFile(new Blob([state.demo]), 'KTH-SP2 excerpt (demo)');
 }
 
 main().catch((e) => setStatus(`Error: ${e.message}`, 'error'));

@@ -52,24 +52,17 @@ export function make(tag, props = {}, ...children) {
 export function emptyFigure(canvas, text) {
   const box = canvas.parentElement;
   canvas.figure?.free();
-  canvas.figure = null;
-  canvas.hover = null;
   delete canvas.dataset.hash;
   canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
   // The message takes the chart's place, not a blank box beside it.
-  canvas.hidden = true;
+  Object.assign(canvas, { figure: null, hover: null, hidden: true });
   let p = box.querySelector('p.empty');
   if (!p) box.prepend((p = make('p', { className: 'empty note' })));
   p.textContent = text;
-  box.querySelector('.tools')?.remove();
-  box.querySelector('.numbers-box')?.remove();
+  for (const el of box.querySelectorAll('.tools, .numbers-box')) el.remove();
 }
 
-/**
- * Draws the Figure that `make(options)` returns on `canvas`, at the canvas's CSS size (and the
- * screen's pixel density), and wires the pointer, the table and the exports to it. `name` names
- * the exported files. Returns the Figure, or null when there is nothing to draw.
- */
+/** Draws the Figure `make(options)` returns on `canvas` at its CSS size and the screen's density, with the pointer, the table and the exports (files named `name`); returns it, or null. */
 export function showFigure(canvas, name, make, extra = {}) {
   if (!engine || !canvas.isConnected || canvas.parentElement.closest('[hidden]')) return null;
   canvas.hidden = false;
@@ -82,8 +75,7 @@ export function showFigure(canvas, name, make, extra = {}) {
   try {
     fig = make(options);
   } catch (e) {
-    emptyFigure(canvas, String(e.message ?? e));
-    return null;
+    return emptyFigure(canvas, String(e.message ?? e)), null;
   }
   // Many runs need more room than the page gave (e.g. bars that stay thick): the canvas grows.
   canvas.dataset.grown = fig.height?.() > height ? 'yes' : '';
@@ -92,8 +84,7 @@ export function showFigure(canvas, name, make, extra = {}) {
     canvas.style.setProperty('height', `${height}px`, 'important');
   }
   const ratio = window.devicePixelRatio || 1;
-  canvas.width = Math.round(width * ratio);
-  canvas.height = Math.round(height * ratio);
+  Object.assign(canvas, { width: Math.round(width * ratio), height: Math.round(height * ratio) });
   fig.paint(canvas);
   canvas.figure?.free();
   canvas.figure = fig;

@@ -91,22 +91,17 @@ export function redrawLearn() {
   el('#learn-time').textContent = p.label;
   el('#learn-back').disabled = el('#learn-first').disabled = p.index <= 0;
   el('#learn-next').disabled = el('#learn-last').disabled = p.index >= p.count - 1;
-  const note = el('#learn-same');
-  note.hidden = !p.same;
-  note.textContent = p.same ?? '';
-  note.dataset.part = p.part ?? '';
+  Object.assign(el('#learn-same'), { hidden: !p.same, textContent: p.same ?? '' }).dataset.part = p.part ?? '';
   document.querySelectorAll('.learn-panel').forEach((panel, k) => {
     const shown = p.panels[k];
     panel.hidden = !shown;
     if (!shown) return;
-    const canvas = panel.querySelector('canvas');
+    const [canvas, said] = [panel.querySelector('canvas'), panel.querySelector('.learn-said')];
     panel.querySelector('h3').textContent = shown.policy;
     panel.querySelector('.learn-queue').textContent = shown.queue;
-    const said = panel.querySelector('.learn-said');
     said.textContent = '';
     if (shown.step === null) return emptyFigure(canvas, shown.note);
-    canvas.dataset.step = String(shown.step);
-    canvas.dataset.time = String(shown.step_time);
+    Object.assign(canvas.dataset, { step: String(shown.step), time: String(shown.step_time) });
     showFigure(canvas, `learn-${shown.policy}-${shown.step}`, (o) => L.learn.figure(k, shown.step, o));
     said.append(...shown.said.map((line) => make('li', { textContent: line })));
     if (shown.note) said.append(make('li', { className: 'note', textContent: shown.note }));

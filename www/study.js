@@ -4,21 +4,15 @@
 // `study` (the single-file build joins the modules into one scope).
 import { showWholeFigure, pageEngine, putHtml } from './figures.js';
 
-/**
- * Each installed study by name: {name, prefix, views (its view fields' keys), ctx, generation,
- * last, figures, set, options, url}. The name tags its tasks and the body's `data-NAME` (running,
- * stopped, done); `prefix` starts its ids.
- */
+/** Each installed study by name: {name, prefix (of its ids), views (its view fields' keys), ctx, generation, last, figures, set, options, url}; the name tags its tasks and the body's `data-NAME`. */
 const studyPanels = new Map();
 
 /** Sets the text (or, with `key` 'value', the value; 'hidden', whether hidden) of each element by id in `pairs`. */
 const studyPut = (pairs, key = 'textContent') => pairs.forEach(([id, v]) => (document.getElementById(id)[key] = v));
 
 /**
- * Builds the form of study `name` into its `[data-panel]` box and wires it. `ctx` gives {pool, params,
- * ready(), bytes(), settings() -> the page's settings as `KEY=VALUE`, about() -> {report, header}
- * of the trace (none before one is read) and `page`, what the Load view sweeps, onurl()}; the page's engine
- * is the whole one by then.
+ * Builds the form of study `name` into its `[data-panel]` box and wires it. `ctx` gives {pool, params, ready(), bytes(),
+ * settings() (`KEY=VALUE`), about() ({report, header} of the trace, and `page`, what the Load view sweeps), onurl()}.
  */
 export function installStudy(name, ctx) {
   const { prefix, fields, html, set } = pageEngine().study_form(name, [...ctx.params].flat());
@@ -48,11 +42,8 @@ export function installStudy(name, ctx) {
   clearStudy(name);
 }
 
-function studyStatus(s, text, kind = '') {
-  const el = document.getElementById(`${s.prefix}-status`);
-  el.textContent = text;
-  el.className = kind;
-}
+/** The study's status line says `text` (`kind`: its class). */
+const studyStatus = (s, text, kind = '') => Object.assign(document.getElementById(`${s.prefix}-status`), { textContent: text, className: kind });
 
 /** The study in the URL: each field not at its default, by its URL name (a box of lines as a list of them). */
 export function studyUrlValues(name) {
@@ -68,14 +59,12 @@ export async function runStudy(name) {
   if (!ctx.ready()) return studyStatus(s, 'Load a trace first.', 'error');
   ctx.pool.cancel(name);
   clearStudy(name); // the last report would not match the new runs
-  const generation = s.generation;
-  const options = s.options;
+  const { generation, options } = s;
   ctx.onurl();
   const about = ctx.about();
   const current = () => generation === s.generation; // a newer run or a new trace makes the runs stale
   const [n, [one, many]] = [plan.tasks.length, plan.noun];
-  const bar = document.getElementById(`${prefix}-progress`);
-  Object.assign(bar, { max: n, value: 0 });
+  const bar = Object.assign(document.getElementById(`${prefix}-progress`), { max: n, value: 0 });
   document.body.dataset[name] = 'running';
   studyStatus(s, `Running ${n} ${n === 1 ? one : many}…`);
   const values = plan.tasks.map(() => null);
@@ -160,11 +149,8 @@ export function studyTraceRead() {
 export function clearStudy(name) {
   const s = studyPanels.get(name);
   if (!s) return;
-  s.generation++;
-  s.last = null;
-  s.figures = [];
-  const box = document.getElementById(`${s.prefix}-report`);
-  box.innerHTML = '<p class="empty note">Run the study to see its tables and charts here.</p>';
+  Object.assign(s, { generation: s.generation + 1, last: null, figures: [] });
+  document.getElementById(`${s.prefix}-report`).innerHTML = '<p class="empty note">Run the study to see its tables and charts here.</p>';
   document.getElementById(`${s.prefix}-progress`).value = 0;
   studyStatus(s, '');
   delete document.body.dataset[s.name];

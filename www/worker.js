@@ -51,10 +51,8 @@ async function zones(eng, bytes, settings) {
     // A zone without its file is read as an unknown one: the header's fixed offset, else UTC.
     if (!zonesRead.has(name)) zonesRead.set(name, await zoneFile(name).catch(() => null));
   }
-  if (!zonesGiven.has(eng)) zonesGiven.set(eng, new Set());
-  const given = zonesGiven.get(eng);
-  for (const [name, tzif] of zonesRead) {
-    if (given.has(name)) continue;
+  const given = zonesGiven.get(eng) ?? zonesGiven.set(eng, new Set()).get(eng);
+  for (const [name, tzif] of [...zonesRead].filter(([name]) => !given.has(name))) {
     given.add(name);
     if (tzif) eng.register_zone(name, tzif);
   }
@@ -68,12 +66,7 @@ let wholeMemory = null; // the whole engine's memory, once it is loaded
 /** The engine instances' memory in bytes (init's value is the instance's exports). */
 const memory = () => ready.then((e) => e.memory.buffer.byteLength + (wholeMemory?.buffer.byteLength ?? 0), () => 0);
 
-/**
- * Streams `file` into a TraceLoader in chunks, reporting progress after each; stops early when
- * the loader says so (job limit, corrupt gzip) or the page asks (`stop-load`), keeping what was read.
- * A file that is not SWF is read again from its start by the whole engine, which alone has the
- * accounting-log readers.
- */
+/** Streams `file` into a TraceLoader in chunks, reporting progress, until the loader (job limit, corrupt gzip) or the page (`stop-load`) stops it; a file that is not SWF is read again by the whole engine's AccountingLoader. */
 async function load(id, file, max, logs = null) {
   const loader = logs ? new logs.AccountingLoader(max || 0) : new engine.TraceLoader(max || 0);
   let read = 0;
@@ -91,11 +84,10 @@ async function load(id, file, max, logs = null) {
       loader.free();
       return await load(id, file, max, await wholeEngine());
     }
-    const why = stops.get(id);
-    if (why && !full && read < file.size) loader.interrupt(why);
+    const stopped = !full && read < file.size ? stops.get(id) ?? null : null;
+    if (stopped) loader.interrupt(stopped);
     const jobs = loader.job_lines();
-    const packed = loader.finish();
-    return { packed, read, size: file.size, jobs, full, stopped: why && !full && read < file.size ? why : null };
+    return { packed: loader.finish(), read, size: file.size, jobs, full, stopped };
   } catch (err) {
     if (loader.__wbg_ptr) loader.free();
     throw err;
@@ -104,21 +96,13 @@ async function load(id, file, max, logs = null) {
   }
 }
 
-self.addEventListener('unhandledrejection', (e) => {
-  self.postMessage({ id: running, ok: false, error: String(e.reason?.message ?? e.reason) });
-});
+self.addEventListener('unhandledrejection', (e) => self.postMessage({ id: running, ok: false, error: String(e.reason?.message ?? e.reason) }));
 
 self.onmessage = async (event) => {
   const { id, kind, policy, settings = [], points = 400, view, input } = event.data;
-  if (kind === 'stop-load') {
-    stops.set(id, event.data.why || 'stopped');
-    return;
-  }
-  if (kind === 'hold') {
-    // Without Web Locks (a page opened from disk) the page cannot tell a closed worker: it waits.
-    navigator.locks?.request(event.data.lock, () => (self.postMessage({ held: true }), new Promise(() => {}))).catch(() => {});
-    return;
-  }
+  if (kind === 'stop-load') return stops.set(id, event.data.why || 'stopped');
+  // Without Web Locks (a page opened from disk) the page cannot tell a closed worker: it waits.
+  if (kind === 'hold') return navigator.locks?.request(event.data.lock, () => (self.postMessage({ held: true }), new Promise(() => {}))).catch(() => {});
   running = id;
   try {
     let { bytes } = event.data;
@@ -133,8 +117,7 @@ self.onmessage = async (event) => {
     const t0 = performance.now();
     let value;
     if (kind === 'load') {
-      const out = await load(id, event.data.file, event.data.max);
-      const { packed, ...rest } = out;
+      const { packed, ...rest } = await load(id, event.data.file, event.data.max);
       self.postMessage({ id, ok: true, value: packed, ...rest, ms: performance.now() - t0, memory: await memory() }, [packed.buffer]);
       return;
     }
