@@ -64,6 +64,7 @@
 
 pub mod calendar;
 pub mod check;
+pub mod cluster;
 pub mod engine;
 pub mod explain;
 pub mod fairstart;

@@ -458,3 +458,49 @@ fn a_gzip_file_reads_as_its_stream_does() {
         assert!(jobs >= 4, "{name}: {jobs} jobs");
     }
 }
+
+/// `info --cluster`: the cluster a slurm.conf describes (slurm.conf(5)'s example, with a GPU
+/// partition and the scheduler's settings) beside a shared sacct sample, its CPUs the machine's size.
+#[test]
+fn info_shows_the_cluster_of_a_slurm_conf() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let log = root.join("../shared/accounting-logs/hpccs__sacct-output-v2.txt");
+    let conf = root.join("tests/fixtures/slurm.conf");
+    let o = schedlab(&["info", log.to_str().unwrap(), "--cluster", conf.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for line in [
+        "machine          116 processors",
+        "  28 nodes: 116 CPUs, 8 GPUs, 550 GB of memory",
+        "    26 × 2 CPUs, 2000 MB: dev0, dev1 ... dev25",
+        "    2 × 32 CPUs, 4 GPUs, 256000 MB: gpu1, gpu2",
+        "    partition debug (default): 17 nodes, MaxTime 00:30:00, MaxNodes 10",
+        "    partition gpu (PriorityTier 2): 2 nodes, MaxTime 2-00:00:00, MaxNodes 2",
+        "    SchedulerParameters=bf_window=4320,bf_resolution=300,bf_max_job_test=500,bf_continue (line 22)",
+    ] {
+        assert!(out.contains(line), "{line:?} missing from:\n{out}");
+    }
+    assert!(out.contains("not used: SlurmctldHost (lines 6, 7), AuthType (line 9)"), "{out}");
+    assert!(out.contains("DownNodes (line 47)"), "{out}");
+    // A machine size given outright wins over the cluster's.
+    let o = schedlab(&["info", log.to_str().unwrap(), "--cluster", conf.to_str().unwrap(), "--set", "machine=64"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("machine          64 processors"));
+    let json = schedlab(&["info", log.to_str().unwrap(), "--cluster", conf.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert_eq!(v["cluster"]["nodes"].as_array().map(Vec::len), Some(28));
+    assert_eq!(v["cluster"]["partitions"][3]["max_time_s"], 172_800);
+}
+
+/// Without a slurm.conf, `info` on a sacct log shows the cluster its jobs ran on (NodeList),
+/// or says why none can be inferred.
+#[test]
+fn info_infers_the_cluster_of_a_sacct_log_or_says_why_not() {
+    let logs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/accounting-logs");
+    let o = schedlab(&["info", logs.join("slurm2sql__test-data1.csv").to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("cluster          inferred from the log's NodeList and AllocTRES"), "{out}");
+    assert!(out.contains("    1 × 2 CPUs, 0 MB: pe2") && out.contains("partition jupyter-long: 1 nodes"), "{out}");
+    let o = schedlab(&["info", logs.join("hpccs__sacct-output-v2.txt").to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("cluster          none inferred: the log has no NodeList column"), "{out}");
+}

@@ -416,7 +416,7 @@ pub(super) fn number(names: &mut HashMap<String, i64>, name: &str) -> i64 {
 
 /// A duration as sacct and PBS write it, `[D-]HH:MM:SS`, `MM:SS` or `MM` (minutes), with optional fractions of a
 /// second, as seconds; `None` for `UNLIMITED`, `Partition_Limit` or nothing.
-pub(super) fn duration(t: &str) -> Result<Option<i64>, String> {
+pub(crate) fn duration(t: &str) -> Result<Option<i64>, String> {
     if t.is_empty()
         || t.eq_ignore_ascii_case("unlimited")
         || t.eq_ignore_ascii_case("partition_limit")

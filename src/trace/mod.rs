@@ -5,7 +5,7 @@
 //! A malformed line is reported with its line number and field and skipped; parsing fails
 //! as a whole only when no usable job remains.
 
-mod accounting;
+pub(crate) mod accounting;
 mod gunzip;
 mod jobcomp;
 mod loader;

@@ -77,6 +77,10 @@ pub enum Command {
         /// example:NAME.
         #[arg(value_name = "TRACE")]
         trace: String,
+        /// The cluster's slurm.conf: its nodes, partitions and scheduler settings are shown, and
+        /// its CPUs are the machine's size unless --set machine= gives one.
+        #[arg(long, value_name = "SLURM_CONF")]
+        cluster: Option<String>,
         #[command(flatten)]
         set: Sets,
         /// Output format.
@@ -349,8 +353,8 @@ impl Command {
             plot(a, st.plot);
         };
         let name = match self {
-            Command::Info { trace, set, format } => {
-                (a.positional, a.sets, a.format) = (vec![trace], set.sets, lower(format));
+            Command::Info { trace, cluster, set, format } => {
+                (a.positional, a.sets, a.format, a.cluster) = (vec![trace], set.sets, lower(format), cluster);
                 "info"
             }
             Command::Run { trace, policy, policy_file, set, format, schedule_out, series, plot: p } => {

@@ -77,6 +77,8 @@ pub struct Args {
     format_to: Option<String>,
     /// `convert -o FILE`.
     output: Option<String>,
+    /// `info --cluster FILE`: the cluster's slurm.conf.
+    cluster: Option<String>,
 }
 
 /// A progress bar on standard error for `n` pieces of work, drawn only when standard error is
@@ -239,13 +241,49 @@ fn cmd_info(a: &Args) -> Result<(), Fail> {
     if let Some((k, v)) = s.policy.first() {
         return Err(usage(format!("--set {k}={v}: info takes only trace options")));
     }
+    let mut s = s;
+    let cluster = match &a.cluster {
+        Some(file) => {
+            let text = std::fs::read_to_string(file).map_err(|e| fail(format!("{file}: {e}")))?;
+            let c = schedlab::cluster::slurm_conf::read(&text);
+            // The papers' machine this cluster stands for: every node's CPUs, unless given.
+            if s.trace.machine.is_none() && c.cpus() > 0 {
+                s.trace.machine = Some(u32::try_from(c.cpus()).map_err(|_| fail(format!("{file}: too many CPUs")))?);
+            }
+            Some((file.as_str(), c))
+        }
+        None => None,
+    };
     let trace = read_trace(path, &s)?;
     match a.format.as_deref().unwrap_or("table") {
         "json" => out!(
             "{}",
-            json!({"report": trace.report, "header": trace.header, "shape": schedlab::metrics::categories::shape(&trace)})
+            json!({"report": trace.report, "header": trace.header, "shape": schedlab::metrics::categories::shape(&trace),
+                   "cluster": cluster.as_ref().map(|(_, c)| c)})
         ),
-        "table" => print_report_table(path, &trace),
+        "table" => {
+            print_report_table(path, &trace);
+            if let Some((file, c)) = &cluster {
+                out!("{:<16} {file} (slurm.conf)", "cluster");
+                for line in c.describe() {
+                    out!("  {line}");
+                }
+                out!("  Simulated as one machine of {} processors: nodes, GPUs, memory and partitions are read, not yet scheduled.", c.cpus());
+            } else if trace.report.format == Some("Slurm sacct output") {
+                // Without a slurm.conf, the cluster the log's jobs show, and that it is a guess.
+                let text = std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+                match schedlab::cluster::infer::from_sacct(&text) {
+                    Ok(c) => {
+                        out!("{:<16} inferred from the log's NodeList and AllocTRES (give --cluster slurm.conf for the real one)", "cluster");
+                        for line in c.describe() {
+                            out!("  {line}");
+                        }
+                        out!("  Each node is as large as the most a job held on it: a lower bound.");
+                    }
+                    Err(why) => out!("{:<16} none inferred: {why}; give --cluster slurm.conf", "cluster"),
+                }
+            }
+        }
         f => return Err(usage(format!("--format {f}: expected table or json"))),
     }
     Ok(())

@@ -1,0 +1,185 @@
+//! The machine's shape as an administrator describes it: nodes with CPUs, GPUs and memory,
+//! grouped into partitions (a node may be in several), and the scheduler's settings, read from
+//! Slurm's `slurm.conf` ([`slurm_conf::read`]) with the lines it does not use listed, or inferred
+//! from a Slurm log's nodes ([`infer::from_sacct`]).
+//!
+//! The simulation still runs on the papers' machine, a count of identical processors: a cluster
+//! gives it its size (every node's CPUs), and its nodes, GPUs, memory and partitions are shown,
+//! not yet scheduled.
+
+pub mod hostlist;
+pub mod infer;
+pub mod slurm_conf;
+
+use serde::Serialize;
+
+/// One node.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Node {
+    /// Its name (`c001`).
+    pub name: String,
+    /// CPUs Slurm allocates on it (`CPUs`, else boards × sockets × cores × threads).
+    pub cpus: u32,
+    /// Memory in MB (`RealMemory`).
+    pub memory_mb: u64,
+    /// GPUs (`Gres=gpu:...`).
+    pub gpus: u32,
+}
+
+/// One partition.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Partition {
+    /// Its name.
+    pub name: String,
+    /// Its nodes, by place in [`Cluster::nodes`].
+    pub nodes: Vec<usize>,
+    /// The longest run a job may ask for (s), none for no limit (`MaxTime`).
+    pub max_time_s: Option<i64>,
+    /// The most nodes a job may take, none for no limit (`MaxNodes`).
+    pub max_nodes: Option<u32>,
+    /// Jobs that name no partition go here (`Default=YES`).
+    pub default: bool,
+    /// Its tier: jobs of a higher one go first (`PriorityTier`).
+    pub priority_tier: u32,
+    /// Its jobs take whole nodes (`OverSubscribe=EXCLUSIVE`).
+    pub exclusive: bool,
+    /// A node runs the jobs of one user at a time (`ExclusiveUser=YES`).
+    pub exclusive_user: bool,
+}
+
+/// A setting of the whole cluster read from the file: its key as Slurm spells it, its value and line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Setting {
+    /// The key (`SchedulerParameters`).
+    pub key: String,
+    /// Its value.
+    pub value: String,
+    /// Its line (from 1).
+    pub line: usize,
+}
+
+/// A cluster: its nodes and partitions, its scheduler's settings, and what reading it met.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Cluster {
+    /// Every node, in the order the file defines them.
+    pub nodes: Vec<Node>,
+    /// Every partition, in the file's order.
+    pub partitions: Vec<Partition>,
+    /// The settings read that are the scheduler's (`SchedulerType`, `SchedulerParameters`,
+    /// `SelectType`, `SelectTypeParameters`, `PriorityType`, `PriorityWeight*`, ...).
+    pub settings: Vec<Setting>,
+    /// What the file holds that SchedLab does not use, with its line: a setting (`SlurmctldPort`),
+    /// a line of a kind it does not read (`DownNodes`), or an attribute of a node or partition
+    /// line (`NodeName's Weight`).
+    pub unused: Vec<(usize, String)>,
+    /// Lines that could not be read, each with its line number and the field at fault.
+    pub problems: Vec<String>,
+}
+
+impl Cluster {
+    /// Every node's CPUs: the processors of the papers' machine this cluster stands for.
+    pub fn cpus(&self) -> u64 {
+        self.nodes.iter().map(|n| u64::from(n.cpus)).sum()
+    }
+
+    /// Every node's GPUs.
+    pub fn gpus(&self) -> u64 {
+        self.nodes.iter().map(|n| u64::from(n.gpus)).sum()
+    }
+
+    /// Every node's memory in MB.
+    pub fn memory_mb(&self) -> u64 {
+        self.nodes.iter().map(|n| n.memory_mb).sum()
+    }
+
+    /// The value of setting `key` (as Slurm spells it, any case), the last one given.
+    pub fn setting(&self, key: &str) -> Option<&str> {
+        self.settings.iter().rev().find(|s| s.key.eq_ignore_ascii_case(key)).map(|s| s.value.as_str())
+    }
+
+    /// The cluster in a few lines, as `schedlab info --cluster` prints it: the nodes grouped by
+    /// shape, each partition, the scheduler's settings read, and what was not used.
+    pub fn describe(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "{} nodes: {} CPUs, {} GPUs, {} GB of memory",
+            self.nodes.len(),
+            self.cpus(),
+            self.gpus(),
+            self.memory_mb() / 1024
+        )];
+        // Nodes of one shape in one line, in the order the shapes first appear.
+        let mut shapes: Vec<(Shape, Vec<&str>)> = Vec::new();
+        for n in &self.nodes {
+            let shape = (n.cpus, n.gpus, n.memory_mb);
+            match shapes.iter_mut().find(|(s, _)| *s == shape) {
+                Some((_, names)) => names.push(&n.name),
+                None => shapes.push((shape, vec![&n.name])),
+            }
+        }
+        for ((cpus, gpus, mem), names) in &shapes {
+            let gpus = if *gpus > 0 { format!(", {gpus} GPUs") } else { String::new() };
+            lines.push(format!("  {} × {cpus} CPUs{gpus}, {mem} MB: {}", names.len(), name_span(names)));
+        }
+        for p in &self.partitions {
+            let time = p.max_time_s.map_or("no time limit".to_string(), |s| format!("MaxTime {}", clock(s)));
+            let nodes = p.max_nodes.map_or(String::new(), |n| format!(", MaxNodes {n}"));
+            let mut flags = Vec::new();
+            if p.default {
+                flags.push("default".to_string());
+            }
+            if p.priority_tier > 1 {
+                flags.push(format!("PriorityTier {}", p.priority_tier));
+            }
+            if p.exclusive {
+                flags.push("whole nodes".to_string());
+            }
+            if p.exclusive_user {
+                flags.push("one user a node".to_string());
+            }
+            let flags = if flags.is_empty() { String::new() } else { format!(" ({})", flags.join(", ")) };
+            lines.push(format!("  partition {}{flags}: {} nodes, {time}{nodes}", p.name, p.nodes.len()));
+        }
+        for s in &self.settings {
+            lines.push(format!("  {}={} (line {})", s.key, s.value, s.line));
+        }
+        // What was not used, once per key with the lines it is on.
+        let mut keys: Vec<(&str, Vec<String>)> = Vec::new();
+        for (line, key) in &self.unused {
+            match keys.iter_mut().find(|(k, _)| k == key) {
+                Some((_, lines)) => lines.push(line.to_string()),
+                None => keys.push((key, vec![line.to_string()])),
+            }
+        }
+        if !keys.is_empty() {
+            let listed: Vec<String> = keys
+                .iter()
+                .map(|(k, l)| format!("{k} (line{} {})", if l.len() > 1 { "s" } else { "" }, l.join(", ")))
+                .collect();
+            lines.push(format!("  not used: {}", listed.join(", ")));
+        }
+        lines.extend(self.problems.iter().map(|p| format!("  not read: {p}")));
+        lines
+    }
+}
+
+/// A node's shape: CPUs, GPUs, memory in MB.
+type Shape = (u32, u32, u64);
+
+/// A few names of a list: all of them up to four, else the first two and the last.
+fn name_span(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        n if n.len() <= 4 => n.join(", "),
+        n => format!("{}, {} ... {}", n[0], n[1], n[n.len() - 1]),
+    }
+}
+
+/// Seconds as Slurm writes a time limit: `D-HH:MM:SS`, or `HH:MM:SS` under a day.
+fn clock(s: i64) -> String {
+    let (d, h, m, sec) = (s / 86_400, s % 86_400 / 3600, s % 3600 / 60, s % 60);
+    if d > 0 {
+        format!("{d}-{h:02}:{m:02}:{sec:02}")
+    } else {
+        format!("{h:02}:{m:02}:{sec:02}")
+    }
+}
