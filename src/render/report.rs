@@ -206,7 +206,7 @@ pub fn load_warning(name: &str, report: &TraceReport, loaded: &Loaded) -> Option
 }
 
 /// A whole number with every thousand grouped (`1,234`), as the page's sentences write counts.
-fn commas(n: u64) -> String {
+pub fn commas(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

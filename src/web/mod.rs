@@ -470,17 +470,7 @@ pub fn generate_swf(spec: &str) -> String {
 #[wasm_bindgen]
 pub fn generated(spec: &str) -> JsValue {
     // Counts with their thousands grouped, as a sentence writes them ("3,000 jobs").
-    let grouped = |n: u64| {
-        let digits = n.to_string();
-        let mut out = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
-    };
+    let grouped = crate::render::report::commas;
     let limit = crate::trace::PAGE_JOB_LIMIT;
     let o = match crate::workload::WorkloadOptions::parse(spec) {
         Ok(o) if o.days.is_none() && o.jobs as u64 > limit => {
