@@ -499,7 +499,7 @@ fn info_infers_the_cluster_of_a_sacct_log_or_says_why_not() {
     let o = schedlab(&["info", logs.join("slurm2sql__test-data1.csv").to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("cluster          inferred from the log's NodeList and AllocTRES"), "{out}");
-    assert!(out.contains("    1 × 2 CPUs, 0 MB: pe2") && out.contains("partition jupyter-long: 1 nodes"), "{out}");
+    assert!(out.contains("    1 × 2 CPUs, 0 MB: pe2") && out.contains("partition jupyter-long: 1 node"), "{out}");
     let o = schedlab(&["info", logs.join("hpccs__sacct-output-v2.txt").to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("cluster          none inferred: the log has no NodeList column"), "{out}");

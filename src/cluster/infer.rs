@@ -89,30 +89,41 @@ pub fn from_sacct(text: &str) -> Result<Cluster, String> {
     Ok(c)
 }
 
-/// What an `AllocTRES` value holds (`billing=4,cpu=4,gres/gpu=1,mem=16G,node=1`).
+/// What an `AllocTRES` or `ReqTRES` value holds (`billing=4,cpu=4,gres/gpu=1,mem=16G,node=1`).
 #[derive(Debug, Default, PartialEq)]
-struct Held {
-    cpu: Option<u64>,
-    gpu: u64,
-    mem_mb: u64,
+pub(crate) struct Tres {
+    /// `cpu=`.
+    pub cpu: Option<u64>,
+    /// `gres/gpu=`, else the sum of the typed `gres/gpu:TYPE=` (0 when none).
+    pub gpu: u64,
+    /// `mem=` in MB (0 when not said).
+    pub mem_mb: u64,
+    /// `node=`.
+    pub node: Option<u64>,
 }
 
-/// Reads an `AllocTRES` value; what it does not hold is none (memory in MB: sacct's `M` by default).
-fn tres_of(value: &str) -> Held {
-    let mut h = Held::default();
+/// Reads an `AllocTRES` or `ReqTRES` value; what it does not hold is none (memory in MB:
+/// sacct's `M` by default).
+pub(crate) fn tres_of(value: &str) -> Tres {
+    let mut h = Tres::default();
+    let (mut plain, mut typed) = (None, 0u64);
     for (key, v) in value.split(',').filter_map(|kv| kv.split_once('=')) {
         match key.trim() {
             "cpu" => h.cpu = v.trim().parse().ok(),
-            "gres/gpu" => h.gpu = v.trim().parse().unwrap_or(0),
+            "gres/gpu" => plain = v.trim().parse().ok(),
+            // Typed GPUs are listed beside the untyped total when both are tracked.
+            k if k.starts_with("gres/gpu:") => typed += v.trim().parse::<u64>().unwrap_or(0),
             "mem" => h.mem_mb = mem_mb(v.trim()).unwrap_or(0),
+            "node" => h.node = v.trim().parse().ok(),
             _ => {}
         }
     }
+    h.gpu = plain.unwrap_or(typed);
     h
 }
 
 /// A memory amount with Slurm's suffixes (K, M, G, T; none is M) in MB.
-fn mem_mb(v: &str) -> Option<u64> {
+pub(crate) fn mem_mb(v: &str) -> Option<u64> {
     let (digits, per_mb) = match v.chars().last()?.to_ascii_uppercase() {
         'K' => (&v[..v.len() - 1], 1.0 / 1024.0),
         'M' => (&v[..v.len() - 1], 1.0),

@@ -9,6 +9,8 @@
 
 pub mod hostlist;
 pub mod infer;
+pub mod nodes;
+pub mod plan;
 pub mod slurm_conf;
 
 use serde::Serialize;
@@ -100,12 +102,16 @@ impl Cluster {
     /// The cluster in a few lines, as `schedlab info --cluster` prints it: the nodes grouped by
     /// shape, each partition, the scheduler's settings read, and what was not used.
     pub fn describe(&self) -> Vec<String> {
+        let memory = match self.memory_mb() {
+            0 => "memory not known".to_string(),
+            m if m < 10 * 1024 => format!("{m} MB of memory"),
+            m => format!("{} GB of memory", m / 1024),
+        };
         let mut lines = vec![format!(
-            "{} nodes: {} CPUs, {} GPUs, {} GB of memory",
-            self.nodes.len(),
-            self.cpus(),
-            self.gpus(),
-            self.memory_mb() / 1024
+            "{}: {}, {}, {memory}",
+            plural(self.nodes.len() as u64, "node"),
+            plural(self.cpus(), "CPU"),
+            plural(self.gpus(), "GPU"),
         )];
         // Nodes of one shape in one line, in the order the shapes first appear.
         let mut shapes: Vec<(Shape, Vec<&str>)> = Vec::new();
@@ -137,7 +143,11 @@ impl Cluster {
                 flags.push("one user a node".to_string());
             }
             let flags = if flags.is_empty() { String::new() } else { format!(" ({})", flags.join(", ")) };
-            lines.push(format!("  partition {}{flags}: {} nodes, {time}{nodes}", p.name, p.nodes.len()));
+            lines.push(format!(
+                "  partition {}{flags}: {}, {time}{nodes}",
+                p.name,
+                plural(p.nodes.len() as u64, "node")
+            ));
         }
         for s in &self.settings {
             lines.push(format!("  {}={} (line {})", s.key, s.value, s.line));
@@ -159,6 +169,15 @@ impl Cluster {
         }
         lines.extend(self.problems.iter().map(|p| format!("  not read: {p}")));
         lines
+    }
+}
+
+/// `n` things, in the plural unless one.
+fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
     }
 }
 

@@ -13,6 +13,7 @@ pub mod fairshare;
 pub mod multiqueue;
 pub mod preempt;
 pub mod relaxed;
+pub mod slurm;
 
 use std::collections::BTreeMap;
 
@@ -31,6 +32,7 @@ use fairshare::{Fairshare, FairshareOptions, FAIRSHARE_DEFAULTS, FAIRSHARE_OPTIO
 use multiqueue::{MultiQueue, MultiQueueOptions, MULTIQUEUE_DEFAULTS, MULTIQUEUE_OPTIONS};
 use preempt::{Limits, Mode, Preempt, PreemptOptions, PREEMPT_DEFAULTS, PREEMPT_OPTIONS};
 use relaxed::{QueueClasses, Relaxed, RelaxedOptions, Window};
+use slurm::{Slurm, SlurmOptions, SLURM_DEFAULTS, SLURM_OPTIONS};
 
 /// One option a policy family takes.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -194,6 +196,9 @@ pub const GROUP_PREEMPT: &str = "Selective preemption (Kettimuthu et al. 2003)";
 
 /// Group of the fairshare presets.
 pub const GROUP_FAIRSHARE: &str = "Fairshare at Sandia (Leung, Sabin & Sadayappan 2010)";
+
+/// Group of Slurm's scheduler on a cluster of nodes.
+pub const GROUP_SLURM: &str = "Today's clusters: Slurm on nodes, GPUs and memory";
 
 /// Group of the list-scheduling and backfilling presets every paper shares.
 pub const GROUP_CORE: &str = "Backfilling (all papers)";
@@ -471,6 +476,33 @@ pub const POLICIES: &[PolicyInfo] = &[
         summary: "dynamic reservations with a 72 h maximum runtime (Leung V.E 8)",
         defaults: &[("reservations", "dynamic"), ("max_runtime_h", "72")],
     },
+    PolicyInfo {
+        name: "slurm",
+        family: "slurm",
+        group: GROUP_SLURM,
+        summary: "Slurm's scheduler: multifactor priority, the main scheduler per partition and backfill every bf_interval, on the cluster's nodes, GPUs and memory (settings from slurm.conf, else Slurm's defaults)",
+        defaults: &[],
+    },
+    PolicyInfo {
+        name: "easy-cluster",
+        family: "slurm",
+        group: GROUP_SLURM,
+        summary: "EASY on every resource: first come, first served on the cluster's nodes, the first waiting job holding a reservation of its CPUs, GPUs and memory while others backfill",
+        defaults: &[
+            ("scheduler", "backfill"),
+            ("priority", "basic"),
+            ("bf_interval", "0"),
+            ("bf_window", "inf"),
+            ("bf_resolution", "1"),
+            ("bf_max_job_test", "inf"),
+            ("bf_max_job_start", "0"),
+            ("bf_max_job_user", "0"),
+            ("bf_max_job_part", "0"),
+            ("bf_min_prio_reserve", "0"),
+            ("bf_min_age_reserve", "0"),
+            ("reservations", "1"),
+        ],
+    },
 ];
 
 /// Whether a policy that ran with `options` (every option value, as a run's result keeps them)
@@ -557,6 +589,7 @@ fn family_defaults(family: &str) -> &'static [(&'static str, &'static str)] {
         "multiqueue" => MULTIQUEUE_DEFAULTS,
         "preempt" => PREEMPT_DEFAULTS,
         "fairshare" => FAIRSHARE_DEFAULTS,
+        "slurm" => SLURM_DEFAULTS,
         _ => &[],
     }
 }
@@ -573,6 +606,7 @@ pub fn family_options(family: &str) -> &'static [OptionDoc] {
         "multiqueue" => MULTIQUEUE_OPTIONS,
         "preempt" => PREEMPT_OPTIONS,
         "fairshare" => FAIRSHARE_OPTIONS,
+        "slurm" => SLURM_OPTIONS,
         _ => &[],
     }
 }
@@ -600,6 +634,7 @@ enum Parsed {
     MultiQueue(MultiQueueOptions),
     Preempt(PreemptOptions),
     Fairshare(FairshareOptions),
+    Slurm(SlurmOptions),
     Custom(BackfillOptions, CustomOptions),
 }
 
@@ -611,6 +646,7 @@ fn parse_family(family: &str, options: &BTreeMap<String, String>) -> Result<Pars
         }
         "preempt" => PreemptOptions::parse(&|k| options.get(k).cloned().unwrap_or_default()).map(Parsed::Preempt),
         "fairshare" => FairshareOptions::parse(&|k| options.get(k).cloned().unwrap_or_default()).map(Parsed::Fairshare),
+        "slurm" => SlurmOptions::parse(&|k| options.get(k).cloned().unwrap_or_default()).map(Parsed::Slurm),
         "custom" => {
             let mut with_reserve = options.clone();
             with_reserve.insert("reserve".into(), "fcfs".into());
@@ -756,6 +792,7 @@ impl Configured {
             | Parsed::MultiQueue(_)
             | Parsed::Preempt(_)
             | Parsed::Fairshare(_)
+            | Parsed::Slurm(_)
             | Parsed::Custom(..) => QueueClasses::default(),
         }
     }
@@ -832,6 +869,7 @@ impl Configured {
                 Box::new(Preempt::new(o.clone(), &averages, trace.machine, trace.jobs.len(), origin))
             }
             Parsed::Fairshare(o) => Box::new(Fairshare::new(o.clone(), trace)),
+            Parsed::Slurm(o) => Box::new(Slurm::new(o, trace)),
             Parsed::Custom(b, c) => Box::new(Backfill::with_priority(
                 *b,
                 PriorityOrder::new(c, trace),

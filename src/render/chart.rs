@@ -243,12 +243,14 @@ pub fn palette(i: usize) -> (u8, u8, u8) {
         (0x77, 0x44, 0x11), // brown
         (0x55, 0x55, 0x55), // grey
         (0x88, 0x88, 0xBB), // lavender
+        (0x44, 0x77, 0xAA), // Tol bright: blue
+        (0xBB, 0x55, 0x66), // dusty red
     ];
     COLOURS[i % COLOURS.len()]
 }
 
 /// How many colours [`palette`] has before it repeats.
-pub const PALETTE_LEN: usize = 40;
+pub const PALETTE_LEN: usize = 42;
 
 /// The policies a first comparison shows (one per family), which take the first colours in
 /// this order; the page's default runs.

@@ -490,7 +490,7 @@ mod tests {
             "name=\"opt:easy:k\" placeholder=\"1\" size=\"7\" data-policy=\"easy\" data-opt=\"k\" value=\"3\""
         ));
         assert!(html.contains("name=\"tick\" value=\"custom\""));
-        assert_eq!(html.matches("<fieldset").count(), 7);
+        assert_eq!(html.matches("<fieldset").count(), 8);
         // Without a list, the defaults; `all` ticks every preset.
         let defaults = policy_list(&[]);
         assert_eq!(defaults.matches(" checked>").count(), DEFAULT_POLICIES.len());

@@ -6,19 +6,20 @@
 
 use std::collections::HashMap;
 
+use super::loader::{Fields, EXCLUSIVE, FLAGS, GPUS, NODES, QOS, WIDTH};
 use super::swf::LineError;
 
 /// One accounting log's reader, as the scan drives it: a line in, a job (or none) out.
 pub(super) trait Reader {
     /// The SWF fields of one record, with the line they are numbered by; `None` for a line
     /// that makes no job (a step, a start record, a job that never ran), counted in the tally.
-    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError>;
+    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, Fields)>, LineError>;
     /// The next job the last record stands for (an array record's other tasks).
-    fn more(&mut self) -> Option<(u64, [i64; 18])> {
+    fn more(&mut self) -> Option<(u64, Fields)> {
         None
     }
     /// A job still held when the input ends.
-    fn flush(&mut self) -> Option<(u64, [i64; 18])> {
+    fn flush(&mut self) -> Option<(u64, Fields)> {
         None
     }
     /// The header lines the log implies and the warnings of the whole read.
@@ -92,7 +93,7 @@ impl Formats for SwfOnly {
 }
 
 impl Reader for Never {
-    fn line(&mut self, _: &str, _: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
+    fn line(&mut self, _: &str, _: u64) -> Result<Option<(u64, Fields)>, LineError> {
         match *self {}
     }
     fn finish(&self) -> (Vec<String>, Vec<String>) {
@@ -132,8 +133,8 @@ pub(super) enum Log {
 }
 
 impl Reader for Log {
-    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
-        let at = |r: Option<[i64; 18]>| r.map(|f| (line, f));
+    fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, Fields)>, LineError> {
+        let at = |r: Option<Fields>| r.map(|f| (line, f));
         match self {
             Log::Sacct(s) => s.line(text, line).map(at),
             Log::JobComp(j) => j.line(text, line).map(at),
@@ -142,13 +143,13 @@ impl Reader for Log {
             Log::Sge(g) => g.line(text, line),
         }
     }
-    fn more(&mut self) -> Option<(u64, [i64; 18])> {
+    fn more(&mut self) -> Option<(u64, Fields)> {
         match self {
             Log::Sacct(s) => s.more(),
             _ => None,
         }
     }
-    fn flush(&mut self) -> Option<(u64, [i64; 18])> {
+    fn flush(&mut self) -> Option<(u64, Fields)> {
         match self {
             Log::Sge(g) => g.flush(),
             _ => None,
@@ -279,12 +280,35 @@ pub(super) struct Run {
     pub user: i64,
     pub group: i64,
     pub queue: i64,
+    /// What the job held besides processors, when the log says.
+    pub held: Held,
+}
+
+/// What a job held besides processors, as an accounting log tells it (-1: not said).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Held {
+    /// GPUs (Slurm's gres/gpu, PBS's ngpus).
+    pub gpus: i64,
+    /// Nodes.
+    pub nodes: i64,
+    /// Memory per processor, KB (SWF field 10's unit).
+    pub mem_kb: i64,
+    /// The job had its nodes to itself.
+    pub exclusive: bool,
+    /// QOS, numbered in order of appearance from 1.
+    pub qos: i64,
+}
+
+impl Default for Held {
+    fn default() -> Self {
+        Held { gpus: -1, nodes: -1, mem_kb: -1, exclusive: false, qos: -1 }
+    }
 }
 
 impl Run {
     /// The SWF record (fields the logs do not give are -1).
-    pub(super) fn record(&self) -> [i64; 18] {
-        let mut out = [-1i64; 18];
+    pub(super) fn record(&self) -> Fields {
+        let mut out = [-1i64; WIDTH];
         out[0] = self.job;
         out[1] = self.submit;
         out[2] = self.start - self.submit;
@@ -296,6 +320,11 @@ impl Run {
         out[11] = self.user;
         out[12] = self.group;
         out[14] = self.queue;
+        out[9] = self.held.mem_kb;
+        out[GPUS] = self.held.gpus;
+        out[NODES] = self.held.nodes;
+        out[FLAGS] = if self.held.exclusive { EXCLUSIVE } else { 0 };
+        out[QOS] = self.held.qos;
         out
     }
 }

@@ -6,7 +6,8 @@
 
 use std::collections::HashMap;
 
-use super::accounting::{duration, leading_number, number, time, Left, Run, Tally};
+use super::accounting::{duration, leading_number, number, time, Held, Left, Run, Tally};
+use super::loader::Fields;
 use super::swf::LineError;
 
 /// How the log's fields become a job's: (log field, SWF field), for the trace report.
@@ -44,7 +45,7 @@ impl JobComp {
     }
 
     /// Reads one line: its SWF fields, `None` when it makes no job, or why it cannot be read.
-    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<[i64; 18]>, LineError> {
+    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<Fields>, LineError> {
         if !text.starts_with("JobId=") {
             return Err(LineError { line, field: None, message: "not a job-completion record (JobId=...)".into() });
         }
@@ -100,7 +101,20 @@ impl JobComp {
         let group = id_of(&mut self.names[1], get("GroupId"));
         let queue = number(&mut self.names[2], get("Partition"));
         self.tally.ran(start, end, procs);
-        let run = Run { job, submit, start, end, alloc: procs, req: procs, limit, status, user, group, queue };
+        let run = Run {
+            job,
+            submit,
+            start,
+            end,
+            alloc: procs,
+            req: procs,
+            limit,
+            status,
+            user,
+            group,
+            queue,
+            held: Held::default(),
+        };
         Ok(Some(run.record()))
     }
 

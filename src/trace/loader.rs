@@ -31,10 +31,34 @@ pub const PAGE_JOB_LIMIT: u64 = 2_000_000;
 const JSON: &str = "this is JSON, as Slurm's sacct --json and squeue --json write it, not a log SchedLab reads. For finished jobs, run sacct -X -P --allusers --starttime 2026-10-01 --endtime 2026-11-01 --format JobIDRaw,Submit,Start,End,AllocCPUS,ReqCPUS,Timelimit,State,User,Group,Partition > jobs.txt and load jobs.txt. squeue --json lists the jobs pending and running now, never finished ones: it is no accounting log, and no trace can be made from it";
 
 /// First bytes of a packed trace: a NUL, so no SWF text can start this way.
-const MAGIC: &[u8; 16] = b"\0SCHEDLAB-PACK3\n";
+const MAGIC: &[u8; 16] = b"\0SCHEDLAB-PACK4\n";
 
 /// The SWF fields a packed record keeps (0-based): every one a trace option or a job reads.
-pub(super) const STORED: [usize; 14] = [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 14, 15];
+pub(super) const STORED: [usize; 18] = [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 14, 15, GPUS, NODES, FLAGS, QOS];
+
+/// A job record: the 18 SWF fields, then what an accounting log says a job held besides
+/// processors and memory (SWF has no field for them; -1 when not said).
+pub(super) type Fields = [i64; WIDTH];
+
+/// Fields in a [`Fields`] record.
+pub(super) const WIDTH: usize = 22;
+/// GPUs the job held.
+pub(super) const GPUS: usize = 18;
+/// Nodes the job held.
+pub(super) const NODES: usize = 19;
+/// Flags: [`EXCLUSIVE`].
+pub(super) const FLAGS: usize = 20;
+/// The job's QOS, numbered in order of appearance from 1.
+pub(super) const QOS: usize = 21;
+/// In [`FLAGS`]: the job had its nodes to itself.
+pub(super) const EXCLUSIVE: i64 = 1;
+
+/// An SWF line's fields as a record: nothing said beyond them.
+fn widen(f: &[i64; 18]) -> Fields {
+    let mut out = [-1; WIDTH];
+    out[..18].copy_from_slice(f);
+    out
+}
 
 /// True when `bytes` are a packed trace made by [`Loader::finish`].
 pub fn is_packed(bytes: &[u8]) -> bool {
@@ -50,8 +74,8 @@ pub fn is_gzip(bytes: &[u8]) -> bool {
 pub(super) struct Record {
     /// 1-based line in the (decompressed) file.
     pub line: u64,
-    /// The SWF fields.
-    pub f: [i64; 18],
+    /// The SWF fields and the held resources.
+    pub f: Fields,
 }
 
 /// Everything the scan learnt, before any trace option is applied.
@@ -80,7 +104,7 @@ pub(super) struct Scanned<'a> {
     pub binary_line: Option<u64>,
     /// The line reading stopped at (a job limit or the user), if it stopped early.
     pub stopped_at_line: Option<u64>,
-    /// Records, each a line delta and 14 zigzag varints (job number and submit as deltas).
+    /// Records, each a line delta and 18 zigzag varints (job number and submit as deltas).
     pub records: Cow<'a, [u8]>,
     /// How many records.
     pub count: u64,
@@ -128,7 +152,7 @@ impl Iterator for Records<'_> {
         self.left -= 1;
         let mut one = || -> Option<Record> {
             self.line = self.line.wrapping_add(varint(self.bytes, &mut self.at)?);
-            let mut f = [0i64; 18];
+            let mut f = [-1i64; WIDTH];
             for (k, &i) in STORED.iter().enumerate() {
                 let v = unzigzag(varint(self.bytes, &mut self.at)?);
                 f[i] = match k {
@@ -531,9 +555,9 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Scanned<'_>, String> {
     }
     let len = usize::try_from(varint(bytes, at).ok_or_else(|| damaged(*at))?).map_err(|_| damaged(*at))?;
     let records = bytes.get(*at..at.checked_add(len).ok_or_else(|| damaged(*at))?).ok_or_else(|| damaged(*at))?;
-    // Every record takes at least 15 bytes (15 varints), so a count the bytes cannot hold is a
+    // Every record takes at least 19 bytes (19 varints), so a count the bytes cannot hold is a
     // forgery, refused before anything is sized by it.
-    if count > records.len() as u64 / 15 {
+    if count > records.len() as u64 / 19 {
         return Err(damaged(*at));
     }
     Ok(Scanned {
@@ -843,7 +867,7 @@ impl<F: Formats> Scan<F> {
     fn swf_line(&mut self, trimmed: &[u8], line_no: u64) {
         self.job_lines += 1;
         match parse_job_line(trimmed, line_no) {
-            Ok(f) => self.record(line_no, &f),
+            Ok(f) => self.record(line_no, &widen(&f)),
             Err(e) => {
                 if trimmed.iter().any(|&b| b == 0 || (b < 0x20 && !b.is_ascii_whitespace()) || b == 0x7f) {
                     self.binary_line.get_or_insert(line_no);
@@ -880,7 +904,7 @@ impl<F: Formats> Scan<F> {
     }
 
     /// Stores one job line, or stops at the job limit.
-    fn record(&mut self, line: u64, f: &[i64; 18]) {
+    fn record(&mut self, line: u64, f: &Fields) {
         if self.max_jobs.is_some_and(|m| self.count >= m) {
             self.job_lines -= 1;
             self.lines_read -= 1;

@@ -13,7 +13,8 @@
 
 use std::collections::HashMap;
 
-use super::accounting::{number, Left, Run, Tally};
+use super::accounting::{number, Held, Left, Run, Tally};
+use super::loader::Fields as Record;
 use super::swf::LineError;
 
 /// How the log's fields become a job's: (log field, SWF field), for the trace report.
@@ -165,7 +166,7 @@ impl Lsf {
     }
 
     /// Reads one record: its SWF fields, `None` when it makes no job, or why it cannot be read.
-    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<[i64; 18]>, LineError> {
+    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<Record>, LineError> {
         if text.starts_with('#') {
             // Notes and error logs some tools interleave.
             return Ok(None);
@@ -197,7 +198,8 @@ impl Lsf {
         let queue = number(&mut self.names[1], &t[12]);
         let Fields { job, submit, start, end, alloc, req, limit, status } = record;
         self.tally.ran(start, end, alloc);
-        let run = Run { job, submit, start, end, alloc, req, limit, status, user, group: -1, queue };
+        let run =
+            Run { job, submit, start, end, alloc, req, limit, status, user, group: -1, queue, held: Held::default() };
         Ok(Some(run.record()))
     }
 

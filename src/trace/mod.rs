@@ -170,6 +170,14 @@ pub struct Job {
     pub logged_wait: i64,
     /// Memory per processor in KB: used (field 7), else requested (field 10), else -1.
     pub memory_kb: i64,
+    /// GPUs the job held (accounting logs only; 0 when none or not said).
+    pub gpus: u32,
+    /// Nodes the job held (accounting logs only; 0 when not said).
+    pub nodes: u32,
+    /// The job had its nodes to itself (Slurm's --exclusive, PBS's place=excl).
+    pub exclusive: bool,
+    /// The job's QOS, numbered in order of appearance from 1, or -1.
+    pub qos: i32,
 }
 
 /// What was read, kept, dropped and changed: shown to the user next to every result.
@@ -240,6 +248,9 @@ pub struct Trace {
     pub header: Header,
     /// What happened to every line.
     pub report: TraceReport,
+    /// The cluster the jobs ran on, when known (a slurm.conf, or inferred from the log): the
+    /// `slurm` policies place jobs on its nodes; the papers' policies count its CPUs.
+    pub cluster: Option<Box<crate::cluster::Cluster>>,
 }
 
 /// Why a trace could not be used at all.
@@ -291,6 +302,10 @@ struct Raw {
     partition: i32,
     logged_wait: i64,
     memory_kb: i64,
+    gpus: u32,
+    nodes: u32,
+    exclusive: bool,
+    qos: i32,
 }
 
 impl Raw {
@@ -320,6 +335,10 @@ impl Raw {
             partition: to_i32(f[15]),
             logged_wait: if (0..=MAX_TIME).contains(&f[2]) { f[2] } else { -1 },
             memory_kb: [f[6], f[9]].into_iter().find(|&m| m > 0).unwrap_or(-1),
+            gpus: f[loader::GPUS].clamp(0, u32::MAX as i64) as u32,
+            nodes: f[loader::NODES].clamp(0, u32::MAX as i64) as u32,
+            exclusive: f[loader::FLAGS] > 0 && f[loader::FLAGS] & loader::EXCLUSIVE != 0,
+            qos: to_i32(f[loader::QOS]),
         })
     }
 }
@@ -643,6 +662,10 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
             partition: r.partition,
             logged_wait: r.logged_wait,
             memory_kb: r.memory_kb,
+            gpus: r.gpus,
+            nodes: r.nodes,
+            exclusive: r.exclusive,
+            qos: r.qos,
         });
     }
 
@@ -684,7 +707,7 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
         let message = format!("the machine size is 0 ({source}): set machine=N to the number of processors");
         return Err(TraceError { message, report: Box::new(report) });
     }
-    Ok(Trace { jobs, machine, header, report })
+    Ok(Trace { jobs, machine, header, report, cluster: None })
 }
 
 /// Explains why no job is usable, naming the reasons and the first bad line.

@@ -8,7 +8,8 @@
 
 use std::collections::HashMap;
 
-use super::accounting::{duration, leading_number, number, Left, Run, Tally};
+use super::accounting::{duration, leading_number, number, Held, Left, Run, Tally};
+use super::loader::Fields;
 use super::swf::LineError;
 
 /// How the log's fields become a job's: (log field, SWF field), for the trace report.
@@ -50,7 +51,7 @@ impl Pbs {
     }
 
     /// Reads one record: its SWF fields, `None` when it makes no job, or why it cannot be read.
-    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<[i64; 18]>, LineError> {
+    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<Fields>, LineError> {
         if !Pbs::is_record(text) {
             return Err(LineError {
                 line,
@@ -101,7 +102,20 @@ impl Pbs {
         let group = number(&mut self.names[1], kv.get("group").copied().unwrap_or(""));
         let queue = number(&mut self.names[2], kv.get("queue").copied().unwrap_or(""));
         self.tally.ran(start, end, procs);
-        let run = Run { job, submit, start, end, alloc: procs, req: procs, limit, status, user, group, queue };
+        let run = Run {
+            job,
+            submit,
+            start,
+            end,
+            alloc: procs,
+            req: procs,
+            limit,
+            status,
+            user,
+            group,
+            queue,
+            held: Held::default(),
+        };
         Ok(Some(run.record()))
     }
 

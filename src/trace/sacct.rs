@@ -16,7 +16,8 @@
 
 use std::collections::HashMap;
 
-use super::accounting::{duration, leading_number, number, time, Left, Run, Tally};
+use super::accounting::{duration, leading_number, number, time, Held, Left, Run, Tally};
+use super::loader::Fields;
 use super::swf::LineError;
 
 /// How the log's fields become a job's: (log field, SWF field), for the trace report.
@@ -53,6 +54,13 @@ struct Columns {
     gid: Option<usize>,
     group: Option<usize>,
     partition: Option<usize>,
+    alloc_tres: Option<usize>,
+    req_tres: Option<usize>,
+    nnodes: Option<usize>,
+    req_nodes: Option<usize>,
+    req_mem: Option<usize>,
+    gres: Option<usize>,
+    qos: Option<usize>,
 }
 
 /// The column names a sacct line error can name.
@@ -102,7 +110,7 @@ pub(super) struct Sacct {
     /// The default fixed-width output: each column's byte span, from the dashes under the
     /// header.
     spans: Option<Vec<(usize, usize)>>,
-    names: [HashMap<String, i64>; 3],
+    names: [HashMap<String, i64>; 4],
     /// Jobs numbered in file order when the file has no JobIDRaw.
     seq: i64,
     /// The tasks of an array record still to be given out after its first.
@@ -123,6 +131,52 @@ struct Tasks {
     ranges: Vec<Span>,
     at: usize,
     next: i64,
+}
+
+/// What a job held besides processors: GPUs from `AllocTRES` (else `ReqTRES`, else the GRES
+/// column's `gpu:N`), memory from their `mem=` (the job's total), else `ReqMem` (per node, or per
+/// CPU with the older `c` suffix), nodes from their `node=`, else `NNodes`/`AllocNodes`, else
+/// `ReqNodes`. Stored per processor, as SWF's memory field is.
+#[allow(clippy::too_many_arguments)]
+fn held(
+    alloc: &str,
+    req: &str,
+    nnodes: &str,
+    req_nodes: &str,
+    req_mem: &str,
+    gres: &str,
+    procs: i64,
+    qos: i64,
+) -> Held {
+    use crate::cluster::infer::{mem_mb, tres_of};
+    let (a, r) = (tres_of(alloc), tres_of(req));
+    let some = |v: u64| (v > 0).then_some(v as i64);
+    let nodes = a
+        .node
+        .or(r.node)
+        .map(|n| n as i64)
+        .or_else(|| nnodes.parse().ok())
+        .or_else(|| req_nodes.parse().ok())
+        .filter(|&n| n > 0);
+    let gpus = some(a.gpu).or(some(r.gpu)).or_else(|| {
+        (!gres.is_empty()).then(|| crate::cluster::slurm_conf::gpus_of(gres).map_or(0, i64::from)).filter(|&g| g > 0)
+    });
+    let total_mb = some(a.mem_mb).or(some(r.mem_mb)).or_else(|| {
+        let t = req_mem.trim();
+        let (amount, per_cpu) = match t.strip_suffix(['c', 'C']) {
+            Some(rest) => (rest, true),
+            None => (t.strip_suffix(['n', 'N']).unwrap_or(t), false),
+        };
+        let mb = mem_mb(amount).filter(|&m| m > 0)? as i64;
+        Some(if per_cpu { mb.saturating_mul(procs.max(1)) } else { mb.saturating_mul(nodes.unwrap_or(1)) })
+    });
+    Held {
+        gpus: gpus.unwrap_or(if alloc.is_empty() && req.is_empty() && gres.is_empty() { -1 } else { 0 }),
+        nodes: nodes.unwrap_or(-1),
+        mem_kb: total_mb.map_or(-1, |mb| (mb.saturating_mul(1024) + procs.max(1) - 1) / procs.max(1)),
+        exclusive: false,
+        qos,
+    }
 }
 
 /// Task indexes of an array record: (first, last, step).
@@ -301,6 +355,13 @@ impl Sacct {
                 "gid" => &mut c.gid,
                 "group" => &mut c.group,
                 "partition" => &mut c.partition,
+                "alloctres" => &mut c.alloc_tres,
+                "reqtres" => &mut c.req_tres,
+                "nnodes" | "allocnodes" => &mut c.nnodes,
+                "reqnodes" => &mut c.req_nodes,
+                "reqmem" => &mut c.req_mem,
+                "allocgres" | "reqgres" => &mut c.gres,
+                "qos" => &mut c.qos,
                 _ => continue,
             };
             slot.get_or_insert(i);
@@ -353,7 +414,7 @@ impl Sacct {
 
     /// Reads one data line: its SWF fields, `None` when it is left out (a step, a job that
     /// never ran), or why it cannot be read.
-    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<[i64; 18]>, LineError> {
+    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<Fields>, LineError> {
         self.tasks = None;
         let f: Vec<&str> = match &self.spans {
             Some(spans) => {
@@ -465,7 +526,18 @@ impl Sacct {
         let group = self.named(1, get(c.gid), get(c.group));
         let queue = self.named(2, "", get(c.partition));
         let procs = if alloc > 0 { alloc } else { req };
-        let run = Run { job, submit, start, end, alloc, req, limit, status, user, group, queue };
+        let qos = self.named(3, "", get(c.qos));
+        let held = held(
+            get(c.alloc_tres),
+            get(c.req_tres),
+            get(c.nnodes),
+            get(c.req_nodes),
+            get(c.req_mem),
+            get(c.gres),
+            procs,
+            qos,
+        );
+        let run = Run { job, submit, start, end, alloc, req, limit, status, user, group, queue, held };
         let Some(ranges) = ranges else {
             self.tally.ran(start, end, procs);
             return Ok(Some(run.record()));
@@ -483,7 +555,7 @@ impl Sacct {
     /// The next task of the array record read last, if it has more: numbered in file order
     /// when the file has no JobIDRaw (as single tasks, `123_4`, are), else the array's job id
     /// times 10^9 plus the task's index (`4103947_20` is 4103947000000020).
-    pub(super) fn more(&mut self) -> Option<(u64, [i64; 18])> {
+    pub(super) fn more(&mut self) -> Option<(u64, Fields)> {
         let t = self.tasks.as_mut()?;
         let Some(&(_, last, step)) = t.ranges.get(t.at) else {
             self.tasks = None;
@@ -539,6 +611,9 @@ impl Sacct {
     pub(super) fn finish(&self) -> (Vec<String>, Vec<String>) {
         let mut header = vec!["Computer: a Slurm cluster (read from sacct output)".to_string()];
         header.extend(self.tally.header("partitions as queues", &self.names[2]));
+        let mut qos: Vec<(&String, &i64)> = self.names[3].iter().collect();
+        crate::sorting::by_key(&mut qos, |q| (*q.1, 0));
+        header.extend(qos.iter().map(|(n, k)| format!("QOS: {k} {n}")));
         (header, self.tally.warnings("sacct output"))
     }
 

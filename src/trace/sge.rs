@@ -12,7 +12,8 @@
 
 use std::collections::HashMap;
 
-use super::accounting::{duration, number, Left, Run, Tally};
+use super::accounting::{duration, number, Held, Left, Run, Tally};
+use super::loader::Fields;
 use super::swf::LineError;
 
 /// How the log's fields become a job's: (log field, SWF field), for the trace report.
@@ -31,7 +32,7 @@ pub(super) const MAPPING: &[(&str, &str)] = &[
 pub(super) const FIELDS: [&str; 4] = ["submission_time", "start_time", "end_time", "slots"];
 
 /// One job being read: its key (job number, task number), first line and record.
-type Pending = ((i64, i64), u64, [i64; 18]);
+type Pending = ((i64, i64), u64, Fields);
 
 /// The scan of one Grid Engine accounting file.
 #[derive(Debug, Clone, Default)]
@@ -57,7 +58,7 @@ impl Sge {
 
     /// Reads one record; returns the job it completes (an earlier one, when this record starts
     /// another job), with its first line.
-    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, [i64; 18])>, LineError> {
+    pub(super) fn line(&mut self, text: &str, line: u64) -> Result<Option<(u64, Fields)>, LineError> {
         let f: Vec<&str> = text.split(':').collect();
         if f.len() < 43 {
             return Err(LineError {
@@ -114,14 +115,27 @@ impl Sge {
         let user = number(&mut self.names[0], f[3]);
         let group = number(&mut self.names[1], f[2]);
         let queue = number(&mut self.names[2], f[0]);
-        let run = Run { job, submit, start, end, alloc: slots, req: slots, limit, status, user, group, queue };
+        let run = Run {
+            job,
+            submit,
+            start,
+            end,
+            alloc: slots,
+            req: slots,
+            limit,
+            status,
+            user,
+            group,
+            queue,
+            held: Held::default(),
+        };
         let out = run.record();
         self.pending = Some((key, line, out));
         Ok(done)
     }
 
     /// The job being read, now complete (at a new job's record, or at the end of the file).
-    pub(super) fn flush(&mut self) -> Option<(u64, [i64; 18])> {
+    pub(super) fn flush(&mut self) -> Option<(u64, Fields)> {
         let (_, line, rec) = self.pending.take()?;
         self.tally.ran(rec[1] + rec[2], rec[1] + rec[2] + rec[3], rec[4]);
         Some((line, rec))

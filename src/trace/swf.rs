@@ -64,6 +64,8 @@ pub struct Header {
     pub max_partitions: Option<i64>,
     /// `Partition: N name` lines.
     pub partitions: Vec<(i64, String)>,
+    /// `QOS: N name` lines (an accounting log's QOS, numbered as its jobs' are).
+    pub qos: Vec<(i64, String)>,
     /// `Note` lines and their continuation lines.
     pub notes: Vec<String>,
     /// Every header line as written (without the leading `;`), for display and for re-export.
@@ -125,6 +127,7 @@ impl Header {
             "queue" => self.queues.extend(numbered_name(value)),
             "maxpartitions" => self.max_partitions = leading_int(value),
             "partition" => self.partitions.extend(numbered_name(value)),
+            "qos" => self.qos.extend(numbered_name(value)),
             "note" => self.notes.push(value.to_string()),
             _ => {}
         }

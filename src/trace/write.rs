@@ -60,7 +60,7 @@ pub fn to_swf(trace: &Trace) -> String {
         }
     }
     line(format!(
-        "Note: written by schedlab from {}; the machine's size is {} ({}); docs/ACCOUNTING.md gives the mapping of accounting logs",
+        "Note: written by schedlab from {}; the machine's size is {} ({}); docs/ACCOUNTING.md gives the mapping of accounting logs (GPUs and nodes have no SWF field and are not written)",
         h.computer.as_deref().unwrap_or("an SWF trace"),
         trace.machine,
         trace.report.machine_source
@@ -68,7 +68,7 @@ pub fn to_swf(trace: &Trace) -> String {
     out.push_str(";\n");
     for j in &trace.jobs {
         out.push_str(&format!(
-            "{} {} {} {} {} -1 -1 {} {} -1 -1 {} {} -1 {} {} -1 -1\n",
+            "{} {} {} {} {} -1 -1 {} {} {} -1 {} {} -1 {} {} -1 -1\n",
             j.id,
             j.submit - first,
             j.logged_wait,
@@ -76,6 +76,7 @@ pub fn to_swf(trace: &Trace) -> String {
             j.procs,
             j.procs,
             j.estimate,
+            j.memory_kb,
             j.user,
             j.group,
             j.queue,

@@ -39,6 +39,12 @@ pub struct Sets {
     /// ('schedlab policies' lists them all).
     #[arg(long = "set", short = 's', value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
+    /// The cluster's slurm.conf: its nodes, GPUs, memory, partitions and scheduler settings.
+    /// The slurm policies place jobs on its nodes with its settings; the papers' policies run on
+    /// its CPUs (the machine's size unless --set machine= gives one). Without it, a sacct log's
+    /// cluster is inferred from its NodeList and AllocTRES.
+    #[arg(long, value_name = "SLURM_CONF")]
+    pub cluster: Option<String>,
 }
 
 /// `--plot DIR`.
@@ -77,10 +83,6 @@ pub enum Command {
         /// example:NAME.
         #[arg(value_name = "TRACE")]
         trace: String,
-        /// The cluster's slurm.conf: its nodes, partitions and scheduler settings are shown, and
-        /// its CPUs are the machine's size unless --set machine= gives one.
-        #[arg(long, value_name = "SLURM_CONF")]
-        cluster: Option<String>,
         #[command(flatten)]
         set: Sets,
         /// Output format.
@@ -349,15 +351,18 @@ impl Command {
             size = Some(p.plot_size);
         };
         let study = |a: &mut Args, st: Study, plot: &mut dyn FnMut(&mut Args, PlotDir)| {
+            a.cluster = st.set.cluster;
             (a.positional, a.sets, a.format) = (st.traces, st.set.sets, lower(st.format));
             plot(a, st.plot);
         };
         let name = match self {
-            Command::Info { trace, cluster, set, format } => {
-                (a.positional, a.sets, a.format, a.cluster) = (vec![trace], set.sets, lower(format), cluster);
+            Command::Info { trace, set, format } => {
+                a.cluster = set.cluster;
+                (a.positional, a.sets, a.format) = (vec![trace], set.sets, lower(format));
                 "info"
             }
             Command::Run { trace, policy, policy_file, set, format, schedule_out, series, plot: p } => {
+                a.cluster = set.cluster;
                 (a.positional, a.policy, a.sets, a.format) = (vec![trace], policy, set.sets, lower(format));
                 a.policy_file = policy_file;
                 (a.schedule_out, a.series) = (schedule_out, series);
@@ -365,6 +370,7 @@ impl Command {
                 "run"
             }
             Command::Explain { trace, policy, policy_file, job, at, log, from, to, set, format, plot: p } => {
+                a.cluster = set.cluster;
                 (a.positional, a.policy, a.sets, a.format) = (vec![trace], policy, set.sets, lower(format));
                 a.policy_file = policy_file;
                 (a.job, a.at, a.log, a.from, a.to) = (job, at, log, from, to);
@@ -372,6 +378,7 @@ impl Command {
                 "explain"
             }
             Command::Convert { log, to, output, set } => {
+                a.cluster = set.cluster;
                 (a.positional, a.format_to, a.output, a.sets) = (vec![log], lower(Some(to)), output, set.sets);
                 "convert"
             }
@@ -386,6 +393,7 @@ impl Command {
             }
             Command::Policies => "policies",
             Command::Bench { traces, policy, policy_file, set, repeat } => {
+                a.cluster = set.cluster;
                 (a.positional, a.policy, a.sets, a.repeat) = (traces, policy, set.sets, repeat);
                 a.policy_file = policy_file;
                 "bench"
@@ -393,21 +401,25 @@ impl Command {
             Command::Loadsweep { trace, policy, loads, seeds, set, format, plot: p } => {
                 plot(&mut a, p);
                 let trace = trace.unwrap_or_else(|| "generate:machine=128,jobs=10000".into());
+                a.cluster = set.cluster;
                 (a.positional, a.policy, a.loads, a.sets, a.format) =
                     (vec![trace], Some(policy), Some(loads), set.sets, format);
                 a.repeat = Some(seeds as usize);
                 "loadsweep"
             }
             Command::Findings { traces, set } => {
+                a.cluster = set.cluster;
                 (a.positional, a.sets) = (traces, set.sets);
                 "findings"
             }
             Command::Sweep { traces, policy, vary, set, top, plot: p } => {
+                a.cluster = set.cluster;
                 (a.positional, a.policy, a.vary, a.sets, a.top) = (traces, policy, vary, set.sets, top);
                 plot(&mut a, p);
                 "sweep"
             }
             Command::Omega { traces, months, set } => {
+                a.cluster = set.cluster;
                 (a.positional, a.months, a.sets) = (traces, months, set.sets);
                 "omega"
             }

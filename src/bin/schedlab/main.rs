@@ -116,8 +116,77 @@ fn load_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
     Ok(trace)
 }
 
-/// Reads a trace, streamed through the loader so a large file is never held whole.
+/// The `--cluster` slurm.conf of this run, if given: every trace read gets its cluster.
+static CLUSTER: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+
+/// Reads a trace and gives it its cluster: the `--cluster` slurm.conf (whose CPUs are the
+/// machine's size unless `machine=` is set), else for a sacct log the cluster its NodeList and
+/// AllocTRES show, with a warning that it is inferred.
 fn read_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
+    let conf = match CLUSTER.get().and_then(|c| c.as_deref()) {
+        Some(file) => {
+            let text = std::fs::read_to_string(file).map_err(|e| fail(format!("{file}: {e}")))?;
+            let c = schedlab::cluster::slurm_conf::read(&text);
+            if c.nodes.is_empty() {
+                return Err(fail(format!("{file}: no NodeName line names a node: not a slurm.conf SchedLab can use")));
+            }
+            Some(c)
+        }
+        None => None,
+    };
+    let mut s = settings.clone();
+    if let Some(c) = &conf {
+        if s.trace.machine.is_none() && c.cpus() > 0 {
+            s.trace.machine = Some(u32::try_from(c.cpus()).map_err(|_| fail("the slurm.conf has too many CPUs"))?);
+        }
+    }
+    let mut trace = read_trace_alone(path, &s)?;
+    if let Some(c) = conf {
+        for p in &c.problems {
+            trace.report.warnings.push(format!("slurm.conf: {p}"));
+        }
+        let missing: Vec<&str> = trace
+            .header
+            .queues
+            .iter()
+            .map(|(_, name)| name.as_str())
+            .filter(|name| !c.partitions.iter().any(|p| p.name == *name))
+            .collect();
+        if !missing.is_empty() {
+            let default =
+                c.partitions.iter().find(|p| p.default).or(c.partitions.first()).map_or("all", |p| p.name.as_str());
+            trace.report.warnings.push(format!(
+                "the log's partition{} {} {} not in the slurm.conf: {} jobs run in its default partition, {default}",
+                if missing.len() == 1 { "" } else { "s" },
+                missing.join(", "),
+                if missing.len() == 1 { "is" } else { "are" },
+                if missing.len() == 1 { "its" } else { "their" },
+            ));
+        }
+        trace.cluster = Some(Box::new(c));
+    } else if trace.report.format == Some("Slurm sacct output") && path != "-" && !path.contains(':') {
+        let text = std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+        match schedlab::cluster::infer::from_sacct(&text) {
+            Ok(c) => {
+                trace.report.warnings.push(format!(
+                    "the cluster is inferred from the log's NodeList and AllocTRES ({}): each node as large as the most a job held on it; give --cluster slurm.conf for the real one",
+                    c.describe().first().cloned().unwrap_or_default()
+                ));
+                if settings.trace.machine.is_none() {
+                    trace.machine = trace.machine.max(u32::try_from(c.cpus()).unwrap_or(u32::MAX));
+                }
+                trace.cluster = Some(Box::new(c));
+            }
+            Err(why) => trace.report.warnings.push(format!(
+                "no cluster could be inferred ({why}): the slurm policies run on one node of the machine's CPUs; give --cluster slurm.conf"
+            )),
+        }
+    }
+    Ok(trace)
+}
+
+/// Reads a trace, streamed through the loader so a large file is never held whole.
+fn read_trace_alone(path: &str, settings: &Settings) -> Result<Trace, Fail> {
     if let Some(spec) = path.strip_prefix("generate:") {
         let w = generated(spec)?;
         return parse(w.to_swf().as_bytes(), &settings.trace).map_err(|e| fail(format!("{path}: {e}")));
@@ -241,47 +310,41 @@ fn cmd_info(a: &Args) -> Result<(), Fail> {
     if let Some((k, v)) = s.policy.first() {
         return Err(usage(format!("--set {k}={v}: info takes only trace options")));
     }
-    let mut s = s;
-    let cluster = match &a.cluster {
-        Some(file) => {
-            let text = std::fs::read_to_string(file).map_err(|e| fail(format!("{file}: {e}")))?;
-            let c = schedlab::cluster::slurm_conf::read(&text);
-            // The papers' machine this cluster stands for: every node's CPUs, unless given.
-            if s.trace.machine.is_none() && c.cpus() > 0 {
-                s.trace.machine = Some(u32::try_from(c.cpus()).map_err(|_| fail(format!("{file}: too many CPUs")))?);
-            }
-            Some((file.as_str(), c))
-        }
-        None => None,
-    };
     let trace = read_trace(path, &s)?;
     match a.format.as_deref().unwrap_or("table") {
         "json" => out!(
             "{}",
             json!({"report": trace.report, "header": trace.header, "shape": schedlab::metrics::categories::shape(&trace),
-                   "cluster": cluster.as_ref().map(|(_, c)| c)})
+                   "cluster": trace.cluster})
         ),
         "table" => {
             print_report_table(path, &trace);
-            if let Some((file, c)) = &cluster {
-                out!("{:<16} {file} (slurm.conf)", "cluster");
-                for line in c.describe() {
-                    out!("  {line}");
-                }
-                out!("  Simulated as one machine of {} processors: nodes, GPUs, memory and partitions are read, not yet scheduled.", c.cpus());
-            } else if trace.report.format == Some("Slurm sacct output") {
-                // Without a slurm.conf, the cluster the log's jobs show, and that it is a guess.
-                let text = std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
-                match schedlab::cluster::infer::from_sacct(&text) {
-                    Ok(c) => {
-                        out!("{:<16} inferred from the log's NodeList and AllocTRES (give --cluster slurm.conf for the real one)", "cluster");
-                        for line in c.describe() {
-                            out!("  {line}");
-                        }
-                        out!("  Each node is as large as the most a job held on it: a lower bound.");
+            match (&trace.cluster, &a.cluster) {
+                (Some(c), Some(file)) => {
+                    out!("{:<16} {file} (slurm.conf)", "cluster");
+                    for line in c.describe() {
+                        out!("  {line}");
                     }
-                    Err(why) => out!("{:<16} none inferred: {why}; give --cluster slurm.conf", "cluster"),
+                    out!(
+                        "  The slurm policies place jobs on these nodes; the papers' policies run on their {} CPUs.",
+                        c.cpus()
+                    );
                 }
+                (Some(c), None) => {
+                    out!("{:<16} inferred from the log's NodeList and AllocTRES (give --cluster slurm.conf for the real one)", "cluster");
+                    for line in c.describe() {
+                        out!("  {line}");
+                    }
+                    out!("  Each node is as large as the most a job held on it: a lower bound.");
+                }
+                (None, _) if trace.report.format == Some("Slurm sacct output") => {
+                    let text =
+                        std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+                    if let Err(why) = schedlab::cluster::infer::from_sacct(&text) {
+                        out!("{:<16} none inferred: {why}; give --cluster slurm.conf", "cluster");
+                    }
+                }
+                _ => {}
             }
         }
         f => return Err(usage(format!("--format {f}: expected table or json"))),
@@ -808,6 +871,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let (cmd, mut a, size) = cli.command.into_args();
+    let _ = CLUSTER.set(a.cluster.clone());
     a.threads = cli.threads.map(|n| n as usize);
     let result =
         size.map_or(Ok(()), |s| plot::set_size(&s)).and_then(|()| with_policy_file(&mut a)).and_then(|()| match cmd {

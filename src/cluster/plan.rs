@@ -1,0 +1,171 @@
+//! The availability profile of several resources: how many CPUs, GPUs and MB of memory are
+//! free at each future time, as running jobs end and reserved jobs start. The papers' profile
+//! ([`crate::profile::Profile`]) counts processors alone; this one holds a reservation of each
+//! resource a job needs, so a job waiting for GPUs keeps them while CPU-only jobs backfill.
+
+/// An amount of each resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Amount {
+    /// CPUs (the papers' processors).
+    pub cpus: i64,
+    /// GPUs.
+    pub gpus: i64,
+    /// Memory, MB.
+    pub mem_mb: i64,
+}
+
+impl Amount {
+    /// Whether `need` fits in this amount, resource by resource.
+    pub fn covers(&self, need: &Amount) -> bool {
+        need.cpus <= self.cpus && need.gpus <= self.gpus && need.mem_mb <= self.mem_mb
+    }
+
+    /// This amount with `other` added.
+    pub fn plus(&self, other: &Amount) -> Amount {
+        Amount { cpus: self.cpus + other.cpus, gpus: self.gpus + other.gpus, mem_mb: self.mem_mb + other.mem_mb }
+    }
+
+    /// This amount with `other` taken away.
+    pub fn minus(&self, other: &Amount) -> Amount {
+        Amount { cpus: self.cpus - other.cpus, gpus: self.gpus - other.gpus, mem_mb: self.mem_mb - other.mem_mb }
+    }
+
+    /// The first resource of which `need` asks more than this amount holds, for people.
+    pub fn short_of(&self, need: &Amount) -> Option<&'static str> {
+        if need.gpus > self.gpus {
+            Some("GPUs")
+        } else if need.mem_mb > self.mem_mb {
+            Some("memory")
+        } else if need.cpus > self.cpus {
+            Some("CPUs")
+        } else {
+            None
+        }
+    }
+}
+
+/// Free resources over time from `origin` on: a step function, each step `(from, free)`
+/// lasting until the next one's `from` (the last lasts for ever).
+#[derive(Debug, Clone)]
+pub struct Plan {
+    steps: Vec<(i64, Amount)>,
+}
+
+impl Plan {
+    /// A plan in which `free` is free from `origin` on.
+    pub fn new(origin: i64, free: Amount) -> Self {
+        Plan { steps: vec![(origin, free)] }
+    }
+
+    /// The index of the step holding time `t` (made if `t` starts none), for `t` at or after the origin.
+    fn split(&mut self, t: i64) -> usize {
+        let i = self.steps.partition_point(|s| s.0 <= t) - 1;
+        if self.steps[i].0 == t {
+            return i;
+        }
+        let free = self.steps[i].1;
+        self.steps.insert(i + 1, (t, free));
+        i + 1
+    }
+
+    /// Takes `amount` from `start` until `end` (a running job's until its planned end, or a
+    /// reservation); times before the origin count from it.
+    pub fn take(&mut self, start: i64, end: i64, amount: &Amount) {
+        let start = start.max(self.steps[0].0);
+        if end <= start {
+            return;
+        }
+        let a = self.split(start);
+        let b = self.split(end);
+        for s in &mut self.steps[a..b] {
+            s.1 = s.1.minus(amount);
+        }
+    }
+
+    /// Free resources at time `t`.
+    pub fn free_at(&self, t: i64) -> Amount {
+        let i = self.steps.partition_point(|s| s.0 <= t).max(1) - 1;
+        self.steps[i].1
+    }
+
+    /// The earliest time from `from` on at which `need` stays free for `dur` seconds, at most
+    /// `latest` (none: no such time up to it). One pass over the steps: a step too short of
+    /// some resource moves the candidate start past it.
+    pub fn earliest(&self, from: i64, need: &Amount, dur: i64, latest: i64) -> Option<i64> {
+        let first = self.steps.partition_point(|s| s.0 <= from).max(1) - 1;
+        let mut start: Option<i64> = None;
+        for (k, &(t, free)) in self.steps.iter().enumerate().skip(first) {
+            let t = t.max(from);
+            if let Some(s) = start {
+                if t >= s.saturating_add(dur) {
+                    return Some(s);
+                }
+            }
+            if free.covers(need) {
+                if start.is_none() {
+                    if t > latest {
+                        return None;
+                    }
+                    start = Some(t);
+                }
+            } else {
+                start = None;
+            }
+            if k + 1 == self.steps.len() {
+                return start;
+            }
+        }
+        start
+    }
+
+    /// How many steps the plan has (its cost).
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Whether the plan is a single step.
+    pub fn is_empty(&self) -> bool {
+        self.steps.len() <= 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn a(cpus: i64, gpus: i64, mem_mb: i64) -> Amount {
+        Amount { cpus, gpus, mem_mb }
+    }
+
+    #[test]
+    fn a_reservation_holds_each_resource() {
+        // 8 CPUs and 2 GPUs; a running job holds 2 CPUs and both GPUs until 100.
+        let mut p = Plan::new(0, a(8, 2, 1000));
+        p.take(0, 100, &a(2, 2, 0));
+        // A 1-GPU job waits for the GPUs although 6 CPUs are free now.
+        assert_eq!(p.earliest(0, &a(1, 1, 0), 50, i64::MAX), Some(100));
+        // A CPU-only job fits now.
+        assert_eq!(p.earliest(0, &a(6, 0, 0), 50, i64::MAX), Some(0));
+        // Reserving the GPU job at 100 keeps a GPU from a second one until 150.
+        p.take(100, 150, &a(1, 1, 0));
+        p.take(100, 150, &a(0, 1, 0));
+        assert_eq!(p.earliest(0, &a(1, 1, 0), 10, i64::MAX), Some(150));
+        // Memory alone can block: 1000 MB, 600 taken until 40.
+        let mut m = Plan::new(0, a(8, 0, 1000));
+        m.take(0, 40, &a(1, 0, 600));
+        assert_eq!(m.earliest(0, &a(1, 0, 500), 10, i64::MAX), Some(40));
+        assert_eq!(m.earliest(0, &a(1, 0, 500), 10, 30), None);
+        assert_eq!(m.free_at(39), a(7, 0, 400));
+        assert_eq!(m.free_at(40), a(8, 0, 1000));
+    }
+
+    #[test]
+    fn the_window_must_hold_the_whole_run() {
+        // Free until 50, then 4 CPUs taken from 50 to 80: a 60 s job of 6 CPUs starts at 80.
+        let mut p = Plan::new(0, a(8, 0, 0));
+        p.take(50, 80, &a(4, 0, 0));
+        assert_eq!(p.earliest(0, &a(6, 0, 0), 60, i64::MAX), Some(80));
+        assert_eq!(p.earliest(0, &a(6, 0, 0), 50, i64::MAX), Some(0));
+        assert_eq!(p.earliest(0, &a(4, 0, 0), 60, i64::MAX), Some(0));
+    }
+}

@@ -1,0 +1,914 @@
+//! Slurm's own scheduler on a cluster of nodes: the multifactor priority, the main scheduler's
+//! pass in priority order per partition, and the backfill scheduler run every `bf_interval`,
+//! each rule as Slurm's documentation states it (docs/VALIDATION.md cites the pages).
+//!
+//! - **Priority** (priority_multifactor.html): `weight_age x age + weight_fairshare x
+//!   fairshare + weight_jobsize x size + weight_partition x partition + weight_qos x qos`,
+//!   each factor in [0, 1]; age is the wait over `max_age` (at most 1); fairshare is Slurm's
+//!   classic `2^(-U/S)` (classic_fair_share.html) with every user of the log an account of
+//!   equal shares and usage (CPU-seconds) decaying with `decay_half_life`; size is the mean
+//!   of the job's share of the cluster's nodes and of its CPUs (`1 -` that with
+//!   `favor_small`); partition is its tier over the highest tier; qos its QOS's priority over
+//!   the highest. Jobs are taken by partition tier, then priority, then submit time, then job id.
+//! - **The main scheduler** (sched_config.html): at every submission and end, jobs in that order
+//!   start where their partition's nodes hold them; the first that cannot start blocks the
+//!   rest of its partition until backfill.
+//! - **Backfill** (`scheduler=backfill`, slurm.conf(5) SchedulerParameters): every
+//!   `bf_interval` seconds, the running jobs' ends (at their limits, rounded up to
+//!   `bf_resolution`) make a plan of every resource per partition; up to `bf_max_job_test`
+//!   waiting jobs, in priority order, each start now if the plan lets them, else get the
+//!   earliest start within `bf_window` reserved (of every resource they need), unless their
+//!   priority is below `bf_min_prio_reserve` or they waited less than `bf_min_age_reserve`;
+//!   a job with no start within the window gets no reservation. `bf_max_job_user` and
+//!   `bf_max_job_part` cap the jobs looked at per user and per partition, `bf_max_job_start`
+//!   the starts per cycle.
+//! - **Nodes**: a job starts only where nodes of its partition hold it ([`Nodes::place`]);
+//!   exclusive jobs and partitions take whole nodes. The plan counts resources per partition,
+//!   so it may find a start that the nodes refuse: such a job waits, and
+//!   [`Slurm::count_misses`] says how often.
+
+use std::collections::HashMap;
+
+use crate::cluster::nodes::{Ask, Nodes};
+use crate::cluster::plan::{Amount, Plan};
+use crate::cluster::{Cluster, Node, Partition};
+use crate::engine::{Decision, JobIdx, JobView, Policy, System, Why};
+use crate::keys::{normalize, parse_choice, parse_num, KeyError};
+use crate::trace::Trace;
+
+/// Options of the slurm family: Slurm's own names (lower case), each `conf` for the value in
+/// the cluster's slurm.conf, else Slurm's default.
+pub const SLURM_OPTIONS: &[super::OptionDoc] = &[
+    super::OptionDoc { key: "scheduler", values: "backfill | builtin | conf", doc: "SchedulerType: sched/backfill runs the backfill scheduler beside the main one; sched/builtin only the main one, in strict priority order per partition" },
+    super::OptionDoc { key: "priority", values: "multifactor | basic | conf", doc: "PriorityType: priority/multifactor weighs the factors below; priority/basic is first in, first out" },
+    super::OptionDoc { key: "weight_age", values: "integer >= 0 | conf", doc: "PriorityWeightAge (Slurm's default 0)" },
+    super::OptionDoc { key: "weight_fairshare", values: "integer >= 0 | conf", doc: "PriorityWeightFairshare (default 0)" },
+    super::OptionDoc { key: "weight_jobsize", values: "integer >= 0 | conf", doc: "PriorityWeightJobSize (default 0)" },
+    super::OptionDoc { key: "weight_partition", values: "integer >= 0 | conf", doc: "PriorityWeightPartition (default 0)" },
+    super::OptionDoc { key: "weight_qos", values: "integer >= 0 | conf", doc: "PriorityWeightQOS (default 0)" },
+    super::OptionDoc { key: "max_age", values: "[D-]HH:MM:SS or minutes | conf", doc: "PriorityMaxAge: the wait at which the age factor reaches 1 (default 7-0)" },
+    super::OptionDoc { key: "decay_half_life", values: "[D-]HH:MM:SS or minutes | conf", doc: "PriorityDecayHalfLife: the half-life of fairshare usage, 0 for none (default 7-0)" },
+    super::OptionDoc { key: "favor_small", values: "yes | no | conf", doc: "PriorityFavorSmall: smaller jobs get the larger size factor (default no)" },
+    super::OptionDoc { key: "qos_priority", values: "NAME:PRIORITY,... | none", doc: "each QOS's priority (sacctmgr's Priority), for the QOS factor; QOS not named have 0" },
+    super::OptionDoc { key: "bf_interval", values: "seconds >= 0 | conf", doc: "seconds between backfill cycles (default 30); 0 runs one at every scheduling pass" },
+    super::OptionDoc { key: "bf_window", values: "minutes > 0 | inf | conf", doc: "how far ahead backfill plans: a job with no start within it gets no reservation (default 1440)" },
+    super::OptionDoc { key: "bf_resolution", values: "seconds > 0 | conf", doc: "the plan's time step: job ends are rounded up to it (default 60)" },
+    super::OptionDoc { key: "bf_max_job_test", values: "integer > 0 | inf | conf", doc: "waiting jobs a backfill cycle looks at (default 500)" },
+    super::OptionDoc { key: "bf_max_job_start", values: "integer >= 0 | conf", doc: "jobs a backfill cycle may start, 0 for no limit (default 0)" },
+    super::OptionDoc { key: "bf_max_job_user", values: "integer >= 0 | conf", doc: "jobs of one user a backfill cycle looks at, 0 for no limit (default 0)" },
+    super::OptionDoc { key: "bf_max_job_part", values: "integer >= 0 | conf", doc: "jobs of one partition a backfill cycle looks at, 0 for no limit (default 0)" },
+    super::OptionDoc { key: "bf_min_prio_reserve", values: "integer >= 0 | conf", doc: "jobs of lower priority get no reservation: they start only where they delay nobody (default 0: every job)" },
+    super::OptionDoc { key: "bf_min_age_reserve", values: "seconds >= 0 | conf", doc: "jobs that waited less get no reservation (default 0)" },
+    super::OptionDoc { key: "bf_continue", values: "yes | no | conf", doc: "accepted for slurm.conf's sake; it has no effect here: a simulated cycle never gives up its locks" },
+    super::OptionDoc { key: "reservations", values: "all | 0, 1, 2, ...", doc: "not Slurm's: how many waiting jobs a backfill cycle reserves for (all, as Slurm; 1 makes EASY on every resource)" },
+];
+
+/// Defaults of the slurm family: every Slurm setting from slurm.conf, else Slurm's default.
+pub const SLURM_DEFAULTS: &[(&str, &str)] = &[
+    ("scheduler", "conf"),
+    ("priority", "conf"),
+    ("weight_age", "conf"),
+    ("weight_fairshare", "conf"),
+    ("weight_jobsize", "conf"),
+    ("weight_partition", "conf"),
+    ("weight_qos", "conf"),
+    ("max_age", "conf"),
+    ("decay_half_life", "conf"),
+    ("favor_small", "conf"),
+    ("qos_priority", "none"),
+    ("bf_interval", "conf"),
+    ("bf_window", "conf"),
+    ("bf_resolution", "conf"),
+    ("bf_max_job_test", "conf"),
+    ("bf_max_job_start", "conf"),
+    ("bf_max_job_user", "conf"),
+    ("bf_max_job_part", "conf"),
+    ("bf_min_prio_reserve", "conf"),
+    ("bf_min_age_reserve", "conf"),
+    ("bf_continue", "conf"),
+    ("reservations", "all"),
+];
+
+/// The slurm.conf key and Slurm's default of each option (SchedulerParameters' `bf_*` are
+/// looked up inside that setting).
+const CONF: &[(&str, &str, &str)] = &[
+    ("scheduler", "SchedulerType", "sched/backfill"),
+    ("priority", "PriorityType", "priority/basic"),
+    ("weight_age", "PriorityWeightAge", "0"),
+    ("weight_fairshare", "PriorityWeightFairshare", "0"),
+    ("weight_jobsize", "PriorityWeightJobSize", "0"),
+    ("weight_partition", "PriorityWeightPartition", "0"),
+    ("weight_qos", "PriorityWeightQOS", "0"),
+    ("max_age", "PriorityMaxAge", "7-0"),
+    ("decay_half_life", "PriorityDecayHalfLife", "7-0"),
+    ("favor_small", "PriorityFavorSmall", "no"),
+    ("bf_interval", "bf_interval", "30"),
+    ("bf_window", "bf_window", "1440"),
+    ("bf_resolution", "bf_resolution", "60"),
+    ("bf_max_job_test", "bf_max_job_test", "500"),
+    ("bf_max_job_start", "bf_max_job_start", "0"),
+    ("bf_max_job_user", "bf_max_job_user", "0"),
+    ("bf_max_job_part", "bf_max_job_part", "0"),
+    ("bf_min_prio_reserve", "bf_min_prio_reserve", "0"),
+    ("bf_min_age_reserve", "bf_min_age_reserve", "0"),
+    ("bf_continue", "bf_continue", "no"),
+];
+
+/// The family's options as given: `None` for `conf`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SlurmOptions {
+    /// Each option's value, `None` where it comes from slurm.conf or Slurm's default.
+    pub given: Vec<(&'static str, Option<String>)>,
+    /// QOS priorities by name.
+    pub qos_priority: Vec<(String, f64)>,
+    /// Reservation depth (`None`: all).
+    pub reservations: Option<usize>,
+}
+
+/// The options resolved against a cluster: what a run uses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Backfill beside the main scheduler.
+    pub backfill: bool,
+    /// Multifactor priority (else first in, first out).
+    pub multifactor: bool,
+    /// Weights: age, fairshare, job size, partition, QOS.
+    pub weights: [f64; 5],
+    /// PriorityMaxAge, seconds.
+    pub max_age: i64,
+    /// PriorityDecayHalfLife, seconds (0: no decay).
+    pub half_life: i64,
+    /// PriorityFavorSmall.
+    pub favor_small: bool,
+    /// bf_interval, seconds.
+    pub interval: i64,
+    /// bf_window, seconds (`None`: no end).
+    pub window: Option<i64>,
+    /// bf_resolution, seconds.
+    pub resolution: i64,
+    /// bf_max_job_test (`usize::MAX`: no limit).
+    pub max_test: usize,
+    /// bf_max_job_start, bf_max_job_user, bf_max_job_part (0: no limit).
+    pub max_start: usize,
+    /// See `max_start`.
+    pub max_user: usize,
+    /// See `max_start`.
+    pub max_part: usize,
+    /// bf_min_prio_reserve.
+    pub min_prio_reserve: f64,
+    /// bf_min_age_reserve, seconds.
+    pub min_age_reserve: i64,
+    /// Where each value came from: (option, value, "slurm.conf line N" | "default" | "set").
+    pub sources: Vec<(&'static str, String, String)>,
+}
+
+fn duration_s(key: &str, value: &str) -> Result<i64, KeyError> {
+    crate::trace::accounting::duration(value.trim())
+        .map_err(|m| KeyError::new(key, value, m))?
+        .ok_or_else(|| KeyError::new(key, value, "expected [D-]HH:MM:SS or minutes"))
+}
+
+fn count(key: &str, value: &str) -> Result<usize, KeyError> {
+    if matches!(normalize(value).as_str(), "inf" | "unlimited") {
+        return Ok(usize::MAX);
+    }
+    let n: u64 = parse_num(key, value)?;
+    Ok(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+impl SlurmOptions {
+    /// Parses the options from `get(key)`; `conf` values are checked when resolved.
+    pub fn parse(get: &dyn Fn(&str) -> String) -> Result<Self, KeyError> {
+        let mut given = Vec::new();
+        for &(key, _, _) in CONF {
+            let v = get(key);
+            let v = (normalize(&v) != "conf" && !v.trim().is_empty()).then(|| v.trim().to_string());
+            if let Some(v) = &v {
+                // Checked now, so a bad --set fails before any run.
+                check(key, v)?;
+            }
+            given.push((key, v));
+        }
+        let q = get("qos_priority");
+        let mut qos_priority = Vec::new();
+        if !matches!(normalize(&q).as_str(), "none" | "") {
+            for item in q.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                let (name, p) = item
+                    .split_once(':')
+                    .ok_or_else(|| KeyError::new("qos_priority", &q, "expected NAME:PRIORITY,..."))?;
+                qos_priority.push((name.trim().to_string(), parse_num("qos_priority", p.trim())?));
+            }
+        }
+        let r = get("reservations");
+        let reservations = match normalize(&r).as_str() {
+            "all" | "inf" | "" => None,
+            _ => Some(parse_num::<usize>("reservations", &r)?),
+        };
+        Ok(SlurmOptions { given, qos_priority, reservations })
+    }
+
+    /// The settings a run on `cluster` uses: each option as given, else from slurm.conf,
+    /// else Slurm's default. A bad slurm.conf value is left for the default, and said.
+    pub fn resolve(&self, cluster: Option<&Cluster>) -> Settings {
+        let mut sources = Vec::new();
+        let params: Vec<(String, String, usize)> = cluster
+            .and_then(|c| c.settings.iter().find(|s| s.key.eq_ignore_ascii_case("SchedulerParameters")))
+            .map(|s| {
+                s.value
+                    .split(',')
+                    .map(|kv| match kv.split_once('=') {
+                        Some((k, v)) => (k.trim().to_ascii_lowercase(), v.trim().to_string(), s.line),
+                        None => (kv.trim().to_ascii_lowercase(), "yes".to_string(), s.line),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut value = |key: &'static str| -> String {
+            let (_, conf_key, default) = CONF.iter().find(|c| c.0 == key).copied().unwrap_or((key, key, "0"));
+            if let Some((_, Some(v))) = self.given.iter().find(|g| g.0 == key) {
+                sources.push((key, v.clone(), "set".to_string()));
+                return v.clone();
+            }
+            let from_conf = if conf_key.starts_with("bf_") {
+                params.iter().find(|p| p.0 == conf_key).map(|p| (p.1.clone(), p.2))
+            } else {
+                cluster
+                    .and_then(|c| c.settings.iter().find(|s| s.key.eq_ignore_ascii_case(conf_key)))
+                    .map(|s| (s.value.clone(), s.line))
+            };
+            match from_conf {
+                Some((v, line)) if check(key, &v).is_ok() => {
+                    sources.push((key, v.clone(), format!("slurm.conf line {line}")));
+                    v
+                }
+                Some((v, line)) => {
+                    sources.push((
+                        key,
+                        default.to_string(),
+                        format!("default (slurm.conf line {line}'s {v:?} is not valid)"),
+                    ));
+                    default.to_string()
+                }
+                None => {
+                    sources.push((key, default.to_string(), "default".to_string()));
+                    default.to_string()
+                }
+            }
+        };
+        // Every value was checked (given) or is checked above (conf), so these parse.
+        let num = |v: String| v.trim().parse::<f64>().unwrap_or(0.0);
+        let dur = |k: &str, v: String| duration_s(k, &v).unwrap_or(0);
+        let n = |k: &str, v: String| count(k, &v).unwrap_or(0);
+        let yes = |v: String| matches!(normalize(&v).as_str(), "yes" | "1" | "true" | "on");
+        let backfill = normalize(&value("scheduler")).contains("backfill");
+        let multifactor = normalize(&value("priority")).contains("multifactor");
+        let weights = [
+            num(value("weight_age")),
+            num(value("weight_fairshare")),
+            num(value("weight_jobsize")),
+            num(value("weight_partition")),
+            num(value("weight_qos")),
+        ];
+        let max_age = dur("max_age", value("max_age")).max(1);
+        let half_life = dur("decay_half_life", value("decay_half_life"));
+        let favor_small = yes(value("favor_small"));
+        let interval = num(value("bf_interval")).max(0.0) as i64;
+        let w = value("bf_window");
+        let window = if matches!(normalize(&w).as_str(), "inf" | "unlimited") {
+            None
+        } else {
+            Some((num(w) * 60.0).round().max(60.0) as i64)
+        };
+        let resolution = (num(value("bf_resolution")) as i64).max(1);
+        let max_test = n("bf_max_job_test", value("bf_max_job_test")).max(1);
+        let max_start = n("bf_max_job_start", value("bf_max_job_start"));
+        let max_user = n("bf_max_job_user", value("bf_max_job_user"));
+        let max_part = n("bf_max_job_part", value("bf_max_job_part"));
+        let min_prio_reserve = num(value("bf_min_prio_reserve"));
+        let min_age_reserve = num(value("bf_min_age_reserve")).max(0.0) as i64;
+        let _ = value("bf_continue");
+        Settings {
+            backfill,
+            multifactor,
+            weights,
+            max_age,
+            half_life,
+            favor_small,
+            interval,
+            window,
+            resolution,
+            max_test,
+            max_start,
+            max_user,
+            max_part,
+            min_prio_reserve,
+            min_age_reserve,
+            sources,
+        }
+    }
+}
+
+/// Whether `value` is one option `key` takes.
+fn check(key: &str, value: &str) -> Result<(), KeyError> {
+    let v = value.trim();
+    match key {
+        "scheduler" => {
+            parse_choice(key, v, &[("backfill", ()), ("sched/backfill", ()), ("builtin", ()), ("sched/builtin", ())])?
+        }
+        "priority" => parse_choice(
+            key,
+            v,
+            &[("multifactor", ()), ("priority/multifactor", ()), ("basic", ()), ("priority/basic", ())],
+        )?,
+        "max_age" | "decay_half_life" => {
+            duration_s(key, v)?;
+        }
+        "favor_small" | "bf_continue" => {
+            parse_choice(key, v, &[("yes", ()), ("no", ()), ("true", ()), ("false", ()), ("1", ()), ("0", ())])?
+        }
+        "bf_window" if matches!(normalize(v).as_str(), "inf" | "unlimited") => {}
+        "bf_window" | "bf_resolution" => {
+            let x: f64 = parse_num(key, v)?;
+            if !(x > 0.0 && x < 1e9) {
+                return Err(KeyError::new(key, v, "must be above 0"));
+            }
+        }
+        "bf_max_job_test" => {
+            if count(key, v)? == 0 {
+                return Err(KeyError::new(key, v, "must be at least 1"));
+            }
+        }
+        _ => {
+            let x: f64 = parse_num(key, v)?;
+            if !(0.0..1e12).contains(&x) {
+                return Err(KeyError::new(key, v, "must be a number >= 0"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One job as the scheduler holds it.
+#[derive(Debug, Clone, Copy)]
+struct Info {
+    ask: Ask,
+    /// Its partition, by place in `parts`.
+    part: usize,
+    /// Planned length: its limit (the partition's MaxTime at most).
+    limit: i64,
+    size_factor: f64,
+    qos_factor: f64,
+}
+
+/// One partition as the scheduler uses it.
+#[derive(Debug, Clone)]
+struct Part {
+    name: String,
+    /// Its nodes (sorted).
+    nodes: Vec<usize>,
+    tier: u32,
+    /// The partitions sharing a node with it, itself among them.
+    overlaps: Vec<usize>,
+    /// A whole node of its largest kind (what an exclusive job takes per node in the plan).
+    node_size: Amount,
+}
+
+/// Each user's decayed usage, in CPU-seconds.
+#[derive(Debug, Clone, Copy, Default)]
+struct Usage {
+    value: f64,
+    at: i64,
+    /// CPUs the user's jobs hold now.
+    cpus: i64,
+}
+
+/// Slurm's scheduler on a cluster's nodes.
+pub struct Slurm {
+    s: Settings,
+    reservations: Option<usize>,
+    info: Vec<Info>,
+    parts: Vec<Part>,
+    nodes: Nodes,
+    waiting: Vec<JobIdx>,
+    /// Per job: it waits now.
+    queued: Vec<bool>,
+    /// Running jobs and their planned ends (start + limit).
+    running: Vec<(JobIdx, i64)>,
+    users: HashMap<i32, Usage>,
+    user_count: usize,
+    total_nodes: f64,
+    total_cpus: f64,
+    /// When the next backfill cycle runs: the first `bf_interval` tick after something
+    /// arrived or ended since the last one, or the tick after a cycle that found a job no start
+    /// within the window (the window moves on with time); none while nothing changes, as a
+    /// cycle would find what the last one found.
+    due: Option<i64>,
+    misses: u64,
+    cycles: u64,
+}
+
+/// The cluster a trace runs on: its own, else one node of the machine's CPUs with as many GPUs
+/// as its jobs held at once, memory unlimited.
+pub fn cluster_of(trace: &Trace) -> Cluster {
+    if let Some(c) = &trace.cluster {
+        return (**c).clone();
+    }
+    let mut events: Vec<(i64, i64)> = Vec::new();
+    for j in trace.jobs.iter().filter(|j| j.gpus > 0) {
+        let start = j.submit + j.logged_wait.max(0);
+        events.push((start, j.gpus as i64));
+        events.push((start + j.runtime, -(j.gpus as i64)));
+    }
+    events.sort_unstable();
+    let (mut now, mut peak) = (0i64, 0i64);
+    for (_, d) in events {
+        now += d;
+        peak = peak.max(now);
+    }
+    let gpus = peak.max(trace.jobs.iter().map(|j| j.gpus as i64).max().unwrap_or(0));
+    Cluster {
+        nodes: vec![Node { name: "machine".into(), cpus: trace.machine, memory_mb: 0, gpus: gpus as u32 }],
+        partitions: Vec::new(),
+        ..Default::default()
+    }
+}
+
+impl Slurm {
+    /// The scheduler for `trace` on its cluster ([`cluster_of`]).
+    pub fn new(o: &SlurmOptions, trace: &Trace) -> Self {
+        let cluster = cluster_of(trace);
+        let s = o.resolve(trace.cluster.as_deref());
+        let all: Vec<usize> = (0..cluster.nodes.len()).collect();
+        let mut parts: Vec<Part> = cluster
+            .partitions
+            .iter()
+            .map(|p: &Partition| {
+                let mut nodes = p.nodes.clone();
+                nodes.sort_unstable();
+                Part {
+                    name: p.name.clone(),
+                    nodes,
+                    tier: p.priority_tier,
+                    overlaps: Vec::new(),
+                    node_size: Amount::default(),
+                }
+            })
+            .filter(|p| !p.nodes.is_empty())
+            .collect();
+        if parts.is_empty() {
+            parts.push(Part {
+                name: "all".into(),
+                nodes: all.clone(),
+                tier: 1,
+                overlaps: Vec::new(),
+                node_size: Amount::default(),
+            });
+        }
+        for i in 0..parts.len() {
+            let overlaps = (0..parts.len())
+                .filter(|&k| parts[k].nodes.iter().any(|n| parts[i].nodes.binary_search(n).is_ok()))
+                .collect();
+            parts[i].overlaps = overlaps;
+            let big = parts[i].nodes.iter().map(|&n| &cluster.nodes[n]).fold(Amount::default(), |m, n| Amount {
+                cpus: m.cpus.max(n.cpus as i64),
+                gpus: m.gpus.max(n.gpus as i64),
+                mem_mb: m.mem_mb.max(if n.memory_mb == 0 { i64::MAX / 4 } else { n.memory_mb as i64 }),
+            });
+            parts[i].node_size = big;
+        }
+        let default_part =
+            cluster.partitions.iter().filter(|p| !p.nodes.is_empty()).position(|p| p.default).unwrap_or(0);
+        let by_name: HashMap<&str, usize> = parts.iter().enumerate().map(|(i, p)| (p.name.as_str(), i)).collect();
+        let queue_names: HashMap<i64, &str> = trace.header.queues.iter().map(|(n, name)| (*n, name.as_str())).collect();
+        let exclusive_parts: Vec<bool> =
+            parts.iter().map(|p| cluster.partitions.iter().any(|c| c.name == p.name && c.exclusive)).collect();
+        let max_time: Vec<Option<i64>> = parts
+            .iter()
+            .map(|p| cluster.partitions.iter().find(|c| c.name == p.name).and_then(|c| c.max_time_s))
+            .collect();
+        let nodes = Nodes::new(&cluster, trace.jobs.len());
+        let total_nodes = cluster.nodes.len().max(1) as f64;
+        let total_cpus = cluster.cpus().max(1) as f64;
+        let qos_max = o.qos_priority.iter().map(|q| q.1).fold(0.0f64, f64::max);
+        let qos_names: HashMap<i64, &str> = trace.header.qos.iter().map(|(n, s)| (*n, s.as_str())).collect();
+        let info = trace
+            .jobs
+            .iter()
+            .map(|j| {
+                let part = queue_names
+                    .get(&(j.queue as i64))
+                    .and_then(|name| by_name.get(name).copied())
+                    .unwrap_or(default_part.min(parts.len() - 1));
+                let p = &parts[part];
+                let mem_mb = if j.memory_kb > 0 { (j.memory_kb * j.procs as i64 + 1023) / 1024 } else { 0 };
+                let size = nodes.size_of(&p.nodes);
+                // A job asking more than its partition has could never start: it is held to it.
+                let total = Amount {
+                    cpus: (j.procs as i64).min(size.cpus),
+                    gpus: (j.gpus as i64).min(size.gpus),
+                    mem_mb: mem_mb.min(size.mem_mb),
+                };
+                let ask = Ask {
+                    total,
+                    nodes: j.nodes.min(p.nodes.len() as u32),
+                    exclusive: j.exclusive || exclusive_parts[part],
+                };
+                let limit = max_time[part].map_or(j.sched_runtime, |m| j.sched_runtime.min(m)).max(1);
+                let n = nodes.fewest(&ask, &p.nodes) as f64;
+                // The mean of its shares of the cluster's nodes and CPUs: 1 for a job of every
+                // node (and so every CPU), as the documentation says.
+                let raw = ((n / total_nodes + total.cpus as f64 / total_cpus) / 2.0).min(1.0);
+                let size_factor = if s.favor_small { 1.0 - raw } else { raw };
+                let qos_factor = if qos_max > 0.0 {
+                    let number = j.qos.to_string();
+                    let name = qos_names.get(&(j.qos as i64)).copied().unwrap_or(&number);
+                    o.qos_priority.iter().find(|q| q.0.eq_ignore_ascii_case(name)).map_or(0.0, |q| q.1 / qos_max)
+                } else {
+                    0.0
+                };
+                Info { ask, part, limit, size_factor, qos_factor }
+            })
+            .collect();
+        let user_count = {
+            let mut u: Vec<i32> = trace.jobs.iter().map(|j| j.user).collect();
+            u.sort_unstable();
+            u.dedup();
+            u.len().max(1)
+        };
+        Slurm {
+            s,
+            reservations: o.reservations,
+            info,
+            parts,
+            nodes,
+            waiting: Vec::new(),
+            queued: vec![false; trace.jobs.len()],
+            running: Vec::new(),
+            users: HashMap::new(),
+            user_count,
+            total_nodes,
+            total_cpus,
+            due: None,
+            misses: 0,
+            cycles: 0,
+        }
+    }
+
+    /// The settings this run uses, and where each came from.
+    pub fn settings(&self) -> &Settings {
+        &self.s
+    }
+
+    /// How often a job's CPUs, GPUs and memory were free in its partition by count, yet no
+    /// set of its nodes held it: what a count-only model would have started wrongly.
+    pub fn count_misses(&self) -> u64 {
+        self.misses
+    }
+
+    /// Backfill cycles run.
+    pub fn cycles(&self) -> u64 {
+        self.cycles
+    }
+
+    /// The usage of `user` brought up to `now`: decayed with the half-life, its running
+    /// jobs' CPU-seconds added as they accrued.
+    fn usage_at(&self, u: &Usage, now: i64) -> f64 {
+        let dt = (now - u.at).max(0) as f64;
+        if self.s.half_life <= 0 {
+            return u.value + u.cpus as f64 * dt;
+        }
+        let h = self.s.half_life as f64;
+        let keep = (-dt / h).exp2();
+        u.value * keep + u.cpus as f64 * h / std::f64::consts::LN_2 * (1.0 - keep)
+    }
+
+    fn charge(&mut self, user: i32, now: i64, cpus: i64) {
+        let mut u = self.users.get(&user).copied().unwrap_or(Usage { value: 0.0, at: now, cpus: 0 });
+        u.value = self.usage_at(&u, now);
+        u.at = now;
+        u.cpus += cpus;
+        self.users.insert(user, u);
+    }
+
+    /// Each waiting job's priority now, by index.
+    fn priorities(&self, sys: &System) -> HashMap<JobIdx, f64> {
+        let now = sys.now();
+        let w = self.s.weights;
+        let usage: HashMap<i32, f64> = self.users.iter().map(|(k, u)| (*k, self.usage_at(u, now))).collect();
+        let total: f64 = usage.values().sum();
+        let max_tier = self.parts.iter().map(|p| p.tier).max().unwrap_or(1).max(1) as f64;
+        self.waiting
+            .iter()
+            .map(|&j| {
+                if !self.s.multifactor {
+                    return (j, 0.0);
+                }
+                let v = sys.view(j);
+                let i = &self.info[j as usize];
+                let age = ((now - v.submit).max(0) as f64 / self.s.max_age as f64).min(1.0);
+                let share = 1.0 / self.user_count as f64;
+                let used = if total > 0.0 { usage.get(&v.user).copied().unwrap_or(0.0) / total } else { 0.0 };
+                let fairshare = (-used / share).exp2();
+                let part = self.parts[i.part].tier as f64 / max_tier;
+                let p = w[0] * age + w[1] * fairshare + w[2] * i.size_factor + w[3] * part + w[4] * i.qos_factor;
+                (j, p.floor())
+            })
+            .collect()
+    }
+
+    /// The waiting jobs in Slurm's order: partition tier, priority, submit time, job id.
+    fn ordered(&self, sys: &System, prio: &HashMap<JobIdx, f64>) -> Vec<JobIdx> {
+        let mut order = self.waiting.clone();
+        order.sort_by(|&a, &b| {
+            let (va, vb) = (sys.view(a), sys.view(b));
+            let (ta, tb) = (self.parts[self.info[a as usize].part].tier, self.parts[self.info[b as usize].part].tier);
+            tb.cmp(&ta).then(prio[&b].total_cmp(&prio[&a])).then(va.submit.cmp(&vb.submit)).then(va.id.cmp(&vb.id))
+        });
+        order
+    }
+
+    /// Starts job `j` on `place`; false if the engine refused.
+    fn start(&mut self, sys: &mut System, j: JobIdx, place: Vec<(u32, Amount)>) -> bool {
+        if !sys.start(j) {
+            return false;
+        }
+        let i = self.info[j as usize];
+        self.nodes.take(j, place, i.ask.exclusive);
+        let cpus = self.nodes.holding(j).cpus;
+        let now = sys.now();
+        self.charge(sys.view(j).user, now, cpus);
+        self.running.push((j, now.saturating_add(i.limit)));
+        self.waiting.retain(|&w| w != j);
+        self.queued[j as usize] = false;
+        true
+    }
+
+    /// What job `j` takes of its partition in the plan: exclusive jobs take whole nodes.
+    fn need(&self, j: JobIdx) -> Amount {
+        let i = &self.info[j as usize];
+        if !i.ask.exclusive {
+            return i.ask.total;
+        }
+        let p = &self.parts[i.part];
+        let n = self.nodes.fewest(&i.ask, &p.nodes) as i64;
+        Amount { cpus: p.node_size.cpus * n, gpus: p.node_size.gpus * n, mem_mb: p.node_size.mem_mb.saturating_mul(n) }
+    }
+
+    /// Why job `j` cannot start now, by count or by nodes.
+    fn why_not(&self, j: JobIdx) -> Why {
+        let i = &self.info[j as usize];
+        let p = &self.parts[i.part];
+        let free = self.nodes.free_in(&p.nodes);
+        let need = self.need(j);
+        match free.short_of(&need) {
+            Some("GPUs") => Why::Other {
+                text: format!("it needs {} GPUs and {} are free in partition {}", need.gpus, free.gpus, p.name),
+            },
+            Some("memory") => Why::Other {
+                text: format!(
+                    "it needs {} MB of memory and {} MB are free in partition {}",
+                    need.mem_mb, free.mem_mb, p.name
+                ),
+            },
+            Some(_) => Why::Other {
+                text: format!("it needs {} CPUs and {} are free in partition {}", need.cpus, free.cpus, p.name),
+            },
+            None => Why::Other {
+                text: format!(
+                    "its CPUs, GPUs and memory are free in partition {} by count, but no {} of its nodes hold{} it",
+                    p.name,
+                    if i.ask.exclusive { "idle set" } else { "set" },
+                    if i.ask.exclusive { "" } else { "s" }
+                ),
+            },
+        }
+    }
+
+    /// The main scheduler's pass: jobs in order, each started where its partition's nodes
+    /// hold it; the first that cannot start blocks its partition.
+    fn main_pass(&mut self, sys: &mut System, order: &[JobIdx]) {
+        let mut blocked: Vec<Option<JobIdx>> = vec![None; self.parts.len()];
+        for &j in order {
+            let i = self.info[j as usize];
+            if let Some(first) = blocked[i.part] {
+                let id = sys.view(first).id;
+                sys.explain(|| Decision::Waits {
+                    job: j,
+                    why: Why::Other {
+                        text: format!(
+                            "the main scheduler stopped at job {id} in partition {}: lower-priority jobs wait for backfill",
+                            self.parts[i.part].name
+                        ),
+                    },
+                });
+                continue;
+            }
+            let p = &self.parts[i.part];
+            match self.nodes.place(&i.ask, &p.nodes) {
+                Some(place) => {
+                    let name = p.name.clone();
+                    if self.start(sys, j, place) {
+                        sys.explain(|| Decision::Started {
+                            job: j,
+                            why: Why::Other {
+                                text: format!("the main scheduler started it: the first in priority order in partition {name} whose nodes are free"),
+                            },
+                        });
+                    }
+                }
+                None => {
+                    if self.nodes.free_in(&p.nodes).covers(&self.need(j)) {
+                        self.misses += 1;
+                    }
+                    sys.explain(|| Decision::Waits { job: j, why: self.why_not(j) });
+                    blocked[i.part] = Some(j);
+                }
+            }
+        }
+    }
+
+    /// One backfill cycle.
+    fn backfill(&mut self, sys: &mut System, order: &[JobIdx], prio: &HashMap<JobIdx, f64>) {
+        self.cycles += 1;
+        let now = sys.now();
+        let res = self.s.resolution;
+        let round = |t: i64| if t <= now { now } else { (t + res - 1) / res * res };
+        let window_end = self.s.window.map_or(i64::MAX, |w| now.saturating_add(w));
+        let mut plans: Vec<Plan> = self.parts.iter().map(|p| Plan::new(now, self.nodes.size_of(&p.nodes))).collect();
+        for &(r, end) in &self.running {
+            let end = round(end.max(now + 1));
+            for (k, p) in self.parts.iter().enumerate() {
+                let held = self.nodes.holding_in(r, &p.nodes);
+                if held != Amount::default() {
+                    plans[k].take(now, end, &held);
+                }
+            }
+        }
+        let (mut tested, mut started, mut reserved) = (0usize, 0usize, 0usize);
+        let mut per_user: HashMap<i32, usize> = HashMap::new();
+        let mut per_part = vec![0usize; self.parts.len()];
+        let mut beyond = false;
+        for (at, &j) in order.iter().enumerate() {
+            if tested >= self.s.max_test {
+                let left = order.len() - at;
+                let limit = self.s.max_test;
+                sys.explain(|| Decision::Waits {
+                    job: j,
+                    why: Why::Other { text: format!("bf_max_job_test={limit}: backfill looked at {limit} jobs and stopped ({left} not looked at)") },
+                });
+                break;
+            }
+            if !self.queued[j as usize] {
+                continue;
+            }
+            let v = sys.view(j);
+            let i = self.info[j as usize];
+            let u = per_user.entry(v.user).or_default();
+            if self.s.max_user > 0 && *u >= self.s.max_user {
+                continue;
+            }
+            if self.s.max_part > 0 && per_part[i.part] >= self.s.max_part {
+                continue;
+            }
+            *u += 1;
+            per_part[i.part] += 1;
+            tested += 1;
+            let need = self.need(j);
+            let dur = round(now + i.limit) - now;
+            let Some(start) = plans[i.part].earliest(now, &need, dur, window_end) else {
+                beyond = true;
+                let end = window_end;
+                sys.explain(|| Decision::Waits {
+                    job: j,
+                    why: Why::Other {
+                        text: format!(
+                            "backfill found no start before bf_window ends at {}: it holds no reservation",
+                            clock(end)
+                        ),
+                    },
+                });
+                continue;
+            };
+            if start == now && (self.s.max_start == 0 || started < self.s.max_start) {
+                let p = &self.parts[i.part];
+                if let Some(place) = self.nodes.place(&i.ask, &p.nodes) {
+                    if self.start(sys, j, place) {
+                        started += 1;
+                        sys.note_backfill(j);
+                        for &k in &self.parts[i.part].overlaps {
+                            let held = self.nodes.holding_in(j, &self.parts[k].nodes);
+                            plans[k].take(now, now + dur, &held);
+                        }
+                        let end = window_end;
+                        sys.explain(|| Decision::Started {
+                            job: j,
+                            why: Why::Other {
+                                text: format!(
+                                    "started by backfill: it delays no higher-priority job's planned start (bf_window ends at {})",
+                                    if end == i64::MAX { "no time".to_string() } else { clock(end) }
+                                ),
+                            },
+                        });
+                        continue;
+                    }
+                } else {
+                    self.misses += 1;
+                }
+            }
+            let may_reserve = self.reservations.is_none_or(|k| reserved < k)
+                && prio.get(&j).copied().unwrap_or(0.0) >= self.s.min_prio_reserve
+                && now - v.submit >= self.s.min_age_reserve;
+            if may_reserve {
+                reserved += 1;
+                for &k in &self.parts[i.part].overlaps {
+                    plans[k].take(start, start + dur, &need);
+                }
+                sys.explain(|| Decision::Reserved { job: j, start, was: None, procs: need.cpus });
+            } else {
+                sys.explain(|| Decision::Waits {
+                    job: j,
+                    why: Why::Other { text: format!("planned at {} by backfill, without a reservation (bf_min_prio_reserve, bf_min_age_reserve or the reservation depth)", clock(start)) },
+                });
+            }
+        }
+        let k = self.s.interval.max(1);
+        self.due = beyond.then_some(now.div_euclid(k) * k + k);
+    }
+
+    /// Something changed at `now`: a backfill cycle is due at the next tick.
+    fn changed(&mut self, now: i64) {
+        if self.due.is_none() {
+            let k = self.s.interval.max(1);
+            self.due = Some(now.div_euclid(k) * k + if now.rem_euclid(k) == 0 { 0 } else { k });
+        }
+    }
+}
+
+/// A time as the decision log writes it inside Slurm's sentences: seconds from the trace's start.
+fn clock(t: i64) -> String {
+    format!("t={t} s")
+}
+
+impl Policy for Slurm {
+    fn on_arrival(&mut self, job: JobView, sys: &mut System) {
+        self.waiting.push(job.idx);
+        self.queued[job.idx as usize] = true;
+        self.changed(sys.now());
+    }
+
+    fn on_completion(&mut self, job: JobView, sys: &mut System) {
+        let cpus = self.nodes.holding(job.idx).cpus;
+        self.charge(job.user, sys.now(), -cpus);
+        self.nodes.give_back(job.idx);
+        self.running.retain(|r| r.0 != job.idx);
+        self.changed(sys.now());
+    }
+
+    fn declares_backfills(&self) -> bool {
+        true
+    }
+
+    fn schedule(&mut self, sys: &mut System) {
+        if self.waiting.is_empty() {
+            self.due = None;
+            return;
+        }
+        let prio = self.priorities(sys);
+        let order = self.ordered(sys, &prio);
+        if sys.explaining() {
+            let free = self.nodes.free_in(&(0..self.nodes_len()).collect::<Vec<_>>()).cpus;
+            sys.explain(|| Decision::Queue { order: order.clone(), free });
+        }
+        self.main_pass(sys, &order);
+        if self.waiting.is_empty() {
+            self.due = None;
+        }
+        if !self.s.backfill || self.waiting.is_empty() {
+            return;
+        }
+        let now = sys.now();
+        let due = self.s.interval == 0 || self.due.is_some_and(|d| now >= d);
+        if due {
+            let order: Vec<JobIdx> = order.into_iter().filter(|&j| self.queued[j as usize]).collect();
+            self.backfill(sys, &order, &prio);
+        }
+        if let Some(d) = self.due {
+            if self.s.interval > 0 && !self.waiting.is_empty() {
+                sys.wake_at(d.max(now + 1));
+            }
+        }
+    }
+}
+
+impl Slurm {
+    fn nodes_len(&self) -> usize {
+        self.parts.iter().flat_map(|p| p.nodes.iter()).max().map_or(0, |m| m + 1)
+    }
+}
+
+/// Why the totals are kept: the size factor's denominators (Slurm's whole cluster).
+impl std::fmt::Debug for Slurm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Slurm({} nodes, {} CPUs)", self.total_nodes, self.total_cpus)
+    }
+}
