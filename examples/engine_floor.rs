@@ -321,6 +321,7 @@ fn bare_outcome(records: Vec<JobRecord>, series: Vec<Sample>, passes: u64) -> Ou
         observed: Observed::default(),
         stopped: None,
         failed: None,
+        notes: Vec::new(),
     }
 }
 

@@ -119,6 +119,9 @@ pub struct PolicyResult {
     pub monthly: Monthly,
     /// Why the run stopped before the end (its time budget), or `None` when it finished.
     pub stopped: Option<String>,
+    /// What the policy said of its run: the settings it took from a slurm.conf, how often a
+    /// cluster's nodes refused a job its counts allowed.
+    pub notes: Vec<String>,
 }
 
 /// The engine and metric settings every policy of a run shared (trace options are in the report).
@@ -233,8 +236,17 @@ fn clock_s() -> f64 {
 /// Says where a simulation stopped (its time budget ran out, or the policy failed), and what
 /// the statistics then cover.
 fn stopped_message(trace: &Trace, outcome: &Outcome, budget_ms: Option<u64>) -> Option<String> {
-    let p = outcome.stopped?;
     let finished = outcome.records.iter().filter(|r| r.end >= 0).count();
+    let Some(p) = outcome.stopped else {
+        // A run that ended with jobs never run lost them: that is said, never left silent.
+        let lost = outcome.records.len() - finished;
+        return (lost > 0).then(|| {
+            format!(
+                "{lost} of {} jobs never ran: the policy left them waiting with nothing left to happen; the statistics cover the finished jobs only",
+                outcome.records.len()
+            )
+        });
+    };
     let first = trace.jobs.first().map_or(0, |j| j.submit);
     let last = trace.jobs.last().map_or(0, |j| j.submit);
     let why = match &outcome.failed {
@@ -296,5 +308,6 @@ pub fn result_of(trace: &Trace, cfg: &Configured, settings: &Settings, outcome: 
         accuracy_histogram,
         monthly,
         stopped: stopped_message(trace, outcome, settings.engine.budget_ms),
+        notes: outcome.notes.clone(),
     }
 }

@@ -207,6 +207,11 @@ pub trait Policy {
     fn suspends(&self) -> bool {
         false
     }
+    /// What the policy says of its run when it ends, for the results (the settings it took from
+    /// a slurm.conf, how often nodes refused what counts allowed).
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Marks a per-job time that is not set.
@@ -790,6 +795,8 @@ pub struct Outcome {
     pub stopped: Option<Progress>,
     /// Why the policy failed, if it did ([`Policy::fault`]).
     pub failed: Option<String>,
+    /// What the policy said of its run ([`Policy::notes`]).
+    pub notes: Vec<String>,
 }
 
 impl Outcome {
@@ -1196,5 +1203,6 @@ pub fn simulate_observed<'a>(
         observed,
         stopped,
         failed,
+        notes: policy.notes(),
     }
 }

@@ -49,6 +49,7 @@ pub const SLURM_OPTIONS: &[super::OptionDoc] = &[
     super::OptionDoc { key: "max_age", values: "[D-]HH:MM:SS or minutes | conf", doc: "PriorityMaxAge: the wait at which the age factor reaches 1 (default 7-0)" },
     super::OptionDoc { key: "decay_half_life", values: "[D-]HH:MM:SS or minutes | conf", doc: "PriorityDecayHalfLife: the half-life of fairshare usage, 0 for none (default 7-0)" },
     super::OptionDoc { key: "favor_small", values: "yes | no | conf", doc: "PriorityFavorSmall: smaller jobs get the larger size factor (default no)" },
+    super::OptionDoc { key: "calc_period", values: "minutes > 0 | conf", doc: "PriorityCalcPeriod: how often every waiting job's priority is computed anew (default 5); a job gets its priority when submitted" },
     super::OptionDoc { key: "qos_priority", values: "NAME:PRIORITY,... | none", doc: "each QOS's priority (sacctmgr's Priority), for the QOS factor; QOS not named have 0" },
     super::OptionDoc { key: "bf_interval", values: "seconds >= 0 | conf", doc: "seconds between backfill cycles (default 30); 0 runs one at every scheduling pass" },
     super::OptionDoc { key: "bf_window", values: "minutes > 0 | inf | conf", doc: "how far ahead backfill plans: a job with no start within it gets no reservation (default 1440)" },
@@ -75,6 +76,7 @@ pub const SLURM_DEFAULTS: &[(&str, &str)] = &[
     ("max_age", "conf"),
     ("decay_half_life", "conf"),
     ("favor_small", "conf"),
+    ("calc_period", "conf"),
     ("qos_priority", "none"),
     ("bf_interval", "conf"),
     ("bf_window", "conf"),
@@ -102,6 +104,7 @@ const CONF: &[(&str, &str, &str)] = &[
     ("max_age", "PriorityMaxAge", "7-0"),
     ("decay_half_life", "PriorityDecayHalfLife", "7-0"),
     ("favor_small", "PriorityFavorSmall", "no"),
+    ("calc_period", "PriorityCalcPeriod", "5"),
     ("bf_interval", "bf_interval", "30"),
     ("bf_window", "bf_window", "1440"),
     ("bf_resolution", "bf_resolution", "60"),
@@ -140,6 +143,8 @@ pub struct Settings {
     pub half_life: i64,
     /// PriorityFavorSmall.
     pub favor_small: bool,
+    /// PriorityCalcPeriod, seconds.
+    pub calc_period: i64,
     /// bf_interval, seconds.
     pub interval: i64,
     /// bf_window, seconds (`None`: no end).
@@ -272,6 +277,7 @@ impl SlurmOptions {
         let max_age = dur("max_age", value("max_age")).max(1);
         let half_life = dur("decay_half_life", value("decay_half_life"));
         let favor_small = yes(value("favor_small"));
+        let calc_period = (num(value("calc_period")) * 60.0).round().max(1.0) as i64;
         let interval = num(value("bf_interval")).max(0.0) as i64;
         let w = value("bf_window");
         let window = if matches!(normalize(&w).as_str(), "inf" | "unlimited") {
@@ -294,6 +300,7 @@ impl SlurmOptions {
             max_age,
             half_life,
             favor_small,
+            calc_period,
             interval,
             window,
             resolution,
@@ -327,7 +334,7 @@ fn check(key: &str, value: &str) -> Result<(), KeyError> {
             parse_choice(key, v, &[("yes", ()), ("no", ()), ("true", ()), ("false", ()), ("1", ()), ("0", ())])?
         }
         "bf_window" if matches!(normalize(v).as_str(), "inf" | "unlimited") => {}
-        "bf_window" | "bf_resolution" => {
+        "bf_window" | "bf_resolution" | "calc_period" => {
             let x: f64 = parse_num(key, v)?;
             if !(x > 0.0 && x < 1e9) {
                 return Err(KeyError::new(key, v, "must be above 0"));
@@ -348,10 +355,31 @@ fn check(key: &str, value: &str) -> Result<(), KeyError> {
     Ok(())
 }
 
+/// A float ordered by [`f64::total_cmp`], for sort keys.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct OrdF64(f64);
+
+impl Eq for OrdF64 {}
+
+impl PartialOrd for OrdF64 {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OrdF64 {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
 /// One job as the scheduler holds it.
 #[derive(Debug, Clone, Copy)]
 struct Info {
     ask: Ask,
+    /// Its user, numbered densely from 0.
+    user: usize,
+    submit: i64,
     /// Its partition, by place in `parts`.
     part: usize,
     /// Planned length: its limit (the partition's MaxTime at most).
@@ -389,13 +417,22 @@ pub struct Slurm {
     info: Vec<Info>,
     parts: Vec<Part>,
     nodes: Nodes,
-    waiting: Vec<JobIdx>,
+    /// How many jobs wait.
+    waiting: usize,
     /// Per job: it waits now.
     queued: Vec<bool>,
     /// Running jobs and their planned ends (start + limit).
     running: Vec<(JobIdx, i64)>,
-    users: HashMap<i32, Usage>,
-    user_count: usize,
+    /// Each user's usage, by dense user number ([`Info::user`]).
+    users: Vec<Usage>,
+    /// Each job's priority, as of the pass under way (waiting jobs only).
+    prio: Vec<f64>,
+    /// The waiting jobs in Slurm's order as of the last pass (with the jobs started since).
+    order: Vec<JobIdx>,
+    /// Jobs submitted since the last pass: their priorities are computed at the next.
+    fresh: Vec<JobIdx>,
+    /// When every waiting job's priority is computed anew.
+    next_calc: i64,
     total_nodes: f64,
     total_cpus: f64,
     /// When the next backfill cycle runs: the first `bf_interval` tick after something
@@ -404,7 +441,15 @@ pub struct Slurm {
     /// cycle would find what the last one found.
     due: Option<i64>,
     misses: u64,
+    /// Per job: it was refused by the nodes at least once; and how many were.
+    missed_job: Vec<bool>,
+    missed_jobs: usize,
     cycles: u64,
+    /// What the run is on, for its notes: the cluster in a line, and where it came from.
+    on: String,
+    /// Jobs held to their partition's size, and jobs planned at their partition's MaxTime.
+    held_to_size: usize,
+    at_max_time: usize,
 }
 
 /// The cluster a trace runs on: its own, else one node of the machine's CPUs with as many GPUs
@@ -491,7 +536,11 @@ impl Slurm {
         let total_cpus = cluster.cpus().max(1) as f64;
         let qos_max = o.qos_priority.iter().map(|q| q.1).fold(0.0f64, f64::max);
         let qos_names: HashMap<i64, &str> = trace.header.qos.iter().map(|(n, s)| (*n, s.as_str())).collect();
-        let info = trace
+        let (mut held_to_size, mut at_max_time) = (0, 0);
+        let mut user_ids: Vec<i32> = trace.jobs.iter().map(|j| j.user).collect();
+        user_ids.sort_unstable();
+        user_ids.dedup();
+        let info: Vec<Info> = trace
             .jobs
             .iter()
             .map(|j| {
@@ -508,11 +557,23 @@ impl Slurm {
                     gpus: (j.gpus as i64).min(size.gpus),
                     mem_mb: mem_mb.min(size.mem_mb),
                 };
-                let ask = Ask {
+                let mut ask = Ask {
                     total,
                     nodes: j.nodes.min(p.nodes.len() as u32),
                     exclusive: j.exclusive || exclusive_parts[part],
                 };
+                // Nor could a job whose share of each node is more than the partition's largest node.
+                let n = nodes.fewest(&ask, &p.nodes) as i64;
+                let most = |v: i64, per: i64| v.min(per.saturating_mul(n));
+                ask.total = Amount {
+                    cpus: most(total.cpus, p.node_size.cpus),
+                    gpus: most(total.gpus, p.node_size.gpus),
+                    mem_mb: most(total.mem_mb, p.node_size.mem_mb),
+                };
+                let total = ask.total;
+                held_to_size +=
+                    usize::from(total.cpus < j.procs as i64 || total.gpus < j.gpus as i64 || total.mem_mb < mem_mb);
+                at_max_time += usize::from(max_time[part].is_some_and(|m| j.sched_runtime > m));
                 let limit = max_time[part].map_or(j.sched_runtime, |m| j.sched_runtime.min(m)).max(1);
                 let n = nodes.fewest(&ask, &p.nodes) as f64;
                 // The mean of its shares of the cluster's nodes and CPUs: 1 for a job of every
@@ -526,31 +587,42 @@ impl Slurm {
                 } else {
                     0.0
                 };
-                Info { ask, part, limit, size_factor, qos_factor }
+                let user = user_ids.binary_search(&j.user).unwrap_or(0);
+                Info { ask, user, submit: j.submit, part, limit, size_factor, qos_factor }
             })
             .collect();
-        let user_count = {
-            let mut u: Vec<i32> = trace.jobs.iter().map(|j| j.user).collect();
-            u.sort_unstable();
-            u.dedup();
-            u.len().max(1)
-        };
         Slurm {
             s,
             reservations: o.reservations,
             info,
             parts,
             nodes,
-            waiting: Vec::new(),
+            waiting: 0,
             queued: vec![false; trace.jobs.len()],
             running: Vec::new(),
-            users: HashMap::new(),
-            user_count,
+            users: vec![Usage::default(); user_ids.len().max(1)],
+            prio: vec![0.0; trace.jobs.len()],
+            order: Vec::new(),
+            fresh: Vec::new(),
+            next_calc: i64::MIN,
             total_nodes,
             total_cpus,
             due: None,
             misses: 0,
+            missed_job: vec![false; trace.jobs.len()],
+            missed_jobs: 0,
             cycles: 0,
+            on: format!(
+                "{} ({})",
+                cluster.describe().first().cloned().unwrap_or_default(),
+                if trace.cluster.is_some() {
+                    "the trace's cluster"
+                } else {
+                    "no cluster known: one node of the machine's CPUs"
+                }
+            ),
+            held_to_size,
+            at_max_time,
         }
     }
 
@@ -559,10 +631,11 @@ impl Slurm {
         &self.s
     }
 
-    /// How often a job's CPUs, GPUs and memory were free in its partition by count, yet no
-    /// set of its nodes held it: what a count-only model would have started wrongly.
-    pub fn count_misses(&self) -> u64 {
-        self.misses
+    /// How many jobs were at some time free to start by the count of CPUs, GPUs and memory in
+    /// their partition, yet held by no set of its nodes: what a count-only model would have
+    /// started wrongly; and how many such moments there were.
+    pub fn count_misses(&self) -> (usize, u64) {
+        (self.missed_jobs, self.misses)
     }
 
     /// Backfill cycles run.
@@ -582,49 +655,64 @@ impl Slurm {
         u.value * keep + u.cpus as f64 * h / std::f64::consts::LN_2 * (1.0 - keep)
     }
 
-    fn charge(&mut self, user: i32, now: i64, cpus: i64) {
-        let mut u = self.users.get(&user).copied().unwrap_or(Usage { value: 0.0, at: now, cpus: 0 });
+    fn charge(&mut self, user: usize, now: i64, cpus: i64) {
+        let mut u = self.users[user];
         u.value = self.usage_at(&u, now);
         u.at = now;
         u.cpus += cpus;
-        self.users.insert(user, u);
+        self.users[user] = u;
     }
 
-    /// Each waiting job's priority now, by index.
-    fn priorities(&self, sys: &System) -> HashMap<JobIdx, f64> {
-        let now = sys.now();
+    /// The priority of each job of `jobs` now, into `self.prio` by job index.
+    fn priorities(&mut self, now: i64, jobs: &[JobIdx]) {
+        if !self.s.multifactor || jobs.is_empty() {
+            return;
+        }
         let w = self.s.weights;
-        let usage: HashMap<i32, f64> = self.users.iter().map(|(k, u)| (*k, self.usage_at(u, now))).collect();
-        let total: f64 = usage.values().sum();
+        let usage: Vec<f64> = self.users.iter().map(|u| self.usage_at(u, now)).collect();
+        let total: f64 = usage.iter().sum();
         let max_tier = self.parts.iter().map(|p| p.tier).max().unwrap_or(1).max(1) as f64;
-        self.waiting
-            .iter()
-            .map(|&j| {
-                if !self.s.multifactor {
-                    return (j, 0.0);
-                }
-                let v = sys.view(j);
-                let i = &self.info[j as usize];
-                let age = ((now - v.submit).max(0) as f64 / self.s.max_age as f64).min(1.0);
-                let share = 1.0 / self.user_count as f64;
-                let used = if total > 0.0 { usage.get(&v.user).copied().unwrap_or(0.0) / total } else { 0.0 };
-                let fairshare = (-used / share).exp2();
-                let part = self.parts[i.part].tier as f64 / max_tier;
-                let p = w[0] * age + w[1] * fairshare + w[2] * i.size_factor + w[3] * part + w[4] * i.qos_factor;
-                (j, p.floor())
-            })
-            .collect()
+        let share = 1.0 / self.users.len().max(1) as f64;
+        for &j in jobs {
+            let i = &self.info[j as usize];
+            let age = ((now - i.submit).max(0) as f64 / self.s.max_age as f64).min(1.0);
+            let used = if total > 0.0 { usage[i.user] / total } else { 0.0 };
+            let fairshare = (-used / share).exp2();
+            let part = self.parts[i.part].tier as f64 / max_tier;
+            let p = w[0] * age + w[1] * fairshare + w[2] * i.size_factor + w[3] * part + w[4] * i.qos_factor;
+            self.prio[j as usize] = p.floor();
+        }
     }
 
-    /// The waiting jobs in Slurm's order: partition tier, priority, submit time, job id.
-    fn ordered(&self, sys: &System, prio: &HashMap<JobIdx, f64>) -> Vec<JobIdx> {
-        let mut order = self.waiting.clone();
-        order.sort_by(|&a, &b| {
-            let (va, vb) = (sys.view(a), sys.view(b));
-            let (ta, tb) = (self.parts[self.info[a as usize].part].tier, self.parts[self.info[b as usize].part].tier);
-            tb.cmp(&ta).then(prio[&b].total_cmp(&prio[&a])).then(va.submit.cmp(&vb.submit)).then(va.id.cmp(&vb.id))
-        });
-        order
+    /// Job `j`'s place in Slurm's order: partition tier, priority, submit time, job id (the
+    /// trace's order, so the job index).
+    fn key(&self, j: JobIdx) -> (std::cmp::Reverse<u32>, std::cmp::Reverse<OrdF64>, JobIdx) {
+        let tier = self.parts[self.info[j as usize].part].tier;
+        (std::cmp::Reverse(tier), std::cmp::Reverse(OrdF64(self.prio[j as usize])), j)
+    }
+
+    /// Brings the waiting jobs' order up to `now`: every priority anew once per
+    /// `calc_period` (Slurm's PriorityCalcPeriod), else only the jobs submitted since,
+    /// each put in its place.
+    fn reorder(&mut self, now: i64) {
+        let fresh = std::mem::take(&mut self.fresh);
+        self.order.retain(|&j| self.queued[j as usize]);
+        if self.s.multifactor && now >= self.next_calc {
+            let mut order = std::mem::take(&mut self.order);
+            order.extend(fresh.iter().copied().filter(|&j| self.queued[j as usize]));
+            self.priorities(now, &order);
+            order.sort_unstable_by_key(|&j| self.key(j));
+            self.order = order;
+            let k = self.s.calc_period.max(1);
+            self.next_calc = now.div_euclid(k) * k + k;
+            return;
+        }
+        self.priorities(now, &fresh);
+        for j in fresh.into_iter().filter(|&j| self.queued[j as usize]) {
+            let key = self.key(j);
+            let at = self.order.partition_point(|&o| self.key(o) < key);
+            self.order.insert(at, j);
+        }
     }
 
     /// Starts job `j` on `place`; false if the engine refused.
@@ -636,9 +724,9 @@ impl Slurm {
         self.nodes.take(j, place, i.ask.exclusive);
         let cpus = self.nodes.holding(j).cpus;
         let now = sys.now();
-        self.charge(sys.view(j).user, now, cpus);
+        self.charge(i.user, now, cpus);
         self.running.push((j, now.saturating_add(i.limit)));
-        self.waiting.retain(|&w| w != j);
+        self.waiting -= 1;
         self.queued[j as usize] = false;
         true
     }
@@ -688,7 +776,12 @@ impl Slurm {
     /// hold it; the first that cannot start blocks its partition.
     fn main_pass(&mut self, sys: &mut System, order: &[JobIdx]) {
         let mut blocked: Vec<Option<JobIdx>> = vec![None; self.parts.len()];
+        let mut stopped = 0;
         for &j in order {
+            // Once every partition is blocked, the rest only wait: unless explaining, they are not looked at.
+            if stopped == self.parts.len() && !sys.explaining() {
+                break;
+            }
             let i = self.info[j as usize];
             if let Some(first) = blocked[i.part] {
                 let id = sys.view(first).id;
@@ -718,17 +811,18 @@ impl Slurm {
                 }
                 None => {
                     if self.nodes.free_in(&p.nodes).covers(&self.need(j)) {
-                        self.misses += 1;
+                        self.missed(j);
                     }
                     sys.explain(|| Decision::Waits { job: j, why: self.why_not(j) });
                     blocked[i.part] = Some(j);
+                    stopped += 1;
                 }
             }
         }
     }
 
     /// One backfill cycle.
-    fn backfill(&mut self, sys: &mut System, order: &[JobIdx], prio: &HashMap<JobIdx, f64>) {
+    fn backfill(&mut self, sys: &mut System, order: &[JobIdx]) {
         self.cycles += 1;
         let now = sys.now();
         let res = self.s.resolution;
@@ -745,9 +839,11 @@ impl Slurm {
             }
         }
         let (mut tested, mut started, mut reserved) = (0usize, 0usize, 0usize);
-        let mut per_user: HashMap<i32, usize> = HashMap::new();
+        let mut per_user = vec![0usize; self.users.len()];
         let mut per_part = vec![0usize; self.parts.len()];
-        let mut beyond = false;
+        // The first time a job found no start within the window may find one: the window's end
+        // reaches its start then.
+        let mut recheck = i64::MAX;
         for (at, &j) in order.iter().enumerate() {
             if tested >= self.s.max_test {
                 let left = order.len() - at;
@@ -761,22 +857,37 @@ impl Slurm {
             if !self.queued[j as usize] {
                 continue;
             }
-            let v = sys.view(j);
             let i = self.info[j as usize];
-            let u = per_user.entry(v.user).or_default();
-            if self.s.max_user > 0 && *u >= self.s.max_user {
+            if self.s.max_user > 0 && per_user[i.user] >= self.s.max_user {
                 continue;
             }
             if self.s.max_part > 0 && per_part[i.part] >= self.s.max_part {
                 continue;
             }
-            *u += 1;
+            per_user[i.user] += 1;
             per_part[i.part] += 1;
             tested += 1;
             let need = self.need(j);
             let dur = round(now + i.limit) - now;
-            let Some(start) = plans[i.part].earliest(now, &need, dur, window_end) else {
-                beyond = true;
+            let submit = i.submit;
+            let may_reserve = self.reservations.is_none_or(|k| reserved < k)
+                && self.prio[j as usize] >= self.s.min_prio_reserve
+                && now - submit >= self.s.min_age_reserve;
+            // A job that may not be reserved can only start now: most cannot, which the
+            // resources free now tell at once.
+            if !may_reserve && !plans[i.part].free_at(now).covers(&need) {
+                sys.explain(|| Decision::Waits { job: j, why: self.why_not(j) });
+                continue;
+            }
+            let latest = if may_reserve { window_end } else { now };
+            let Some(start) = plans[i.part].earliest(now, &need, dur, latest) else {
+                if !may_reserve {
+                    sys.explain(|| Decision::Waits { job: j, why: self.why_not(j) });
+                    continue;
+                }
+                if let (Some(w), Some(s)) = (self.s.window, plans[i.part].earliest(now, &need, dur, i64::MAX)) {
+                    recheck = recheck.min(s - w);
+                }
                 let end = window_end;
                 sys.explain(|| Decision::Waits {
                     job: j,
@@ -812,12 +923,9 @@ impl Slurm {
                         continue;
                     }
                 } else {
-                    self.misses += 1;
+                    self.missed(j);
                 }
             }
-            let may_reserve = self.reservations.is_none_or(|k| reserved < k)
-                && prio.get(&j).copied().unwrap_or(0.0) >= self.s.min_prio_reserve
-                && now - v.submit >= self.s.min_age_reserve;
             if may_reserve {
                 reserved += 1;
                 for &k in &self.parts[i.part].overlaps {
@@ -832,15 +940,26 @@ impl Slurm {
             }
         }
         let k = self.s.interval.max(1);
-        self.due = beyond.then_some(now.div_euclid(k) * k + k);
+        self.due = (recheck < i64::MAX).then(|| {
+            let t = recheck.max(now + 1);
+            t.div_euclid(k) * k + if t.rem_euclid(k) == 0 { 0 } else { k }
+        });
+    }
+
+    /// Job `j`'s resources were free in its partition by count, but no set of its nodes held it.
+    fn missed(&mut self, j: JobIdx) {
+        self.misses += 1;
+        if !self.missed_job[j as usize] {
+            self.missed_job[j as usize] = true;
+            self.missed_jobs += 1;
+        }
     }
 
     /// Something changed at `now`: a backfill cycle is due at the next tick.
     fn changed(&mut self, now: i64) {
-        if self.due.is_none() {
-            let k = self.s.interval.max(1);
-            self.due = Some(now.div_euclid(k) * k + if now.rem_euclid(k) == 0 { 0 } else { k });
-        }
+        let k = self.s.interval.max(1);
+        let tick = now.div_euclid(k) * k + if now.rem_euclid(k) == 0 { 0 } else { k };
+        self.due = Some(self.due.map_or(tick, |d| d.min(tick)));
     }
 }
 
@@ -851,14 +970,15 @@ fn clock(t: i64) -> String {
 
 impl Policy for Slurm {
     fn on_arrival(&mut self, job: JobView, sys: &mut System) {
-        self.waiting.push(job.idx);
+        self.waiting += 1;
+        self.fresh.push(job.idx);
         self.queued[job.idx as usize] = true;
         self.changed(sys.now());
     }
 
     fn on_completion(&mut self, job: JobView, sys: &mut System) {
         let cpus = self.nodes.holding(job.idx).cpus;
-        self.charge(job.user, sys.now(), -cpus);
+        self.charge(self.info[job.idx as usize].user, sys.now(), -cpus);
         self.nodes.give_back(job.idx);
         self.running.retain(|r| r.0 != job.idx);
         self.changed(sys.now());
@@ -868,32 +988,68 @@ impl Policy for Slurm {
         true
     }
 
+    fn notes(&self) -> Vec<String> {
+        let mut out = vec![format!("on {}", self.on)];
+        let from: Vec<String> = self
+            .s
+            .sources
+            .iter()
+            .filter(|(_, _, src)| src != "default")
+            .map(|(k, v, src)| format!("{k}={v} ({src})"))
+            .collect();
+        out.push(if from.is_empty() {
+            "every Slurm setting at Slurm's default".to_string()
+        } else {
+            format!("{}; the rest at Slurm's defaults", from.join(", "))
+        });
+        if self.s.backfill {
+            out.push(format!("{} backfill cycles", self.cycles));
+        }
+        out.push(format!(
+            "{} of {} jobs ({:.1}%) were at some time free to start by the count of CPUs, GPUs and memory in their partition, yet no set of its nodes held them ({} such moments): what a count-only model would have started",
+            self.missed_jobs,
+            self.info.len(),
+            100.0 * self.missed_jobs as f64 / self.info.len().max(1) as f64,
+            self.misses
+        ));
+        if self.held_to_size > 0 {
+            out.push(format!("{} jobs asked for more than their partition has and were held to it", self.held_to_size));
+        }
+        if self.at_max_time > 0 {
+            out.push(format!(
+                "{} jobs asked for more time than their partition's MaxTime and were planned at it",
+                self.at_max_time
+            ));
+        }
+        out
+    }
+
     fn schedule(&mut self, sys: &mut System) {
-        if self.waiting.is_empty() {
+        if self.waiting == 0 {
             self.due = None;
             return;
         }
-        let prio = self.priorities(sys);
-        let order = self.ordered(sys, &prio);
+        self.reorder(sys.now());
+        let order = self.order.clone();
         if sys.explaining() {
             let free = self.nodes.free_in(&(0..self.nodes_len()).collect::<Vec<_>>()).cpus;
             sys.explain(|| Decision::Queue { order: order.clone(), free });
         }
         self.main_pass(sys, &order);
-        if self.waiting.is_empty() {
+        if self.waiting == 0 {
             self.due = None;
         }
-        if !self.s.backfill || self.waiting.is_empty() {
+        if !self.s.backfill || (self.waiting == 0) {
             return;
         }
         let now = sys.now();
         let due = self.s.interval == 0 || self.due.is_some_and(|d| now >= d);
         if due {
             let order: Vec<JobIdx> = order.into_iter().filter(|&j| self.queued[j as usize]).collect();
-            self.backfill(sys, &order, &prio);
+            self.backfill(sys, &order);
         }
         if let Some(d) = self.due {
-            if self.s.interval > 0 && !self.waiting.is_empty() {
+            if self.s.interval > 0 && self.waiting != 0 {
                 sys.wake_at(d.max(now + 1));
             }
         }

@@ -96,7 +96,8 @@ fn starvation(r: &RunView, typical_max_wait: Option<f64>, best_util: Option<f64>
         }
     }
     if let (Some(u), Some(b)) = (metric(r, "utilization"), best_util) {
-        if u < IDLE_SHARE * b {
+        // On a machine the jobs hardly use, a lower share idle is no sign of starving.
+        if u < IDLE_SHARE * b && b >= 0.05 {
             why.push(format!("it keeps {:.0}% of the machine busy against up to {:.0}%", 100.0 * u, 100.0 * b));
         }
     }

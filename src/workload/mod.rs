@@ -6,6 +6,7 @@
 //! rounded up (`estimate=2`), or drawn from Tsafrir, Etsion & Feitelson's model of users'
 //! modal estimates (`estimate=tef`, [`estimates`]).
 
+pub mod cluster_log;
 pub mod estimates;
 pub mod lublin;
 

@@ -182,9 +182,12 @@ pub enum Command {
     /// Generate a synthetic workload as SWF: the Lublin-Feitelson model (lublin99) with its
     /// published parameters, reaching a target offered load if given. The same options are a
     /// TRACE anywhere as generate:machine=128,jobs=5000,load=0.9,seed=1.
+    ///
+    /// --model cluster writes the same jobs as a Slurm cluster's sacct log instead (GPUs,
+    /// memory, nodes, partitions), and that cluster's slurm.conf beside --output (OUTPUT.slurm.conf).
     Generate {
-        /// The workload model.
-        #[arg(long, value_parser = ["lublin99"], ignore_case = true, default_value = "lublin99")]
+        /// The workload model: lublin99, or cluster (lublin99's jobs as a GPU cluster's sacct log).
+        #[arg(long, value_parser = ["lublin99", "cluster"], ignore_case = true, default_value = "lublin99")]
         model: String,
         /// Machine size in processors (sizes scale with its log2).
         #[arg(long, default_value_t = 128)]

@@ -517,6 +517,9 @@ fn print_table(path: &str, tr: &TraceReport, report: &RunReport, cut: Cut) {
         if let Some(why) = &r.stopped {
             out!("{}: {why}", r.policy);
         }
+        for note in &r.notes {
+            out!("{}: {note}", r.policy);
+        }
     }
     // The page's answer in words: what the trace lost, which policy starves jobs, which is a bound.
     let views: Vec<RunView> = report.results.iter().map(|r| RunView::summary(tr, r)).collect();
@@ -570,7 +573,22 @@ fn generated(spec: &str) -> Result<schedlab::workload::Workload, Fail> {
 }
 
 fn cmd_generate(a: &Args) -> Result<(), Fail> {
-    let w = generated(&a.positional[0])?;
+    let spec = &a.positional[0];
+    if spec.to_ascii_lowercase().contains("model=cluster") {
+        let w = generated(&spec.to_ascii_lowercase().replace("model=cluster", "model=lublin99"))?;
+        let seed = w.options.seed;
+        let text = schedlab::workload::cluster_log::sacct(&w, seed);
+        let conf = schedlab::workload::cluster_log::slurm_conf(w.options.machine);
+        let what =
+            format!("{} jobs of lublin99 as a Slurm cluster's sacct log on {} CPUs", w.jobs.len(), w.options.machine);
+        if let Some(file) = a.output.as_deref() {
+            let beside = format!("{file}.slurm.conf");
+            std::fs::write(&beside, conf).map_err(|e| fail(format!("cannot write {beside}: {e}")))?;
+            eprintln!("schedlab: wrote its cluster's slurm.conf to {beside}");
+        }
+        return write_out(a, &text, &what, true);
+    }
+    let w = generated(spec)?;
     let text = w.to_swf();
     let what = format!(
         "{} jobs of lublin99 on {} processors, offered load {:.3}{}",
