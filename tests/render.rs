@@ -51,6 +51,7 @@ fn flat(busy: f64, queued: f64) -> Vec<SeriesPoint> {
             busy_max: busy as u32,
             queued_avg: queued,
             queued_max: queued as u32,
+            ..Default::default()
         })
         .collect()
 }
@@ -783,6 +784,7 @@ fn many_runs(n: usize) -> Vec<RunView> {
                         busy_max: busy.ceil() as u32,
                         queued_avg: queued,
                         queued_max: queued.ceil() as u32,
+                        ..Default::default()
                     }
                 })
                 .collect();

@@ -323,19 +323,13 @@ async function inspectTrace(bytes, name, generation) {
   const res = await state.pool.run({ kind: 'inspect', bytes, settings: settings(), input: { name, ...state.packed } });
   if (generation !== state.generation) return false;
   document.body.dataset.load = 'done';
-  if (!res.ok) {
-    setStatus(res.cancelled ? 'Cancelled.' : `Error: ${res.error}`, 'error');
-    return false;
-  }
+  if (!res.ok) return setStatus(res.cancelled ? 'Cancelled.' : `Error: ${res.error}`, 'error'), false;
   const ok = res.value.ok;
   Object.assign(state, { bytes: ok ? bytes : null, report: ok ? res.value.report : null, header: ok ? res.value.header : null, offered: ok ? res.value.offered_load : 0 });
   renderReport(res.value);
   P?.studyTraceRead();
   if (state.view === 'studies') withPanels(showStudy);
-  if (!res.value.ok) {
-    setStatus(`${name}: ${res.value.message}`, 'error');
-    return false;
-  }
+  if (!res.value.ok) return setStatus(`${name}: ${res.value.message}`, 'error'), false;
   const r = res.value.report;
   if (state.packed) {
     $('#load-status').textContent = `Read ${name}: ${show('bytes', state.packed.read)} of ${show('bytes', state.packed.size)}, ${show('number', r.job_lines)} job lines, ${show('number', r.jobs_kept)} jobs kept.`;
@@ -549,7 +543,7 @@ function drawTimeline() {
   for (const g of timeline.charts) if (g.policy) requestGantt(g);
   const unix = state.header?.unix_start_time ?? null;
   const list = runs();
-  for (const [id, kind] of [['#chart-busy', 'busy'], ['#chart-queue', 'queue']]) {
+  for (const [id, kind] of [['#chart-busy', 'busy'], ['#chart-queue', 'queue'], ['#chart-gpus', 'gpus'], ['#chart-memory', 'memory']]) {
     if (!list.length) emptyFigure($(id), 'Run a policy to see its machine over time.');
     else showFigure($(id), kind, (o) => pageEngine().compare_figure(views(), { kind }, { ...o, x_range: windowShown(), unix_start: unix }));
   }
@@ -702,11 +696,15 @@ function exportJson() {
 }
 
 /** Reads a file (the user's, or the demo), not a generated workload, and runs the chosen policies on it. */
-async function readFile(file, name = file.name) {
-  syncPanelUrl({ gen: null });
-  state.generated = null;
+async function readFile(file, name = file.name, alone = true) {
+  // A slurm.conf (its NodeName lines) is the cluster every run reads; alone, the trace shown is run again on it.
+  if (file.size < 1 << 20 && /^\s*NodeName=/im.test(await file.text())) return ($('#cluster').value = await file.text()), alone && state.bytes && (state.results.clear(), renderResults(), (await inspectTrace(state.bytes, state.name, state.generation)) && traceReady());
+  syncPanelUrl({ gen: null }), (state.generated = null);
   if (await loadFile(file, name)) await traceReady();
 }
+
+/** Files chosen or dropped together, a slurm.conf (its NodeName lines give the cluster every run reads) first. */
+const readFiles = async (files) => { for (const f of [...files].sort((a, b) => a.size - b.size)) await readFile(f, f.name, files.length === 1); };
 
 /** A trace is read: the chosen policies run on it. A link to the Load view sweeps first (an embedded load figure only sweeps: nothing else of the page shows). */
 async function traceReady() {
@@ -739,7 +737,7 @@ async function main() {
   // The first chart's policy is `gantt=` in the URL, the one beside it `beside=`.
   ['gantt', 'beside'].forEach((key, i) => ($(`#gantt-policy${i ? '-b' : ''}`).onchange = (e) => (syncPanelUrl({ [key]: e.target.value || null }), openGantt(timeline.charts[i], e.target.value))));
   $('#gantt-reset').onclick = resetWindow;
-  $('#file').onchange = (e) => e.target.files[0] && readFile(e.target.files[0]);
+  $('#file').onchange = (e) => readFiles(e.target.files);
   installDrop();
   $('#run-all').onclick = () => runPolicies(state.catalogue.policies.map((p) => p.name));
   $('#run-selected').onclick = () => runPolicies(selected());
@@ -785,7 +783,7 @@ function installDrop() {
     e.preventDefault();
     depth = 0;
     over(false);
-    if (e.dataTransfer.files[0]) readFile(e.dataTransfer.files[0]);
+    readFiles(e.dataTransfer.files);
   });
 }
 

@@ -112,7 +112,7 @@ self.onmessage = async (event) => {
       else throw new Error('the trace was not sent to this worker');
     }
     await ready;
-    const eng = WHOLE.has(kind) ? await wholeEngine() : engine;
+    const eng = WHOLE.has(kind) || settings.some((s) => s.startsWith('cluster=')) || /^(slurm|easy-cluster)\b/.test(policy ?? '') ? await wholeEngine() : engine;
     await zones(eng, bytes, settings);
     const t0 = performance.now();
     let value;

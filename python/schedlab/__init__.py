@@ -119,11 +119,18 @@ class Trace:
 
 
 @_translated
-def _read(source: Union[str, os.PathLike, bytes], trace_options: Mapping[str, Any]) -> Trace:
+def _read(
+    source: Union[str, os.PathLike, bytes], trace_options: Mapping[str, Any], cluster: Optional[Union[str, os.PathLike]] = None
+) -> Trace:
     """Reads a trace without issuing its warnings."""
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
-    return Trace(_schedlab.load(source, _sets(trace_options)))
+    conf = None
+    if cluster is not None:
+        text = os.fspath(cluster)
+        # A path to the file, or the file's text itself (it has a NodeName line).
+        conf = text if "NodeName" in text else open(text, encoding="utf-8", errors="replace").read()
+    return Trace(_schedlab.load(source, _sets(trace_options), conf))
 
 
 def _warn(trace: Trace, stacklevel: int) -> None:
@@ -133,16 +140,22 @@ def _warn(trace: Trace, stacklevel: int) -> None:
         warnings.warn(f"{trace.name}: {w}", TraceWarning, stacklevel=stacklevel + 1)
 
 
-def load(source: Union[str, os.PathLike, bytes], **trace_options: Any) -> Trace:
+def load(
+    source: Union[str, os.PathLike, bytes], cluster: Optional[Union[str, os.PathLike]] = None, **trace_options: Any
+) -> Trace:
     """Reads a trace: SWF (plain or gzip) or an accounting log (Slurm sacct or job-completion,
     PBS/Torque, Grid Engine, LSF), from a path or the file's bytes. Trace options are the
     command line's (``machine=128``, ``tz="Europe/Paris"``, ``load=1.2``, ``partition="gpu"``...).
     Raises :class:`Error` with the command line's message when it cannot be used.
 
+    ``cluster`` is the cluster's slurm.conf (a path, or its text), as the command line's
+    ``--cluster``: the ``slurm`` policies place jobs on its nodes; without it a sacct log's
+    ``NodeList`` gives the nodes (with a warning that they are inferred).
+
     Each of the loader's remarks (what the command line warns of on reading the trace) is issued
     as a :class:`TraceWarning` naming the trace, at the line that called ``load``, and kept in
     the trace's :attr:`Trace.warnings`."""
-    trace = _read(source, trace_options)
+    trace = _read(source, trace_options, cluster)
     _warn(trace, stacklevel=2)
     return trace
 
@@ -193,6 +206,9 @@ class Result:
         self.schedule_hash: str = r["schedule_hash"]
         #: Why the run stopped early (its time budget), or None.
         self.stopped: Optional[str] = r.get("stopped")
+        #: What the policy said of its run (the ``slurm`` policies: the cluster, each setting's
+        #: source, how often the nodes refused what counts allowed).
+        self.notes: List[str] = list(r.get("notes", []))
         #: The remarks of the loader on the trace it ran on (its :attr:`Trace.warnings`, issued
         #: when it was read, not again here), so the result keeps them.
         self.warnings: List[str] = list(trace_warnings)

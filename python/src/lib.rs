@@ -37,7 +37,7 @@ type Simulated<'py> = (String, Columns<'py>, Vec<(&'static str, Bound<'py, PyByt
 type Columns<'py> = Vec<(&'static str, &'static str, Bound<'py, PyBytes>)>;
 
 /// What a pickled trace is rebuilt from: the function and its arguments.
-type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>, Vec<String>, String));
+type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>, Vec<String>, String, Option<String>));
 
 fn error(message: impl Into<String>) -> PyErr {
     Error::new_err(message.into())
@@ -57,6 +57,8 @@ struct Trace {
     sets: Vec<String>,
     name: String,
     trace: Arc<schedlab::trace::Trace>,
+    /// Its cluster as JSON, when it has one: what a pickled trace takes along.
+    cluster: Option<String>,
 }
 
 /// Reads `source` (a path, or the bytes of a file) as the command line does, streaming a file.
@@ -93,7 +95,18 @@ fn build(py: Python<'_>, packed: Vec<u8>, sets: Vec<String>, name: String) -> Py
     let s = settings(&sets)?;
     let parsed = py.detach(|| schedlab::trace::parse(&packed, &s.trace));
     let trace = parsed.map_err(|e| error(format!("{name}: {e}")))?;
-    Ok(Trace { packed: Arc::new(packed), sets, name, trace: Arc::new(trace) })
+    Ok(Trace { packed: Arc::new(packed), sets, name, trace: Arc::new(trace), cluster: None })
+}
+
+/// `trace` given its cluster, as the command line's `--cluster` does: the slurm.conf text
+/// `conf`, else the cluster a sacct log's text `log` shows.
+fn with_cluster(mut t: Trace, conf: Option<&str>, log: Option<&str>) -> PyResult<Trace> {
+    let machine_given = settings(&t.sets)?.trace.machine.is_some();
+    let mut trace = (*t.trace).clone();
+    schedlab::cluster::attach(&mut trace, conf, log, machine_given).map_err(|e| error(format!("cluster: {e}")))?;
+    t.cluster = trace.cluster.as_ref().and_then(|c| serde_json::to_string(c).ok());
+    t.trace = Arc::new(trace);
+    Ok(t)
 }
 
 /// The keys among `sets` that are (`trace` true) or are not trace options.
@@ -112,7 +125,8 @@ fn not_trace_options(sets: &[String], trace: bool) -> PyResult<Vec<String>> {
 /// Reads a trace (SWF, plain or gzip, or an accounting log) from a path or bytes, with trace
 /// options as `KEY=VALUE`.
 #[pyfunction]
-fn load(py: Python<'_>, source: &Bound<'_, PyAny>, sets: Vec<String>) -> PyResult<Trace> {
+#[pyo3(signature = (source, sets, cluster=None))]
+fn load(py: Python<'_>, source: &Bound<'_, PyAny>, sets: Vec<String>, cluster: Option<String>) -> PyResult<Trace> {
     let s = settings(&sets)?;
     let other = not_trace_options(&sets, false)?;
     if !other.is_empty() {
@@ -125,7 +139,21 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, sets: Vec<String>) -> PyResul
         )));
     }
     let (packed, name) = read_packed(py, source, s.trace.fields.as_deref())?;
-    build(py, packed, sets, name)
+    let t = build(py, packed, sets, name)?;
+    if cluster.is_none() && t.trace.report.format != Some("Slurm sacct output") {
+        return Ok(t);
+    }
+    // Without a slurm.conf, a sacct log's own text names the nodes its jobs ran on.
+    let log = match (&cluster, source.cast::<PyBytes>()) {
+        (Some(_), _) => None,
+        (None, Ok(bytes)) => Some(String::from_utf8_lossy(bytes.as_bytes()).into_owned()),
+        (None, Err(_)) => source
+            .extract::<std::path::PathBuf>()
+            .ok()
+            .and_then(|p| std::fs::read(p).ok())
+            .map(|b| String::from_utf8_lossy(&b).into_owned()),
+    };
+    with_cluster(t, cluster.as_deref(), log.as_deref())
 }
 
 #[pymethods]
@@ -133,8 +161,8 @@ impl Trace {
     /// The trace report (what was read, kept, dropped and why) as JSON text.
     fn report_json(&self) -> PyResult<String> {
         let t = &self.trace;
-        let value =
-            serde_json::json!({"report": t.report, "machine": t.machine, "name": self.name, "jobs": t.jobs.len()});
+        let value = serde_json::json!({"report": t.report, "machine": t.machine, "name": self.name, "jobs": t.jobs.len(),
+                                       "cluster": t.cluster});
         serde_json::to_string(&value).map_err(|e| error(e.to_string()))
     }
 
@@ -155,6 +183,9 @@ impl Trace {
             ("queue", i64s(&|j| j.queue as i64)),
             ("partition", i64s(&|j| j.partition as i64)),
             ("logged_wait", i64s(&|j| j.logged_wait)),
+            ("memory_kb", i64s(&|j| j.memory_kb)),
+            ("gpus", i64s(&|j| j.gpus as i64)),
+            ("nodes", i64s(&|j| j.nodes as i64)),
         ];
         cols.into_iter().map(|(n, b)| (n, "<i8", PyBytes::new(py, &b))).collect()
     }
@@ -200,15 +231,24 @@ impl Trace {
     /// Pickled as its packed scan and options: what a worker rebuilds it from.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let rebuild = py.import("schedlab._schedlab")?.getattr("_rebuild")?;
-        Ok((rebuild, (PyBytes::new(py, &self.packed), self.sets.clone(), self.name.clone())))
+        Ok((rebuild, (PyBytes::new(py, &self.packed), self.sets.clone(), self.name.clone(), self.cluster.clone())))
     }
 }
 
 /// Rebuilds a pickled trace (and counts it).
 #[pyfunction]
-fn _rebuild(py: Python<'_>, packed: Vec<u8>, sets: Vec<String>, name: String) -> PyResult<Trace> {
+#[pyo3(signature = (packed, sets, name, cluster=None))]
+fn _rebuild(py: Python<'_>, packed: Vec<u8>, sets: Vec<String>, name: String, cluster: Option<String>) -> PyResult<Trace> {
     UNPICKLED.fetch_add(1, Ordering::Relaxed);
-    build(py, packed, sets, name)
+    let mut t = build(py, packed, sets, name)?;
+    if let Some(json) = cluster {
+        let c: schedlab::cluster::Cluster = serde_json::from_str(&json).map_err(|e| error(format!("cluster: {e}")))?;
+        let mut trace = (*t.trace).clone();
+        trace.cluster = Some(Box::new(c));
+        t.trace = Arc::new(trace);
+        t.cluster = Some(json);
+    }
+    Ok(t)
 }
 
 /// How many traces this process has rebuilt from pickles.

@@ -114,7 +114,7 @@ def test_errors_carry_the_command_line_messages(kth, tmp_path):
 def test_policies_lists_every_policy_and_option():
     p = schedlab.policies()
     names = [x["name"] for x in p["policies"]]
-    assert len(names) == 38 and "easy++" in names and "cons.72max" in names and names[-1] == "custom"
+    assert len(names) == 40 and "easy++" in names and "slurm" in names and "cons.72max" in names and names[-1] == "custom"
     custom = next(x for x in p["policies"] if x["name"] == "custom")
     assert {"priority", "k", "name"} <= {o["key"] for o in custom["options"]}
     easy_pp = next(x for x in p["policies"] if x["name"] == "easy++")
@@ -372,3 +372,29 @@ def test_sweep_issues_and_keeps_the_traces_warnings(tmp_path, one_worker):
         warnings.simplefilter("error", schedlab.TraceWarning)
         again = schedlab.sweep([t], "easy++", {"window": [1, 2]}, client=one_worker)
     assert again.attrs["traces"]["noest"]["warnings"] == [remark]
+
+
+def test_a_cluster_from_its_slurm_conf_runs_slurms_scheduler(tmp_path):
+    conf = ROOT / "tests" / "fixtures" / "slurm.conf"
+    log = SHARED / "accounting-logs" / "hpccs__sacct-output-v2.txt"
+    t = schedlab.load(log, cluster=conf)
+    assert t.machine == 116
+    assert any("not in the slurm.conf" in w for w in t.warnings)
+    # The same schedules as the command line's, two bf_window values side by side.
+    for window in (1440, 5):
+        r = schedlab.simulate(t, "slurm", bf_window=window)
+        out = cli("run", log, "--cluster", conf, "--policy", "slurm", "--set", f"bf_window={window}", "--format", "json")
+        assert out.returncode == 0, out.stderr
+        assert r.schedule_hash == json.loads(out.stdout)["results"][0]["schedule_hash"]
+        assert r.metrics["jobs_unfinished"] == 0
+        assert any("bf_window=" in n for n in r.notes)
+    # A pickled trace (what a Dask worker gets) keeps its cluster.
+    again = pickle.loads(pickle.dumps(t))
+    assert schedlab.simulate(again, "slurm").schedule_hash == schedlab.simulate(t, "slurm").schedule_hash
+    # A generated cluster log: its GPUs and nodes are columns of the jobs.
+    out = cli("generate", "--model", "cluster", "--machine", "256", "--jobs", "400", "-o", tmp_path / "g.txt")
+    assert out.returncode == 0, out.stderr
+    g = schedlab.load(tmp_path / "g.txt", cluster=tmp_path / "g.txt.slurm.conf")
+    assert g.jobs["gpus"].sum() > 0 and (g.jobs["nodes"] >= 1).all()
+    r = schedlab.simulate(g, "easy-cluster")
+    assert r.metrics["jobs"] == 400 and r.metrics["jobs_unfinished"] == 0

@@ -3,9 +3,9 @@
 //! Slurm's `slurm.conf` ([`slurm_conf::read`]) with the lines it does not use listed, or inferred
 //! from a Slurm log's nodes ([`infer::from_sacct`]).
 //!
-//! The simulation still runs on the papers' machine, a count of identical processors: a cluster
-//! gives it its size (every node's CPUs), and its nodes, GPUs, memory and partitions are shown,
-//! not yet scheduled.
+//! The `slurm` policies ([`crate::policy::slurm`]) place jobs on its nodes ([`nodes`]) and plan
+//! every resource ([`plan`]); the papers' policies still run on a count of identical
+//! processors, every node's CPUs.
 
 pub mod hostlist;
 pub mod infer;
@@ -13,10 +13,10 @@ pub mod nodes;
 pub mod plan;
 pub mod slurm_conf;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One node.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Node {
     /// Its name (`c001`).
     pub name: String,
@@ -29,7 +29,7 @@ pub struct Node {
 }
 
 /// One partition.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Partition {
     /// Its name.
     pub name: String,
@@ -50,7 +50,7 @@ pub struct Partition {
 }
 
 /// A setting of the whole cluster read from the file: its key as Slurm spells it, its value and line.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Setting {
     /// The key (`SchedulerParameters`).
     pub key: String,
@@ -61,7 +61,7 @@ pub struct Setting {
 }
 
 /// A cluster: its nodes and partitions, its scheduler's settings, and what reading it met.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Cluster {
     /// Every node, in the order the file defines them.
     pub nodes: Vec<Node>,
@@ -97,6 +97,24 @@ impl Cluster {
     /// The value of setting `key` (as Slurm spells it, any case), the last one given.
     pub fn setting(&self, key: &str) -> Option<&str> {
         self.settings.iter().rev().find(|s| s.key.eq_ignore_ascii_case(key)).map(|s| s.value.as_str())
+    }
+
+    /// The cluster in one paragraph, as the Trace view shows it: the nodes by shape, the
+    /// partitions and the scheduler's settings read (the lines not used counted).
+    pub fn summary(&self) -> String {
+        let mut parts: Vec<String> = self
+            .describe()
+            .into_iter()
+            .filter(|l| !l.trim_start().starts_with("not used"))
+            .map(|l| l.trim().to_string())
+            .collect();
+        if !self.unused.is_empty() {
+            parts.push(format!(
+                "{} of its lines or attributes not used (schedlab info --cluster lists them)",
+                self.unused.len()
+            ));
+        }
+        parts.join("; ")
     }
 
     /// The cluster in a few lines, as `schedlab info --cluster` prints it: the nodes grouped by
@@ -170,6 +188,65 @@ impl Cluster {
         lines.extend(self.problems.iter().map(|p| format!("  not read: {p}")));
         lines
     }
+}
+
+/// Gives `trace` its cluster: the slurm.conf `conf` when given (its CPUs become the machine's
+/// size unless `machine_given`), else for a sacct log the cluster `log` (the log's text) shows
+/// by its NodeList and AllocTRES, said in a warning to be inferred (the machine's size stays
+/// the log's busiest moment: the papers' policies run as they do without it). What does not fit (a
+/// partition of the log the file lacks, a line it could not read) is said in the report's
+/// warnings. An error when `conf` names no node.
+pub fn attach(
+    trace: &mut crate::trace::Trace,
+    conf: Option<&str>,
+    log: Option<&str>,
+    machine_given: bool,
+) -> Result<(), String> {
+    if let Some(text) = conf {
+        let c = slurm_conf::read(text);
+        if c.nodes.is_empty() {
+            return Err("no NodeName line names a node: not a slurm.conf SchedLab can use".into());
+        }
+        let w = &mut trace.report.warnings;
+        w.extend(c.problems.iter().map(|p| format!("slurm.conf: {p}")));
+        let missing: Vec<&str> = trace
+            .header
+            .queues
+            .iter()
+            .map(|(_, name)| name.as_str())
+            .filter(|name| !c.partitions.iter().any(|p| p.name == *name))
+            .collect();
+        if !missing.is_empty() && !c.partitions.is_empty() {
+            let default = c.partitions.iter().find(|p| p.default).unwrap_or(&c.partitions[0]).name.as_str();
+            let one = missing.len() == 1;
+            w.push(format!(
+                "the log's partition{} {} {} not in the slurm.conf: {} jobs run in its default partition, {default}",
+                if one { "" } else { "s" },
+                missing.join(", "),
+                if one { "is" } else { "are" },
+                if one { "its" } else { "their" },
+            ));
+        }
+        if !machine_given && c.cpus() > 0 {
+            trace.machine = u32::try_from(c.cpus()).unwrap_or(u32::MAX);
+            trace.report.machine_size = trace.machine;
+            trace.report.machine_source = "every node's CPUs in the slurm.conf";
+            // The log's busiest moment no longer stands in for the size: the file says it.
+            trace.report.warnings.retain(|w| !w.contains("does not say the machine's size"));
+        }
+        trace.cluster = Some(Box::new(c));
+        return Ok(());
+    }
+    let Some(text) = log.filter(|_| trace.report.format == Some("Slurm sacct output")) else { return Ok(()) };
+    // Without one, the slurm policies run on one node of the machine's CPUs and say so.
+    if let Ok(c) = infer::from_sacct(text) {
+        trace.report.warnings.push(format!(
+            "the cluster is inferred from the log's NodeList and AllocTRES ({}): each node as large as the most a job held on it; give a slurm.conf for the real one",
+            c.describe().first().cloned().unwrap_or_default()
+        ));
+        trace.cluster = Some(Box::new(c));
+    }
+    Ok(())
 }
 
 /// `n` things, in the plural unless one.

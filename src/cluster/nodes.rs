@@ -47,7 +47,7 @@ impl Nodes {
             .iter()
             .map(|n| {
                 let mem = if n.memory_mb == 0 { i64::MAX / 4 } else { n.memory_mb as i64 };
-                let size = Amount { cpus: n.cpus as i64, gpus: n.gpus as i64, mem_mb: mem };
+                let size = Amount { cpus: n.cpus as i64, gpus: n.gpus as i64, mem_mb: mem, nodes: 1 };
                 NodeState { free: size, size, jobs: 0, owned: false }
             })
             .collect();
@@ -63,6 +63,7 @@ impl Nodes {
             cpus: m.cpus.max(s.cpus),
             gpus: m.gpus.max(s.gpus),
             mem_mb: m.mem_mb.max(s.mem_mb),
+            nodes: 1,
         });
         let per = |need: i64, has: i64| {
             if need <= 0 {
@@ -83,20 +84,31 @@ impl Nodes {
     pub fn place(&self, ask: &Ask, among: &[usize]) -> Option<Vec<(u32, Amount)>> {
         let n = self.fewest(ask, among) as i64;
         let each = |v: i64| (v + n - 1) / n;
-        let share = Amount { cpus: each(ask.total.cpus), gpus: each(ask.total.gpus), mem_mb: each(ask.total.mem_mb) };
+        let share =
+            Amount { cpus: each(ask.total.cpus), gpus: each(ask.total.gpus), mem_mb: each(ask.total.mem_mb), nodes: 0 };
         let mut out = Vec::with_capacity(n as usize);
-        for &i in among {
-            let node = &self.nodes[i];
-            let ok = if ask.exclusive {
-                node.jobs == 0 && node.size.covers(&share)
-            } else {
-                !node.owned && node.free.covers(&share)
-            };
-            if ok {
-                out.push((i as u32, if ask.exclusive { node.size } else { share }));
-                if out.len() as i64 == n {
-                    return Some(out);
+        if ask.exclusive {
+            // Idle nodes, first fit in node order.
+            for &i in among {
+                let node = &self.nodes[i];
+                if node.jobs == 0 && node.size.covers(&share) {
+                    out.push((i as u32, node.size));
+                    if out.len() as i64 == n {
+                        return Some(out);
+                    }
                 }
+            }
+        } else {
+            // Best fit, as select/cons_tres packs jobs: the nodes with the fewest free CPUs that
+            // hold the share, so idle nodes stay whole for jobs that need them.
+            let mut fit: Vec<(i64, usize)> = among
+                .iter()
+                .filter(|&&i| !self.nodes[i].owned && self.nodes[i].free.covers(&share))
+                .map(|&i| (self.nodes[i].free.cpus, i))
+                .collect();
+            if fit.len() as i64 >= n {
+                fit.sort_unstable();
+                return Some(fit[..n as usize].iter().map(|&(_, i)| (i as u32, share)).collect());
             }
         }
         // A job that names no node count may spread its CPUs over the nodes with any free.
@@ -113,7 +125,7 @@ impl Nodes {
                 if node.free.mem_mb < mem {
                     continue;
                 }
-                let take = Amount { cpus, gpus: 0, mem_mb: mem };
+                let take = Amount { cpus, gpus: 0, mem_mb: mem, nodes: 0 };
                 out.push((i as u32, take));
                 left = left.minus(&take);
                 if left.cpus <= 0 {
@@ -129,6 +141,7 @@ impl Nodes {
         for &(i, a) in &place {
             let node = &mut self.nodes[i as usize];
             node.free = node.free.minus(&a);
+            node.free.nodes = 0;
             node.jobs += 1;
             node.owned |= exclusive;
         }
@@ -145,6 +158,9 @@ impl Nodes {
             node.jobs -= 1;
             if exclusive {
                 node.owned = false;
+            }
+            if node.jobs == 0 {
+                node.free = node.size;
             }
         }
     }
@@ -172,6 +188,31 @@ impl Nodes {
         among.iter().map(|&i| &self.nodes[i]).filter(|n| !n.owned).fold(Amount::default(), |s, n| s.plus(&n.free))
     }
 
+    /// Whether node `i` runs no job.
+    pub fn is_idle(&self, i: u32) -> bool {
+        self.nodes[i as usize].jobs == 0
+    }
+
+    /// Whether node `i` is held whole by one job.
+    pub fn is_owned(&self, i: u32) -> bool {
+        self.nodes[i as usize].owned
+    }
+
+    /// Whether job `job` holds its nodes whole.
+    pub fn is_whole(&self, job: u32) -> bool {
+        self.whole[job as usize]
+    }
+
+    /// How many nodes there are.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether there is no node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
     /// Every resource of `among`, summed.
     pub fn size_of(&self, among: &[usize]) -> Amount {
         among.iter().fold(Amount::default(), |s, &i| s.plus(&self.nodes[i].size))
@@ -195,7 +236,7 @@ mod tests {
     }
 
     fn ask(cpus: i64, gpus: i64, mem_mb: i64, nodes: u32, exclusive: bool) -> Ask {
-        Ask { total: Amount { cpus, gpus, mem_mb }, nodes, exclusive }
+        Ask { total: Amount { cpus, gpus, mem_mb, nodes: 0 }, nodes, exclusive }
     }
 
     #[test]
@@ -206,7 +247,7 @@ mod tests {
         let mut m = Nodes::new(&c, 4);
         let p = m.place(&ask(4, 2, 0, 2, false), &all).expect("fits");
         m.take(0, p, false);
-        assert_eq!(m.free_in(&all), Amount { cpus: 4, gpus: 2, mem_mb: m.free_in(&all).mem_mb });
+        assert_eq!(m.free_in(&all), Amount { cpus: 4, gpus: 2, mem_mb: m.free_in(&all).mem_mb, nodes: 0 });
         // By count, 2 CPUs and 2 GPUs are free; on one node they are not.
         assert!(m.place(&ask(2, 2, 0, 1, false), &all).is_none());
         assert!(m.place(&ask(2, 2, 0, 2, false), &all).is_some());
@@ -216,7 +257,7 @@ mod tests {
         let p = m.place(&ask(1, 0, 0, 1, true), &all).expect("an idle node");
         // It takes the whole node: 4 CPUs and 2 GPUs.
         m.take(1, p, true);
-        assert_eq!(m.holding(1), Amount { cpus: 4, gpus: 2, mem_mb: m.holding(1).mem_mb });
+        assert_eq!(m.holding(1), Amount { cpus: 4, gpus: 2, mem_mb: m.holding(1).mem_mb, nodes: 1 });
         assert!(m.place(&ask(1, 0, 0, 1, false), &[0]).is_none());
         assert!(m.place(&ask(1, 0, 0, 1, false), &all).is_some());
     }

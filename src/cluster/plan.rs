@@ -12,22 +12,34 @@ pub struct Amount {
     pub gpus: i64,
     /// Memory, MB.
     pub mem_mb: i64,
+    /// Whole nodes no job holds any of (what an exclusive job takes).
+    pub nodes: i64,
 }
 
 impl Amount {
     /// Whether `need` fits in this amount, resource by resource.
     pub fn covers(&self, need: &Amount) -> bool {
-        need.cpus <= self.cpus && need.gpus <= self.gpus && need.mem_mb <= self.mem_mb
+        need.cpus <= self.cpus && need.gpus <= self.gpus && need.mem_mb <= self.mem_mb && need.nodes <= self.nodes
     }
 
     /// This amount with `other` added.
     pub fn plus(&self, other: &Amount) -> Amount {
-        Amount { cpus: self.cpus + other.cpus, gpus: self.gpus + other.gpus, mem_mb: self.mem_mb + other.mem_mb }
+        Amount {
+            cpus: self.cpus + other.cpus,
+            gpus: self.gpus + other.gpus,
+            mem_mb: self.mem_mb + other.mem_mb,
+            nodes: self.nodes + other.nodes,
+        }
     }
 
     /// This amount with `other` taken away.
     pub fn minus(&self, other: &Amount) -> Amount {
-        Amount { cpus: self.cpus - other.cpus, gpus: self.gpus - other.gpus, mem_mb: self.mem_mb - other.mem_mb }
+        Amount {
+            cpus: self.cpus - other.cpus,
+            gpus: self.gpus - other.gpus,
+            mem_mb: self.mem_mb - other.mem_mb,
+            nodes: self.nodes - other.nodes,
+        }
     }
 
     /// The first resource of which `need` asks more than this amount holds, for people.
@@ -38,6 +50,8 @@ impl Amount {
             Some("memory")
         } else if need.cpus > self.cpus {
             Some("CPUs")
+        } else if need.nodes > self.nodes {
+            Some("whole nodes")
         } else {
             None
         }
@@ -134,7 +148,7 @@ mod tests {
     use super::*;
 
     fn a(cpus: i64, gpus: i64, mem_mb: i64) -> Amount {
-        Amount { cpus, gpus, mem_mb }
+        Amount { cpus, gpus, mem_mb, nodes: 0 }
     }
 
     #[test]

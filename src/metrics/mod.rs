@@ -18,7 +18,7 @@ pub use docs::{MetricDoc, METRIC_DOCS};
 
 use serde::Serialize;
 
-pub use series::{compress, SeriesPoint};
+pub use series::{compress, fill_resources, SeriesPoint};
 
 use crate::engine::{JobRecord, Outcome};
 use crate::keys::{parse_choice, parse_num, KeyError};

@@ -8,7 +8,7 @@ use crate::engine::Sample;
 pub const MAX_POINTS: i64 = 100_000;
 
 /// One bucket of a compressed series: time-weighted mean and maximum over `[time, time + width)`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct SeriesPoint {
     /// Bucket start.
     pub time: i64,
@@ -20,6 +20,37 @@ pub struct SeriesPoint {
     pub queued_avg: f64,
     /// Most waiting jobs.
     pub queued_max: u32,
+    /// Mean GPUs held by running jobs (0 for a trace whose jobs hold none).
+    #[serde(default)]
+    pub gpus_avg: f64,
+    /// Mean memory held by running jobs, GB (0 when the trace says none).
+    #[serde(default)]
+    pub mem_gb_avg: f64,
+}
+
+/// Fills `points`' GPU and memory means (buckets as [`compress`] made them) from the jobs'
+/// runs: `runs` holds each run as (start, end, GPUs, memory in GB).
+pub fn fill_resources(points: &mut [SeriesPoint], runs: &[(i64, i64, f64, f64)]) {
+    let (Some(first), Some(second)) = (points.first(), points.get(1)) else { return };
+    let (t0, width) = (first.time, (second.time - first.time).max(1));
+    let n = points.len();
+    for &(s, e, g, m) in runs {
+        if e <= s || (g == 0.0 && m == 0.0) {
+            continue;
+        }
+        let mut t = s.max(t0);
+        while t < e {
+            let b = ((t - t0) / width) as usize;
+            if b >= n {
+                break;
+            }
+            let b_end = t0 + (b as i64 + 1) * width;
+            let seg = (e.min(b_end) - t) as f64 / width as f64;
+            points[b].gpus_avg += g * seg;
+            points[b].mem_gb_avg += m * seg;
+            t = b_end;
+        }
+    }
 }
 
 /// Reduces the step function `steps` to at most `n` equal buckets spanning its first to last step.
@@ -38,6 +69,8 @@ pub fn compress(steps: &[Sample], n: usize) -> Vec<SeriesPoint> {
             busy_max: 0,
             queued_avg: 0.0,
             queued_max: 0,
+            gpus_avg: 0.0,
+            mem_gb_avg: 0.0,
         })
         .collect();
     for (i, s) in steps.iter().enumerate() {

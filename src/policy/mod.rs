@@ -32,7 +32,9 @@ use fairshare::{Fairshare, FairshareOptions, FAIRSHARE_DEFAULTS, FAIRSHARE_OPTIO
 use multiqueue::{MultiQueue, MultiQueueOptions, MULTIQUEUE_DEFAULTS, MULTIQUEUE_OPTIONS};
 use preempt::{Limits, Mode, Preempt, PreemptOptions, PREEMPT_DEFAULTS, PREEMPT_OPTIONS};
 use relaxed::{QueueClasses, Relaxed, RelaxedOptions, Window};
-use slurm::{Slurm, SlurmOptions, SLURM_DEFAULTS, SLURM_OPTIONS};
+#[cfg(feature = "whole")]
+use slurm::Slurm;
+use slurm::{SlurmOptions, SLURM_DEFAULTS, SLURM_OPTIONS};
 
 /// One option a policy family takes.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -769,7 +771,15 @@ impl Configured {
             }
             options.insert(k.clone(), v.clone());
         }
+        // A preset given options of its own is named by them (`slurm:bf_window=1440`), or by
+        // its `name=`, so two settings of one preset run side by side.
+        let mut own_name = None;
+        let inline_given = !inline.is_empty();
         for (k, v) in inline {
+            if k == "name" && info.family != "custom" {
+                own_name = Some(v.trim().to_string());
+                continue;
+            }
             if !keys.iter().any(|d| d.key == k) {
                 return Err(PolicyError::Option(KeyError::new(&k, &v, format!("{} takes no such option", info.name))));
             }
@@ -778,6 +788,8 @@ impl Configured {
         let parsed = parse_family(info.family, &options).map_err(PolicyError::Option)?;
         let policy = match &parsed {
             Parsed::Custom(_, c) => c.name.clone(),
+            _ if own_name.is_some() => own_name.unwrap_or_default(),
+            _ if inline_given => spec.split_whitespace().collect::<String>(),
             _ => info.name.to_string(),
         };
         Ok(Configured { policy, family: info.family, options, parsed })
@@ -869,7 +881,12 @@ impl Configured {
                 Box::new(Preempt::new(o.clone(), &averages, trace.machine, trace.jobs.len(), origin))
             }
             Parsed::Fairshare(o) => Box::new(Fairshare::new(o.clone(), trace)),
+            #[cfg(feature = "whole")]
             Parsed::Slurm(o) => Box::new(Slurm::new(o, trace)),
+            // The page's start engine leaves Slurm's scheduler to the whole one (its worker sends
+            // every slurm run there), and so stays small.
+            #[cfg(not(feature = "whole"))]
+            Parsed::Slurm(_) => Box::new(Backfill::new(easy(), trace.machine, trace.jobs.len(), origin)),
             Parsed::Custom(b, c) => Box::new(Backfill::with_priority(
                 *b,
                 PriorityOrder::new(c, trace),

@@ -518,6 +518,7 @@ impl Slurm {
                 cpus: m.cpus.max(n.cpus as i64),
                 gpus: m.gpus.max(n.gpus as i64),
                 mem_mb: m.mem_mb.max(if n.memory_mb == 0 { i64::MAX / 4 } else { n.memory_mb as i64 }),
+                nodes: 1,
             });
             parts[i].node_size = big;
         }
@@ -556,6 +557,7 @@ impl Slurm {
                     cpus: (j.procs as i64).min(size.cpus),
                     gpus: (j.gpus as i64).min(size.gpus),
                     mem_mb: mem_mb.min(size.mem_mb),
+                    nodes: 0,
                 };
                 let mut ask = Ask {
                     total,
@@ -569,6 +571,7 @@ impl Slurm {
                     cpus: most(total.cpus, p.node_size.cpus),
                     gpus: most(total.gpus, p.node_size.gpus),
                     mem_mb: most(total.mem_mb, p.node_size.mem_mb),
+                    nodes: 0,
                 };
                 let total = ask.total;
                 held_to_size +=
@@ -739,7 +742,12 @@ impl Slurm {
         }
         let p = &self.parts[i.part];
         let n = self.nodes.fewest(&i.ask, &p.nodes) as i64;
-        Amount { cpus: p.node_size.cpus * n, gpus: p.node_size.gpus * n, mem_mb: p.node_size.mem_mb.saturating_mul(n) }
+        Amount {
+            cpus: p.node_size.cpus * n,
+            gpus: p.node_size.gpus * n,
+            mem_mb: p.node_size.mem_mb.saturating_mul(n),
+            nodes: n,
+        }
     }
 
     /// Why job `j` cannot start now, by count or by nodes.
@@ -829,12 +837,27 @@ impl Slurm {
         let round = |t: i64| if t <= now { now } else { (t + res - 1) / res * res };
         let window_end = self.s.window.map_or(i64::MAX, |w| now.saturating_add(w));
         let mut plans: Vec<Plan> = self.parts.iter().map(|p| Plan::new(now, self.nodes.size_of(&p.nodes))).collect();
+        // A node shared by jobs is whole again when the last of them ends.
+        let mut whole_at = vec![i64::MIN; self.nodes.len()];
         for &(r, end) in &self.running {
             let end = round(end.max(now + 1));
             for (k, p) in self.parts.iter().enumerate() {
                 let held = self.nodes.holding_in(r, &p.nodes);
                 if held != Amount::default() {
                     plans[k].take(now, end, &held);
+                }
+            }
+            if !self.nodes.is_whole(r) {
+                for n in self.nodes.nodes_of(r) {
+                    whole_at[n as usize] = whole_at[n as usize].max(end);
+                }
+            }
+        }
+        let one_node = Amount { nodes: 1, ..Amount::default() };
+        for (k, p) in self.parts.iter().enumerate() {
+            for &n in &p.nodes {
+                if whole_at[n] > now {
+                    plans[k].take(now, whole_at[n], &one_node);
                 }
             }
         }
@@ -902,8 +925,37 @@ impl Slurm {
             };
             if start == now && (self.s.max_start == 0 || started < self.s.max_start) {
                 let p = &self.parts[i.part];
-                if let Some(place) = self.nodes.place(&i.ask, &p.nodes) {
+                let place = self.nodes.place(&i.ask, &p.nodes);
+                // A shared job placed on an idle node keeps it from being whole until it ends:
+                // the plan must allow that too (an exclusive job may be reserved the node).
+                let breaks = |place: &Vec<(u32, Amount)>, part: &Part| -> i64 {
+                    place
+                        .iter()
+                        .filter(|(n, _)| self.nodes.is_idle(*n) && part.nodes.binary_search(&(*n as usize)).is_ok())
+                        .count() as i64
+                };
+                let keeps_plan = place.as_ref().is_none_or(|pl| {
+                    i.ask.exclusive || {
+                        let taken = breaks(pl, p);
+                        taken == 0 || {
+                            let with = Amount { nodes: taken, ..need };
+                            plans[i.part].earliest(now, &with, dur, now) == Some(now)
+                        }
+                    }
+                });
+                let whole: Vec<(usize, i64)> = match (&place, i.ask.exclusive) {
+                    (Some(pl), false) => {
+                        self.parts[i.part].overlaps.iter().map(|&k| (k, breaks(pl, &self.parts[k]))).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                if let Some(place) = place.filter(|_| keeps_plan) {
                     if self.start(sys, j, place) {
+                        for &(k, taken) in &whole {
+                            if taken > 0 {
+                                plans[k].take(now, now + dur, &Amount { nodes: taken, ..Amount::default() });
+                            }
+                        }
                         started += 1;
                         sys.note_backfill(j);
                         for &k in &self.parts[i.part].overlaps {
@@ -922,7 +974,7 @@ impl Slurm {
                         });
                         continue;
                     }
-                } else {
+                } else if keeps_plan {
                     self.missed(j);
                 }
             }
@@ -963,9 +1015,15 @@ impl Slurm {
     }
 }
 
-/// A time as the decision log writes it inside Slurm's sentences: seconds from the trace's start.
+/// A time as the decision log writes it inside Slurm's sentences: an accounting log's clock as
+/// a UTC date and time, an SWF trace's as seconds from its start.
 fn clock(t: i64) -> String {
-    format!("t={t} s")
+    if t < 946_684_800 {
+        return format!("{t} s");
+    }
+    let (y, m, d) = crate::calendar::civil_from_days(t.div_euclid(86_400));
+    let s = t.rem_euclid(86_400);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC", s / 3600, s / 60 % 60, s % 60)
 }
 
 impl Policy for Slurm {

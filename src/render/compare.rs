@@ -69,8 +69,25 @@ impl RunView {
         let recs = records(trace, outcome);
         let mut waits: Vec<i64> = recs.iter().filter(|r| r.start >= 0).map(|r| r.wait()).collect();
         waits.sort_unstable();
+        let mut series = compress(&outcome.series, points);
+        // GPUs and memory in use, when the trace's jobs hold any.
+        if trace.jobs.iter().any(|j| j.gpus > 0 || j.memory_kb > 0) {
+            let runs: Vec<(i64, i64, f64, f64)> = trace
+                .jobs
+                .iter()
+                .zip(&outcome.records)
+                .filter(|(_, r)| r.start >= 0)
+                .map(|(j, r)| {
+                    let end = if r.end >= 0 { r.end } else { r.start + j.runtime };
+                    let gb =
+                        if j.memory_kb > 0 { (j.memory_kb as f64) * j.procs as f64 / (1024.0 * 1024.0) } else { 0.0 };
+                    (r.start, end, j.gpus as f64, gb)
+                })
+                .collect();
+            crate::metrics::fill_resources(&mut series, &runs);
+        }
         RunView {
-            series: compress(&outcome.series, points),
+            series,
             wait_quantiles: quantiles(&waits, 200),
             categories: bsld_by_category(&recs, tau),
             accuracy: result.accuracy_histogram.clone(),
@@ -146,6 +163,10 @@ pub enum CompareChart {
     Busy,
     /// Waiting jobs over time (mean per bucket), one line per run.
     Queue,
+    /// GPUs held by running jobs over time (mean per bucket), one line per run.
+    Gpus,
+    /// Memory held by running jobs over time, GB (mean per bucket), one line per run.
+    Memory,
     /// One run's mean bounded slowdown by Kettimuthu et al.'s 16 job categories.
     Categories {
         /// The run's index.
@@ -255,6 +276,14 @@ pub fn compare_chart(runs: &[RunView], which: &CompareChart, opts: &ChartOptions
         CompareChart::WaitCdf => wait_cdf(runs, opts),
         CompareChart::Busy => over_time(runs, opts, Quantity::Busy),
         CompareChart::Queue => over_time(runs, opts, Quantity::Queue),
+        CompareChart::Gpus if runs.iter().all(|r| r.series.iter().all(|p| p.gpus_avg == 0.0)) => {
+            Err("No job of this trace holds a GPU: a Slurm log's AllocTRES (gres/gpu) gives them.".to_string())
+        }
+        CompareChart::Memory if runs.iter().all(|r| r.series.iter().all(|p| p.mem_gb_avg == 0.0)) => {
+            Err("This trace says no job's memory: a Slurm log's AllocTRES or ReqMem gives it.".to_string())
+        }
+        CompareChart::Gpus => over_time(runs, opts, Quantity::Gpus),
+        CompareChart::Memory => over_time(runs, opts, Quantity::Memory),
         CompareChart::Categories { run } => {
             // One colour scale for every run, so two policies' heatmaps compare at a glance.
             let top = runs.iter().flat_map(|r| r.categories.value.iter().flatten()).fold(1.0f64, |a, &b| a.max(b));
@@ -287,8 +316,13 @@ pub fn preferred_height(runs: &[RunView], which: &CompareChart, opts: &ChartOpti
             multiples::preferred_height(&cdf_multiples(named(runs), (lo, hi), &x_ticks, &share_axis), opts)
         }
         CompareChart::WaitCdf => lines(false, cdf_frame(runs)),
-        CompareChart::Busy | CompareChart::Queue => {
-            let q = if *which == CompareChart::Busy { Quantity::Busy } else { Quantity::Queue };
+        CompareChart::Busy | CompareChart::Queue | CompareChart::Gpus | CompareChart::Memory => {
+            let q = match which {
+                CompareChart::Busy => Quantity::Busy,
+                CompareChart::Gpus => Quantity::Gpus,
+                CompareChart::Memory => Quantity::Memory,
+                _ => Quantity::Queue,
+            };
             if n > ONE_PLOT_MAX {
                 // The panels' frame, without drawing their lines.
                 let top = runs.iter().flat_map(|r| series_points(&r.series, q)).fold(1.0f64, |a, p| a.max(p.1));
@@ -905,6 +939,8 @@ fn wait_cdf(runs: &[RunView], opts: &ChartOptions) -> Result<Chart, String> {
 enum Quantity {
     Busy,
     Queue,
+    Gpus,
+    Memory,
 }
 
 /// A run's series as (bucket middle, value) points.
@@ -918,6 +954,8 @@ fn series_points(series: &[SeriesPoint], q: Quantity) -> Vec<(f64, f64)> {
         let v = match q {
             Quantity::Busy => p.busy_avg,
             Quantity::Queue => p.queued_avg,
+            Quantity::Gpus => p.gpus_avg,
+            Quantity::Memory => p.mem_gb_avg,
         };
         out.push((p.time as f64 + width / 2.0, v));
     }
@@ -971,6 +1009,8 @@ fn quantity_names(q: Quantity) -> (&'static str, &'static str) {
     match q {
         Quantity::Busy => ("Busy processors", "busy processors"),
         Quantity::Queue => ("Waiting jobs", "waiting jobs"),
+        Quantity::Gpus => ("GPUs in use", "GPUs in use"),
+        Quantity::Memory => ("Memory in use", "GB of memory in use"),
     }
 }
 
@@ -1084,6 +1124,8 @@ fn over_time(runs: &[RunView], opts: &ChartOptions, q: Quantity) -> Result<Chart
                     (Some(b), true) => fmt_table_whole(match q {
                         Quantity::Busy => r.series[b].busy_avg,
                         Quantity::Queue => r.series[b].queued_avg,
+                        Quantity::Gpus => r.series[b].gpus_avg,
+                        Quantity::Memory => r.series[b].mem_gb_avg,
                     }),
                     _ => String::new(),
                 });

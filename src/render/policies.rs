@@ -377,6 +377,8 @@ pub fn panel_state(link: &Pairs, form: &Pairs, run: Option<&[String]>) -> PanelS
         (!v.trim().is_empty()).then(|| format!("{key}={}", v.trim()))
     }));
     let budget = Some(value("budget")).filter(|b| b.parse::<f64>().is_ok_and(|s| s > 0.0)).map(str::to_string);
+    // A slurm.conf dropped beside the trace: every run reads it, the link never holds it.
+    let cluster = Some(value("cluster")).filter(|c| !c.is_empty()).map(|c| format!("cluster={c}"));
     let ticks: Vec<&str> = all(form, "tick").collect();
     let order = POLICIES.iter().map(|p| p.name).chain([MINE, CUSTOM]);
     let ticked: Vec<String> = order.filter(|n| ticks.contains(n)).map(str::to_string).collect();
@@ -398,7 +400,7 @@ pub fn panel_state(link: &Pairs, form: &Pairs, run: Option<&[String]>) -> PanelS
             }
             _ => (name.to_string(), own_of(name)),
         };
-        let settings = shared.iter().cloned().chain(own.iter().cloned()).collect();
+        let settings = shared.iter().cloned().chain(cluster.iter().cloned()).chain(own.iter().cloned()).collect();
         Run { name: name.to_string(), policy, settings, own }
     };
     let names: Vec<String> = run.map_or_else(|| ticked.clone(), <[String]>::to_vec);
@@ -442,6 +444,7 @@ pub fn panel_state(link: &Pairs, form: &Pairs, run: Option<&[String]>) -> PanelS
     for (k, values) in written {
         out.extend(values.into_iter().map(|v| (k.clone(), v)));
     }
+    shared.extend(cluster);
     PanelState { ticked, shared, budget, runs, link: out }
 }
 

@@ -707,7 +707,16 @@ fn build(scanned: &loader::Scanned, mut report: TraceReport) -> Result<Trace, Tr
         let message = format!("the machine size is 0 ({source}): set machine=N to the number of processors");
         return Err(TraceError { message, report: Box::new(report) });
     }
-    Ok(Trace { jobs, machine, header, report, cluster: None })
+    #[allow(unused_mut)]
+    let mut trace = Trace { jobs, machine, header, report, cluster: None };
+    // The page's start engine leaves clusters to the whole one (its worker sends it every task
+    // of a trace with a slurm.conf).
+    #[cfg(feature = "whole")]
+    if let Some(conf) = &opts.cluster {
+        crate::cluster::attach(&mut trace, Some(conf), None, opts.machine.is_some())
+            .map_err(|m| TraceError { message: format!("cluster: {m}"), report: Box::new(trace.report.clone()) })?;
+    }
+    Ok(trace)
 }
 
 /// Explains why no job is usable, naming the reasons and the first bad line.

@@ -89,6 +89,9 @@ pub struct TraceOptions {
     /// The columns of sacct output printed without its header line: the list given to
     /// `sacct --format`, comma-separated. Read while scanning (see [`super::Loader::fields`]).
     pub fields: Option<String>,
+    /// The cluster's slurm.conf, its text: the trace gets its cluster ([`crate::cluster::attach`]).
+    #[serde(skip)]
+    pub cluster: Option<String>,
 }
 
 /// Parses `YYYY-MM-DD`, or `none`.
@@ -123,6 +126,7 @@ impl Default for TraceOptions {
             tz: None,
             partition: None,
             fields: None,
+            cluster: None,
         }
     }
 }
@@ -141,6 +145,7 @@ pub const TRACE_KEYS: &[(&str, &str, &str)] = &[
     ("to", "none", "keep jobs submitted up to the end of this date, YYYY-MM-DD in the trace's time zone"),
     ("tz", "header", "the trace's time zone, a tz database name (Europe/Paris): sacct and Slurm job-completion times are read as its wall-clock times (else as UTC), and dates are shown in it"),
     ("partition", "all", "keep only the jobs of one queue or partition, by its name in the log or its number"),
+    ("cluster", "none", "the cluster's slurm.conf, its text (the command line's --cluster FILE reads it): the slurm policies place jobs on its nodes"),
     ("fields", "none", "the columns of sacct -P output printed without its header (--noheader): the --format list, comma-separated (JobIDRaw,Submit,Start,End,AllocCPUS,Timelimit,State)"),
 ];
 
@@ -214,6 +219,16 @@ impl TraceOptions {
                     })?;
                     Some(zone.name().unwrap_or(value.trim()).to_string())
                 }
+            }
+            "cluster" => {
+                let v = value.trim();
+                self.cluster = if v.is_empty() || v.eq_ignore_ascii_case("none") {
+                    None
+                } else if !v.lines().any(|l| l.trim_start().to_ascii_lowercase().starts_with("nodename=")) {
+                    return Err(KeyError::new(key, "...", "must be a slurm.conf's text, with a NodeName line"));
+                } else {
+                    Some(v.to_string())
+                };
             }
             "fields" => {
                 let v = value.trim();

@@ -270,8 +270,25 @@ pub fn inspect(
         Err(e) => return failure(e.to_string(), Value::Null),
     };
     let loaded = Loaded { stopped, full, jobs: jobs as u64 };
-    let said = |report: &crate::trace::TraceReport, header: &crate::trace::Header, failed: Option<&str>| {
-        let rows = report_rows(name, report, header);
+    let said = |report: &crate::trace::TraceReport,
+                header: &crate::trace::Header,
+                failed: Option<&str>,
+                cluster: Option<&crate::cluster::Cluster>| {
+        #[allow(unused_mut)]
+        let mut rows = report_rows(name, report, header);
+        #[cfg(feature = "whole")]
+        if let Some(c) = cluster {
+            rows.push(crate::render::report::ReportRow {
+                key: "cluster",
+                text: format!(
+                    "from the slurm.conf given beside the log (the slurm policies place jobs on its nodes): {}",
+                    c.summary()
+                ),
+                class: "",
+            });
+        }
+        #[cfg(not(feature = "whole"))]
+        let _ = cluster;
         let warning = load_warning(name, report, &loaded).map(|(html, line)| json!({"html": html, "line": line}));
         let chip =
             if failed.is_some() { "· cannot be used: see Trace".to_string() } else { chip_text(report, header) };
@@ -279,13 +296,13 @@ pub fn inspect(
     };
     let (mut out, said) = match parse(bytes, &s.trace) {
         Ok(t) => {
-            let said = said(&t.report, &t.header, None);
+            let said = said(&t.report, &t.header, None, t.cluster.as_deref());
             let offered = crate::studies::loadsweep::offered_load(&t);
             let shape = categories::shape(&t);
             (json!({"ok": true, "report": t.report, "header": t.header, "shape": shape, "offered_load": offered}), said)
         }
         Err(e) => {
-            let said = said(&e.report, &Default::default(), Some(&e.message));
+            let said = said(&e.report, &Default::default(), Some(&e.message), None);
             (json!({"ok": false, "message": e.message, "report": e.report}), said)
         }
     };

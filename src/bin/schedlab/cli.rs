@@ -92,7 +92,7 @@ pub enum Command {
     /// Simulate policies on a trace and print their metrics.
     ///
     /// With --plot DIR, writes the page's charts: compare-<metric> for avg_wait_s, avg_bsld,
-    /// p95_wait_s and utilization, wait-cdf, busy, queue, and per policy categories-<policy>,
+    /// p95_wait_s and utilization, wait-cdf, busy, queue (gpus and memory when the jobs hold them), and per policy categories-<policy>,
     /// accuracy-<policy> and gantt-<policy> (characters other than letters, digits, '.', '_',
     /// '+' and '-' become '_' in file names).
     Run {

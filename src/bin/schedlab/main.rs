@@ -124,64 +124,21 @@ static CLUSTER: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new()
 /// AllocTRES show, with a warning that it is inferred.
 fn read_trace(path: &str, settings: &Settings) -> Result<Trace, Fail> {
     let conf = match CLUSTER.get().and_then(|c| c.as_deref()) {
-        Some(file) => {
-            let text = std::fs::read_to_string(file).map_err(|e| fail(format!("{file}: {e}")))?;
-            let c = schedlab::cluster::slurm_conf::read(&text);
-            if c.nodes.is_empty() {
-                return Err(fail(format!("{file}: no NodeName line names a node: not a slurm.conf SchedLab can use")));
-            }
-            Some(c)
-        }
+        Some(file) => Some((file, std::fs::read_to_string(file).map_err(|e| fail(format!("{file}: {e}")))?)),
         None => None,
     };
-    let mut s = settings.clone();
-    if let Some(c) = &conf {
-        if s.trace.machine.is_none() && c.cpus() > 0 {
-            s.trace.machine = Some(u32::try_from(c.cpus()).map_err(|_| fail("the slurm.conf has too many CPUs"))?);
-        }
-    }
-    let mut trace = read_trace_alone(path, &s)?;
-    if let Some(c) = conf {
-        for p in &c.problems {
-            trace.report.warnings.push(format!("slurm.conf: {p}"));
-        }
-        let missing: Vec<&str> = trace
-            .header
-            .queues
-            .iter()
-            .map(|(_, name)| name.as_str())
-            .filter(|name| !c.partitions.iter().any(|p| p.name == *name))
-            .collect();
-        if !missing.is_empty() {
-            let default =
-                c.partitions.iter().find(|p| p.default).or(c.partitions.first()).map_or("all", |p| p.name.as_str());
-            trace.report.warnings.push(format!(
-                "the log's partition{} {} {} not in the slurm.conf: {} jobs run in its default partition, {default}",
-                if missing.len() == 1 { "" } else { "s" },
-                missing.join(", "),
-                if missing.len() == 1 { "is" } else { "are" },
-                if missing.len() == 1 { "its" } else { "their" },
-            ));
-        }
-        trace.cluster = Some(Box::new(c));
-    } else if trace.report.format == Some("Slurm sacct output") && path != "-" && !path.contains(':') {
-        let text = std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
-        match schedlab::cluster::infer::from_sacct(&text) {
-            Ok(c) => {
-                trace.report.warnings.push(format!(
-                    "the cluster is inferred from the log's NodeList and AllocTRES ({}): each node as large as the most a job held on it; give --cluster slurm.conf for the real one",
-                    c.describe().first().cloned().unwrap_or_default()
-                ));
-                if settings.trace.machine.is_none() {
-                    trace.machine = trace.machine.max(u32::try_from(c.cpus()).unwrap_or(u32::MAX));
-                }
-                trace.cluster = Some(Box::new(c));
-            }
-            Err(why) => trace.report.warnings.push(format!(
-                "no cluster could be inferred ({why}): the slurm policies run on one node of the machine's CPUs; give --cluster slurm.conf"
-            )),
-        }
-    }
+    let mut trace = read_trace_alone(path, settings)?;
+    // Without a slurm.conf, a sacct file's own text says which nodes its jobs ran on.
+    let log =
+        (conf.is_none() && trace.report.format == Some("Slurm sacct output") && path != "-" && !path.contains(':'))
+            .then(|| std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default());
+    schedlab::cluster::attach(
+        &mut trace,
+        conf.as_ref().map(|c| c.1.as_str()),
+        log.as_deref(),
+        settings.trace.machine.is_some(),
+    )
+    .map_err(|e| fail(format!("{}: {e}", conf.as_ref().map_or("", |c| c.0))))?;
     Ok(trace)
 }
 

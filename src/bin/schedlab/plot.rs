@@ -106,6 +106,12 @@ pub fn run_plots(
     out.chart("wait-cdf", &chart(CompareChart::WaitCdf)?)?;
     out.chart("busy", &chart(CompareChart::Busy)?)?;
     out.chart("queue", &chart(CompareChart::Queue)?)?;
+    // GPUs and memory in use, when the trace's jobs hold them (an accounting log's AllocTRES).
+    for (name, which) in [("gpus", CompareChart::Gpus), ("memory", CompareChart::Memory)] {
+        if let Ok(c) = compare_chart(views, &which, &fitted(views, &which, &opts)) {
+            out.chart(name, &c)?;
+        }
+    }
     for (i, v) in views.iter().enumerate() {
         out.chart(&format!("categories-{}", file_name(&v.policy)), &chart(CompareChart::Categories { run: i })?)?;
         out.chart(&format!("accuracy-{}", file_name(&v.policy)), &chart(CompareChart::Accuracy { run: i })?)?;

@@ -90,9 +90,11 @@ fn split_custom(settings: &[String]) -> (Vec<String>, Vec<String>) {
 fn base_run(base: &str, settings: &[String]) -> Result<(String, Vec<String>), String> {
     let (page, custom) = split_custom(settings);
     if base != CUSTOM {
+        let slurm = find(base).is_some_and(|p| p.family == "slurm");
         return match prediction_presets().into_iter().find(|p| *p == base) {
             Some(p) => Ok((p.to_string(), page)),
-            None => Err(format!("base: {base:?} is not a prediction preset")),
+            None if slurm => Ok((base.to_string(), page)),
+            None => Err(format!("base: {base:?} is not a prediction preset or a slurm policy")),
         };
     }
     let policy = custom
@@ -206,6 +208,7 @@ impl Study for Sweep {
     fn fields(&self) -> Vec<Field> {
         let mut bases: Vec<(&str, &str)> = prediction_presets().into_iter().map(|p| (p, p)).collect();
         bases.push((CUSTOM, "custom (the predictor panel)"));
+        bases.extend([("slurm", "slurm (Slurm's scheduler on the cluster)"), ("easy-cluster", "easy-cluster")]);
         vec![
             Field::text(
                 "axes",
