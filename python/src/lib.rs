@@ -238,7 +238,13 @@ impl Trace {
 /// Rebuilds a pickled trace (and counts it).
 #[pyfunction]
 #[pyo3(signature = (packed, sets, name, cluster=None))]
-fn _rebuild(py: Python<'_>, packed: Vec<u8>, sets: Vec<String>, name: String, cluster: Option<String>) -> PyResult<Trace> {
+fn _rebuild(
+    py: Python<'_>,
+    packed: Vec<u8>,
+    sets: Vec<String>,
+    name: String,
+    cluster: Option<String>,
+) -> PyResult<Trace> {
     UNPICKLED.fetch_add(1, Ordering::Relaxed);
     let mut t = build(py, packed, sets, name)?;
     if let Some(json) = cluster {
