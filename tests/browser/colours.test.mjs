@@ -28,7 +28,7 @@ test('a policy keeps its colour in the default run, after Run all and in an embe
   await waitForResults(page, POLICIES, 300_000);
   const all = await chips(page);
   assert.equal(Object.keys(all).length, POLICIES);
-  assert.equal(new Set(Object.values(all)).size, POLICIES, 'no two of the 37 share a colour');
+  assert.equal(new Set(Object.values(all)).size, POLICIES, 'no two of the 39 share a colour');
   for (const [p, c] of Object.entries(first)) assert.equal(all[p], c, `${p} after Run all`);
   const embed = await open(browser, `${base}/?embed&view=compare&policies=mq-backfill,sjf,easy`);
   await waitForResults(embed, 3);

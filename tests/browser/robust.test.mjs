@@ -143,13 +143,13 @@ test('Cancel during a run keeps the finished policies, marks the others, and a n
   await page.click('#run-all');
   await page.waitForFunction(() => document.querySelectorAll('#results tbody tr').length >= 1, null, { timeout: 300_000 });
   await page.click('#cancel');
-  await page.waitForFunction(() => /^Stopped: \d+ of 37 policies finished\./.test(document.querySelector('#status').textContent));
+  await page.waitForFunction(() => /^Stopped: \d+ of 39 policies finished\./.test(document.querySelector('#status').textContent));
   const kept = await page.locator('#results tbody tr').count();
   const finished = await page.locator('#progress label.finished').count();
   const stopped = await page.locator('#progress label.stopped').count();
   assert.equal(kept, finished);
-  assert.ok(kept >= 1 && stopped >= 1 && kept + stopped === 37, `${kept} kept, ${stopped} stopped`);
-  assert.match(await page.textContent('#status'), new RegExp(`^Stopped: ${kept} of 37`));
+  assert.ok(kept >= 1 && stopped >= 1 && kept + stopped === 39, `${kept} kept, ${stopped} stopped`);
+  assert.match(await page.textContent('#status'), new RegExp(`^Stopped: ${kept} of 39`));
   // The page works after it.
   await page.click('#run-selected');
   await waitForResults(page, 2, 300_000);
@@ -343,7 +343,7 @@ test('after load the page makes no requests, reading, running and panels include
   await load(page, path.join(shared, 'traces', 'KTH-SP2-1996-2.1-cln.swf.gz'));
   await waitForResults(page, 3);
   await page.click('#run-all');
-  await page.waitForFunction(() => document.querySelectorAll('#results tbody tr').length === 37 && document.querySelector('#status.done'), null, { timeout: 300_000 });
+  await page.waitForFunction(() => document.querySelectorAll('#results tbody tr').length === 39 && document.querySelector('#status.done'), null, { timeout: 300_000 });
   await showView(page, 'studies', 'tsafrir');
   await page.fill('#sweep-axes', 'window=1-2');
   await page.click('#sweep-run');
