@@ -721,3 +721,19 @@ fn report_names_format_and_mapping() {
     let swf = read(b"; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n");
     assert_eq!((swf.report.format, swf.report.mapping.len()), (None, 0));
 }
+
+/// What an accounting log says a job held besides processors: an LSF job's distinct execution
+/// hosts are its nodes; a Slurm job's AllocTRES gives its memory and nodes (and GPUs when it
+/// has any); a PBS Pro job's Resource_List its nodes.
+#[test]
+fn logs_say_what_jobs_held_besides_processors() {
+    let lsf = read(&sample("hpccs__lsb.acct.16"));
+    assert!(
+        lsf.jobs.iter().all(|j| j.nodes >= 1 && j.nodes <= j.procs.max(1)),
+        "every LSF job ran on 1 to procs hosts"
+    );
+    let slurm = read(&sample("slurm2sql__test-data1.csv"));
+    assert!(slurm.jobs.iter().all(|j| j.nodes == 1 && j.memory_kb > 0 && j.gpus == 0), "{:?}", slurm.jobs);
+    let pbs = read(&sample("alogger__torque.log"));
+    assert!(pbs.jobs.iter().any(|j| j.nodes == 2), "a job on zulu01 and zulu02 held two nodes");
+}

@@ -966,10 +966,14 @@ impl Slurm {
                         sys.explain(|| Decision::Started {
                             job: j,
                             why: Why::Other {
-                                text: format!(
-                                    "started by backfill: it delays no higher-priority job's planned start (bf_window ends at {})",
-                                    if end == i64::MAX { "no time".to_string() } else { clock(end) }
-                                ),
+                                text: if end == i64::MAX {
+                                    "started by backfill: it delays no higher-priority job's planned start".to_string()
+                                } else {
+                                    format!(
+                                        "started by backfill: it delays no higher-priority job's planned start (bf_window ends at {})",
+                                        clock(end)
+                                    )
+                                },
                             },
                         });
                         continue;

@@ -196,10 +196,10 @@ impl Lsf {
         }
         let user = number(&mut self.names[0], &t[11]);
         let queue = number(&mut self.names[1], &t[12]);
-        let Fields { job, submit, start, end, alloc, req, limit, status } = record;
+        let Fields { job, submit, start, end, alloc, req, limit, status, nodes } = record;
         self.tally.ran(start, end, alloc);
-        let run =
-            Run { job, submit, start, end, alloc, req, limit, status, user, group: -1, queue, held: Held::default() };
+        let held = Held { nodes, ..Held::default() };
+        let run = Run { job, submit, start, end, alloc, req, limit, status, user, group: -1, queue, held };
         Ok(Some(run.record()))
     }
 
@@ -226,6 +226,8 @@ struct Fields {
     req: i64,
     limit: i64,
     status: i64,
+    /// Distinct hosts among execHosts (a slot each), or -1 when it lists none.
+    nodes: i64,
 }
 
 /// Walks a `JOB_FINISH` record of version `v`; on failure, the field it names (if one of
@@ -244,7 +246,13 @@ fn read(t: &[String], v: f64) -> Result<Fields, (Option<&'static str>, String)> 
     // userName ... jobFile
     w.skip(11, "jobFile").map_err(other)?;
     w.list("numAskedHosts", 1).map_err(field("numAskedHosts"))?;
-    w.list("numExHosts", 1).map_err(field("numExHosts"))?;
+    let ex_at = w.at;
+    let ex = w.list("numExHosts", 1).map_err(field("numExHosts"))? as usize;
+    // execHosts lists a host for each slot: the distinct ones are the job's nodes.
+    let mut hosts: Vec<&str> = t.get(ex_at + 1..ex_at + 1 + ex).unwrap_or(&[]).iter().map(String::as_str).collect();
+    hosts.sort_unstable();
+    hosts.dedup();
+    let nodes = if hosts.is_empty() { -1 } else { hosts.len() as i64 };
     let j_status = w.int("jStatus").map_err(field("jStatus"))?;
     w.float("hostFactor").map_err(other)?;
     // jobName, command, the 19 rusage fields, mailUser, projectName, exitStatus,
@@ -255,8 +263,17 @@ fn read(t: &[String], v: f64) -> Result<Fields, (Option<&'static str>, String)> 
     }
     w.skip(6, "timeEvent").map_err(other)?;
     w.int("idx").map_err(other)?;
-    let mut fields =
-        Fields { job, submit, start, end, alloc: req, req, limit: -1, status: if j_status == 64 { 1 } else { 0 } };
+    let mut fields = Fields {
+        job,
+        submit,
+        start,
+        end,
+        alloc: req,
+        req,
+        limit: -1,
+        status: if j_status == 64 { 1 } else { 0 },
+        nodes,
+    };
     if v < 9.0 {
         // LSF 7 and 8: their later fields give nothing a simulation reads.
         return Ok(fields);

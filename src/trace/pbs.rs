@@ -20,6 +20,9 @@ pub(super) const MAPPING: &[(&str, &str)] = &[
     ("end − start", "run time"),
     ("Resource_List.ncpus, total_execution_slots, Resource_List.nodes (N:ppn=M), else exec_host", "processors"),
     ("Resource_List.walltime", "requested time"),
+    ("Resource_List.ngpus, else select's ngpus=, else nodes' gpus=", "GPUs (the slurm policies schedule them)"),
+    ("Resource_List.nodect, else select's or nodes' chunk counts; place=excl", "nodes, whole nodes"),
+    ("Resource_List.mem (kb, mb, gb, tb)", "requested memory (per processor, KB)"),
     ("Exit_status", "status: 0 completed (1), else 0"),
     ("user, group, queue", "numbered in order of appearance"),
 ];
@@ -114,7 +117,7 @@ impl Pbs {
             user,
             group,
             queue,
-            held: Held::default(),
+            held: held(&kv, procs),
         };
         Ok(Some(run.record()))
     }
@@ -129,6 +132,57 @@ impl Pbs {
     /// Jobs left out by reason, and the runs.
     pub(super) fn tally(&self) -> &Tally {
         &self.tally
+    }
+}
+
+/// What a job held besides processors: GPUs from `Resource_List.ngpus` (PBS Pro), else the
+/// `ngpus=` of `Resource_List.select` chunks (`2:ncpus=8:ngpus=2`, N x G), else `gpus=` of
+/// Torque's `Resource_List.nodes` (`2:ppn=8:gpus=1`); nodes from `Resource_List.nodect`, else the
+/// chunk or node counts; memory from `Resource_List.mem` (`16gb`, `512mb`, `1024kb`, the job's
+/// total); whole nodes with `Resource_List.place` holding `excl`.
+fn held(kv: &HashMap<&str, &str>, procs: i64) -> Held {
+    let positive = |v: Option<&&str>| v.and_then(|v| v.parse::<i64>().ok()).filter(|&n| n > 0);
+    // Chunks `N:key=value:...` joined by `+`: the sum of N x value of `key`, and of N.
+    let chunks = |spec: &str, key: &str| -> (i64, i64) {
+        spec.split('+').fold((0, 0), |(sum, count), chunk| {
+            let mut it = chunk.split(':');
+            let first = it.next().unwrap_or("");
+            let (n, rest): (i64, Vec<&str>) = match first.parse::<i64>() {
+                Ok(n) => (n, it.collect()),
+                Err(_) => (1, std::iter::once(first).chain(it).collect()),
+            };
+            let v = rest.iter().find_map(|p| p.strip_prefix(key)?.strip_prefix('=')?.parse::<i64>().ok()).unwrap_or(0);
+            (sum + n * v, count + n)
+        })
+    };
+    let select = kv.get("Resource_List.select").copied();
+    let nodes_spec = kv.get("Resource_List.nodes").copied().filter(|n| n.contains(':') || n.parse::<i64>().is_ok());
+    let gpus = positive(kv.get("Resource_List.ngpus"))
+        .or_else(|| select.map(|s| chunks(s, "ngpus").0).filter(|&g| g > 0))
+        .or_else(|| nodes_spec.map(|s| chunks(s, "gpus").0).filter(|&g| g > 0));
+    let nodes = positive(kv.get("Resource_List.nodect"))
+        .or_else(|| select.map(|s| chunks(s, "ncpus").1).filter(|&n| n > 0))
+        .or_else(|| nodes_spec.map(|s| chunks(s, "ppn").1).filter(|&n| n > 0));
+    let mem_kb = kv.get("Resource_List.mem").and_then(|m| {
+        let m = m.trim().to_ascii_lowercase();
+        let digits: String = m.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let unit = &m[digits.len()..];
+        let kb = match unit {
+            "" | "b" => 1.0 / 1024.0,
+            "kb" | "k" => 1.0,
+            "mb" | "m" => 1024.0,
+            "gb" | "g" => 1024.0 * 1024.0,
+            "tb" | "t" => 1024.0 * 1024.0 * 1024.0,
+            _ => return None,
+        };
+        digits.parse::<f64>().ok().map(|d| (d * kb / procs.max(1) as f64).ceil() as i64).filter(|&k| k > 0)
+    });
+    Held {
+        gpus: gpus.unwrap_or(-1),
+        nodes: nodes.unwrap_or(-1),
+        mem_kb: mem_kb.unwrap_or(-1),
+        exclusive: kv.get("Resource_List.place").is_some_and(|p| p.contains("excl")),
+        qos: -1,
     }
 }
 
@@ -189,5 +243,32 @@ mod tests {
         assert_eq!(processors(&kv(&[])), None);
         assert!(Pbs::is_record("04/01/2010 23:51:53;E;942312.tango-m.vpac.org;user=blair"));
         assert!(!Pbs::is_record("1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1"));
+    }
+
+    #[test]
+    fn gpus_nodes_and_memory_from_each_dialect() {
+        let kv = |pairs: &[(&'static str, &'static str)]| pairs.iter().copied().collect::<HashMap<&str, &str>>();
+        // PBS Pro: two chunks of 8 CPUs and 2 GPUs, 64 GB for the job's 16 CPUs, whole nodes.
+        let pro = held(
+            &kv(&[
+                ("Resource_List.select", "2:ncpus=8:ngpus=2"),
+                ("Resource_List.mem", "64gb"),
+                ("Resource_List.place", "scatter:excl"),
+            ]),
+            16,
+        );
+        assert_eq!((pro.gpus, pro.nodes, pro.mem_kb, pro.exclusive), (4, 2, 4 * 1024 * 1024, true));
+        // Its own count of GPUs and nodes win.
+        let own = held(
+            &kv(&[("Resource_List.ngpus", "3"), ("Resource_List.nodect", "1"), ("Resource_List.select", "2:ngpus=2")]),
+            1,
+        );
+        assert_eq!((own.gpus, own.nodes), (3, 1));
+        // Torque: nodes=N:ppn=M:gpus=G is N x G GPUs on N nodes.
+        let torque = held(&kv(&[("Resource_List.nodes", "2:ppn=8:gpus=1"), ("Resource_List.mem", "512mb")]), 16);
+        assert_eq!((torque.gpus, torque.nodes, torque.mem_kb), (2, 2, 32 * 1024));
+        // Nothing said: nothing held.
+        let none = held(&kv(&[("Resource_List.ncpus", "4")]), 4);
+        assert_eq!((none.gpus, none.nodes, none.mem_kb, none.exclusive), (-1, -1, -1, false));
     }
 }

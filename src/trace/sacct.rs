@@ -33,6 +33,10 @@ pub(super) const MAPPING: &[(&str, &str)] = &[
     ("UID, else User", "user (names numbered in order of appearance)"),
     ("GID, else Group", "group (likewise)"),
     ("Partition", "queue (partitions numbered in order of appearance)"),
+    ("AllocTRES, else ReqTRES: gres/gpu; else AllocGRES/ReqGRES gpu:N", "GPUs (the slurm policies schedule them)"),
+    ("AllocTRES, else ReqTRES: mem; else ReqMem (per node, or per CPU with c)", "requested memory (per processor, KB)"),
+    ("AllocTRES, else ReqTRES: node; else NNodes, AllocNodes, ReqNodes", "nodes"),
+    ("QOS", "QOS (numbered in order of appearance)"),
 ];
 
 /// The columns a simulation needs, by their sacct names (case-insensitive).
