@@ -988,6 +988,23 @@ impl Slurm {
                     plans[k].take(start, start + dur, &need);
                 }
                 sys.explain(|| Decision::Reserved { job: j, start, was: None, procs: need.cpus });
+                let window = if window_end == i64::MAX {
+                    String::new()
+                } else {
+                    format!("; bf_window ends at {}", clock(window_end))
+                };
+                sys.explain(|| Decision::Waits {
+                    job: j,
+                    why: Why::Other {
+                        text: format!(
+                            "planned at {} by backfill{window}: its {} CPUs, {} GPUs and {} MB are held for it from then: no lower-priority job may take them",
+                            clock(start),
+                            need.cpus,
+                            need.gpus,
+                            if need.mem_mb >= i64::MAX / 8 { 0 } else { need.mem_mb }
+                        ),
+                    },
+                });
             } else {
                 sys.explain(|| Decision::Waits {
                     job: j,
