@@ -33,16 +33,7 @@ fn node(name: &str, cpus: u32, gpus: u32, memory_mb: u64) -> Node {
 }
 
 fn partition(name: &str, nodes: &[usize]) -> Partition {
-    Partition {
-        name: name.into(),
-        nodes: nodes.to_vec(),
-        max_time_s: None,
-        max_nodes: None,
-        default: false,
-        priority_tier: 1,
-        exclusive: false,
-        exclusive_user: false,
-    }
+    Partition::of(name, nodes.to_vec())
 }
 
 /// A trace of `jobs` on `cluster`, the partitions named in its header as queues 1, 2, ...

@@ -74,16 +74,7 @@ pub fn from_sacct(text: &str) -> Result<Cluster, String> {
         .into_iter()
         .map(|(name, mut nodes)| {
             nodes.sort_unstable();
-            Partition {
-                name,
-                nodes,
-                max_time_s: None,
-                max_nodes: None,
-                default: false,
-                priority_tier: 1,
-                exclusive: false,
-                exclusive_user: false,
-            }
+            Partition::of(name, nodes)
         })
         .collect();
     Ok(c)

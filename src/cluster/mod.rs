@@ -49,6 +49,22 @@ pub struct Partition {
     pub exclusive_user: bool,
 }
 
+impl Partition {
+    /// A partition of `nodes` with Slurm's defaults: no limits, not the default, tier 1, shared nodes.
+    pub fn of(name: impl Into<String>, nodes: Vec<usize>) -> Self {
+        Partition {
+            name: name.into(),
+            nodes,
+            max_time_s: None,
+            max_nodes: None,
+            default: false,
+            priority_tier: 1,
+            exclusive: false,
+            exclusive_user: false,
+        }
+    }
+}
+
 /// A setting of the whole cluster read from the file: its key as Slurm spells it, its value and line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Setting {

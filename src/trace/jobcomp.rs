@@ -101,20 +101,8 @@ impl JobComp {
         let group = id_of(&mut self.names[1], get("GroupId"));
         let queue = number(&mut self.names[2], get("Partition"));
         self.tally.ran(start, end, procs);
-        let run = Run {
-            job,
-            submit,
-            start,
-            end,
-            alloc: procs,
-            req: procs,
-            limit,
-            status,
-            user,
-            group,
-            queue,
-            held: Held::default(),
-        };
+        let (alloc, req, held) = (procs, procs, Held::default());
+        let run = Run { job, submit, start, end, alloc, req, limit, status, user, group, queue, held };
         Ok(Some(run.record()))
     }
 

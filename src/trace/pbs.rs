@@ -105,20 +105,8 @@ impl Pbs {
         let group = number(&mut self.names[1], kv.get("group").copied().unwrap_or(""));
         let queue = number(&mut self.names[2], kv.get("queue").copied().unwrap_or(""));
         self.tally.ran(start, end, procs);
-        let run = Run {
-            job,
-            submit,
-            start,
-            end,
-            alloc: procs,
-            req: procs,
-            limit,
-            status,
-            user,
-            group,
-            queue,
-            held: held(&kv, procs),
-        };
+        let (alloc, req, held) = (procs, procs, held(&kv, procs));
+        let run = Run { job, submit, start, end, alloc, req, limit, status, user, group, queue, held };
         Ok(Some(run.record()))
     }
 

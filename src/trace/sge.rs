@@ -115,20 +115,8 @@ impl Sge {
         let user = number(&mut self.names[0], f[3]);
         let group = number(&mut self.names[1], f[2]);
         let queue = number(&mut self.names[2], f[0]);
-        let run = Run {
-            job,
-            submit,
-            start,
-            end,
-            alloc: slots,
-            req: slots,
-            limit,
-            status,
-            user,
-            group,
-            queue,
-            held: Held::default(),
-        };
+        let (alloc, req, held) = (slots, slots, Held::default());
+        let run = Run { job, submit, start, end, alloc, req, limit, status, user, group, queue, held };
         let out = run.record();
         self.pending = Some((key, line, out));
         Ok(done)
