@@ -214,7 +214,7 @@ fn reports_keep_bounded_detail() {
 /// anything is sized by the claim (a 36-byte file must not reserve room for millions of jobs).
 #[test]
 fn forged_record_counts_are_refused() {
-    let mut forged = b"\0SCHEDLAB-PACK3\n".to_vec();
+    let mut forged = b"\0SCHEDLAB-PACK4\n".to_vec();
     // lines_read, header_lines, blank_lines, job_lines, errors_total, count = 2^40, then the rest 0.
     for v in [1u64, 0, 0, 1, 0, 1 << 40] {
         let mut v = v;

@@ -333,7 +333,7 @@ fn the_header_is_read_alone_from_text_gzip_and_packed() {
         let h = schedlab::trace::read_header(&bytes);
         assert_eq!((h.time_zone_string.as_deref(), h.max_procs), (Some("Europe/Stockholm"), Some(4)));
     }
-    assert_eq!(schedlab::trace::read_header(b"\0SCHEDLAB-PACK3\n\xff").time_zone_string, None);
+    assert_eq!(schedlab::trace::read_header(b"\0SCHEDLAB-PACK4\n\xff").time_zone_string, None);
 }
 
 /// Inputs found by fuzzing: negative or extreme submit times, absurd machine sizes, extreme load.
