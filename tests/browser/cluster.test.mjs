@@ -85,6 +85,11 @@ test('a sacct log dropped with its slurm.conf runs Slurm on the nodes, two bf_wi
   const peak = Math.max(...gpus.rows.flatMap((r) => r.slice(1).map((v) => Number(String(v).replace(/,/g, '')) || 0)));
   assert.ok(peak > 0 && peak <= 8, `GPUs in use peak at ${peak} of the cluster's 8`);
   await page.locator('#view-timeline').screenshot({ path: path.join(shots, 'cluster-timeline-gpus.png') });
+  // On a phone the strips stack under the Gantt chart, each still drawn.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => document.querySelector('#chart-gpus')?.dataset.hash && document.querySelector('#chart-gpus').clientWidth < 400);
+  await page.locator('#chart-gpus').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'cluster-timeline-gpus-phone.png') });
   assert.deepEqual(page.errors, []);
   await page.close();
 });
