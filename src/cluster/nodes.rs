@@ -82,7 +82,13 @@ impl Nodes {
     /// First fit in node order (Slurm's choice among nodes of equal weight), the job's
     /// CPUs, GPUs and memory shared evenly among its nodes.
     pub fn place(&self, ask: &Ask, among: &[usize]) -> Option<Vec<(u32, Amount)>> {
-        let n = self.fewest(ask, among) as i64;
+        self.place_on(ask, among, self.fewest(ask, among))
+    }
+
+    /// [`Nodes::place`] on `n` nodes (what [`Nodes::fewest`] gives: a caller that places one
+    /// job many times works it out once).
+    pub fn place_on(&self, ask: &Ask, among: &[usize], n: u32) -> Option<Vec<(u32, Amount)>> {
+        let n = n.max(1) as i64;
         let each = |v: i64| (v + n - 1) / n;
         let share =
             Amount { cpus: each(ask.total.cpus), gpus: each(ask.total.gpus), mem_mb: each(ask.total.mem_mb), nodes: 0 };

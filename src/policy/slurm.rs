@@ -377,6 +377,10 @@ impl Ord for OrdF64 {
 #[derive(Debug, Clone, Copy)]
 struct Info {
     ask: Ask,
+    /// The nodes it takes ([`Nodes::fewest`]) and what it takes of its partition in the plan
+    /// (exclusive jobs their nodes whole): fixed, so worked out once.
+    n: u32,
+    need: Amount,
     /// Its user, numbered densely from 0.
     user: usize,
     submit: i64,
@@ -578,10 +582,17 @@ impl Slurm {
                     usize::from(total.cpus < j.procs as i64 || total.gpus < j.gpus as i64 || total.mem_mb < mem_mb);
                 at_max_time += usize::from(max_time[part].is_some_and(|m| j.sched_runtime > m));
                 let limit = max_time[part].map_or(j.sched_runtime, |m| j.sched_runtime.min(m)).max(1);
-                let n = nodes.fewest(&ask, &p.nodes) as f64;
+                let n = nodes.fewest(&ask, &p.nodes);
+                let k = n as i64;
+                let need = if ask.exclusive {
+                    let size = p.node_size;
+                    Amount { cpus: size.cpus * k, gpus: size.gpus * k, mem_mb: size.mem_mb.saturating_mul(k), nodes: k }
+                } else {
+                    ask.total
+                };
                 // The mean of its shares of the cluster's nodes and CPUs: 1 for a job of every
                 // node (and so every CPU), as the documentation says.
-                let raw = ((n / total_nodes + total.cpus as f64 / total_cpus) / 2.0).min(1.0);
+                let raw = ((n as f64 / total_nodes + total.cpus as f64 / total_cpus) / 2.0).min(1.0);
                 let size_factor = if s.favor_small { 1.0 - raw } else { raw };
                 let qos_factor = if qos_max > 0.0 {
                     let number = j.qos.to_string();
@@ -591,7 +602,7 @@ impl Slurm {
                     0.0
                 };
                 let user = user_ids.binary_search(&j.user).unwrap_or(0);
-                Info { ask, user, submit: j.submit, part, limit, size_factor, qos_factor }
+                Info { ask, n, need, user, submit: j.submit, part, limit, size_factor, qos_factor }
             })
             .collect();
         Slurm {
@@ -736,18 +747,7 @@ impl Slurm {
 
     /// What job `j` takes of its partition in the plan: exclusive jobs take whole nodes.
     fn need(&self, j: JobIdx) -> Amount {
-        let i = &self.info[j as usize];
-        if !i.ask.exclusive {
-            return i.ask.total;
-        }
-        let p = &self.parts[i.part];
-        let n = self.nodes.fewest(&i.ask, &p.nodes) as i64;
-        Amount {
-            cpus: p.node_size.cpus * n,
-            gpus: p.node_size.gpus * n,
-            mem_mb: p.node_size.mem_mb.saturating_mul(n),
-            nodes: n,
-        }
+        self.info[j as usize].need
     }
 
     /// Why job `j` cannot start now, by count or by nodes.
@@ -805,7 +805,7 @@ impl Slurm {
                 continue;
             }
             let p = &self.parts[i.part];
-            match self.nodes.place(&i.ask, &p.nodes) {
+            match self.nodes.place_on(&i.ask, &p.nodes, i.n) {
                 Some(place) => {
                     let name = p.name.clone();
                     if self.start(sys, j, place) {
@@ -925,7 +925,7 @@ impl Slurm {
             };
             if start == now && (self.s.max_start == 0 || started < self.s.max_start) {
                 let p = &self.parts[i.part];
-                let place = self.nodes.place(&i.ask, &p.nodes);
+                let place = self.nodes.place_on(&i.ask, &p.nodes, i.n);
                 // A shared job placed on an idle node keeps it from being whole until it ends:
                 // the plan must allow that too (an exclusive job may be reserved the node).
                 let breaks = |place: &Vec<(u32, Amount)>, part: &Part| -> i64 {
