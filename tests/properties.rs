@@ -207,6 +207,24 @@ const FAIRSHARE: &[&[&str]] = &[
     &["decay_period_h=0.5", "decay_period_h=24"],
 ];
 
+/// Random options of the slurm family: both schedulers and priorities, backfill every pass or
+/// every 30 s, windows shorter and longer than the random jobs, each limit on and off.
+const SLURM: &[&[&str]] = &[
+    &["scheduler=backfill", "scheduler=builtin"],
+    &["priority=basic", "priority=multifactor"],
+    &["weight_age=0", "weight_age=1000"],
+    &["weight_fairshare=0", "weight_fairshare=10000"],
+    &["weight_jobsize=0", "weight_jobsize=1000"],
+    &["favor_small=yes", "favor_small=no"],
+    &["bf_interval=0", "bf_interval=30"],
+    &["bf_window=1", "bf_window=60", "bf_window=inf"],
+    &["bf_resolution=1", "bf_resolution=60"],
+    &["bf_max_job_test=1", "bf_max_job_test=3", "bf_max_job_test=inf"],
+    &["bf_max_job_user=0", "bf_max_job_user=1"],
+    &["bf_min_prio_reserve=0", "bf_min_prio_reserve=500"],
+    &["reservations=all", "reservations=1", "reservations=0"],
+];
+
 /// Trace and engine settings every policy takes.
 const COMMON: &[&[&str]] = &[
     &["passes=timestamp", "passes=event"],
@@ -222,6 +240,7 @@ fn family_rows(family: &str) -> &'static [&'static [&'static str]] {
         "multiqueue" => MULTIQUEUE,
         "preempt" => PREEMPT,
         "fairshare" => FAIRSHARE,
+        "slurm" => SLURM,
         other => panic!("no option rows for family {other}"),
     }
 }
