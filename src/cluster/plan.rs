@@ -98,6 +98,10 @@ impl Plan {
 
     /// Free resources at time `t`.
     pub fn free_at(&self, t: i64) -> Amount {
+        // Most asks are of the plan's first step (now): no search for it.
+        if self.steps.get(1).is_none_or(|s| t < s.0) {
+            return self.steps[0].1;
+        }
         let i = self.steps.partition_point(|s| s.0 <= t).max(1) - 1;
         self.steps[i].1
     }

@@ -807,8 +807,8 @@ impl Slurm {
             let p = &self.parts[i.part];
             match self.nodes.place_on(&i.ask, &p.nodes, i.n) {
                 Some(place) => {
-                    let name = p.name.clone();
                     if self.start(sys, j, place) {
+                        let name = &self.parts[i.part].name;
                         sys.explain(|| Decision::Started {
                             job: j,
                             why: Why::Other {
@@ -868,6 +868,14 @@ impl Slurm {
         // reaches its start then.
         let mut recheck = i64::MAX;
         for (at, &j) in order.iter().enumerate() {
+            // With no reservation left to give and no CPU free now in any partition, no job
+            // further down can start: unless explaining, they are not looked at.
+            if self.reservations.is_some_and(|k| reserved >= k)
+                && !sys.explaining()
+                && plans.iter().all(|p| p.free_at(now).cpus <= 0)
+            {
+                break;
+            }
             if tested >= self.s.max_test {
                 let left = order.len() - at;
                 let limit = self.s.max_test;
@@ -988,17 +996,17 @@ impl Slurm {
                     plans[k].take(start, start + dur, &need);
                 }
                 sys.explain(|| Decision::Reserved { job: j, start, was: None, procs: need.cpus });
-                let window = if window_end == i64::MAX {
-                    String::new()
-                } else {
-                    format!("; bf_window ends at {}", clock(window_end))
-                };
                 sys.explain(|| Decision::Waits {
                     job: j,
                     why: Why::Other {
                         text: format!(
-                            "planned at {} by backfill{window}: its {} CPUs, {} GPUs and {} MB are held for it from then: no lower-priority job may take them",
+                            "planned at {} by backfill{}: its {} CPUs, {} GPUs and {} MB are held for it from then: no lower-priority job may take them",
                             clock(start),
+                            if window_end == i64::MAX {
+                                String::new()
+                            } else {
+                                format!("; bf_window ends at {}", clock(window_end))
+                            },
                             need.cpus,
                             need.gpus,
                             if need.mem_mb >= i64::MAX / 8 { 0 } else { need.mem_mb }
