@@ -432,6 +432,7 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
       'Multiple-queue backfilling (Lawson & Smirni 2002)',
       'Selective preemption (Kettimuthu et al. 2003)',
       'Fairshare at Sandia (Leung, Sabin & Sadayappan 2010)',
+      "Today's clusters: Slurm on nodes, GPUs and memory",
     ],
   );
   assert.deepEqual(groups[0].names, ['mine']);
@@ -444,6 +445,7 @@ test('the policies are grouped, the prediction presets under the paper\'s headin
   assert.deepEqual(groups[4].names, ['mq-backfill', 'sq-backfill']);
   assert.deepEqual(groups[5].names, ['ns', 'ss', 'tss', 'is']);
   assert.deepEqual(groups[6].names, LG_POLICIES);
+  assert.deepEqual(groups[7].names, ['slurm', 'easy-cluster']);
   assert.equal(groups.reduce((n, g) => n + g.names.length, 0), POLICIES + 2); // and the custom configuration and your own
   // The group buttons tick and clear a whole group; the run keeps catalogue order.
   await page.click('#policy-list fieldset:nth-of-type(3) legend button:text("none")');
