@@ -437,8 +437,6 @@ pub struct Slurm {
     fresh: Vec<JobIdx>,
     /// When every waiting job's priority is computed anew.
     next_calc: i64,
-    total_nodes: f64,
-    total_cpus: f64,
     /// When the next backfill cycle runs: the first `bf_interval` tick after something
     /// arrived or ended since the last one, or the tick after a cycle that found a job no start
     /// within the window (the window moves on with time); none while nothing changes, as a
@@ -619,8 +617,6 @@ impl Slurm {
             order: Vec::new(),
             fresh: Vec::new(),
             next_calc: i64::MIN,
-            total_nodes,
-            total_cpus,
             due: None,
             misses: 0,
             missed_job: vec![false; trace.jobs.len()],
@@ -1119,7 +1115,7 @@ impl Policy for Slurm {
         self.reorder(sys.now());
         let order = self.order.clone();
         if sys.explaining() {
-            let free = self.nodes.free_in(&(0..self.nodes_len()).collect::<Vec<_>>()).cpus;
+            let free = self.nodes.free_in(&(0..self.nodes.len()).collect::<Vec<_>>()).cpus;
             sys.explain(|| Decision::Queue { order: order.clone(), free });
         }
         self.main_pass(sys, &order);
@@ -1140,18 +1136,5 @@ impl Policy for Slurm {
                 sys.wake_at(d.max(now + 1));
             }
         }
-    }
-}
-
-impl Slurm {
-    fn nodes_len(&self) -> usize {
-        self.parts.iter().flat_map(|p| p.nodes.iter()).max().map_or(0, |m| m + 1)
-    }
-}
-
-/// Why the totals are kept: the size factor's denominators (Slurm's whole cluster).
-impl std::fmt::Debug for Slurm {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Slurm({} nodes, {} CPUs)", self.total_nodes, self.total_cpus)
     }
 }
