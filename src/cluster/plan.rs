@@ -71,6 +71,24 @@ impl Plan {
         Plan { steps: vec![(origin, free)] }
     }
 
+    /// Makes this the plan of `size` from `origin` on, less each `(end, amount)` of `ends` held
+    /// until its end: running jobs, in one sort rather than a step insertion each. Ends at or
+    /// before the origin hold nothing; `ends` is left sorted.
+    pub fn reset(&mut self, origin: i64, size: Amount, ends: &mut [(i64, Amount)]) {
+        ends.sort_unstable_by_key(|e| e.0);
+        let later = ends.partition_point(|e| e.0 <= origin);
+        let mut free = ends[later..].iter().fold(size, |f, e| f.minus(&e.1));
+        self.steps.clear();
+        self.steps.push((origin, free));
+        for &(t, a) in &ends[later..] {
+            free = free.plus(&a);
+            match self.steps.last_mut() {
+                Some(last) if last.0 == t => last.1 = free,
+                _ => self.steps.push((t, free)),
+            }
+        }
+    }
+
     /// The index of the step holding time `t` (made if `t` starts none), for `t` at or after the origin.
     fn split(&mut self, t: i64) -> usize {
         let i = self.steps.partition_point(|s| s.0 <= t) - 1;
@@ -175,6 +193,19 @@ mod tests {
         assert_eq!(m.earliest(0, &a(1, 0, 500), 10, 30), None);
         assert_eq!(m.free_at(39), a(7, 0, 400));
         assert_eq!(m.free_at(40), a(8, 0, 1000));
+    }
+
+    #[test]
+    fn a_plan_made_from_ends_is_the_plan_of_its_takes() {
+        let mut ends = vec![(50, a(2, 1, 10)), (20, a(1, 0, 5)), (50, a(1, 0, 0)), (5, a(3, 0, 0)), (90, a(2, 1, 0))];
+        let mut by_takes = Plan::new(10, a(16, 4, 100));
+        for (end, amount) in &ends {
+            by_takes.take(10, *end, amount);
+        }
+        let mut made = Plan::new(0, Amount::default());
+        made.reset(10, a(16, 4, 100), &mut ends);
+        assert_eq!(made.steps, by_takes.steps);
+        assert_eq!(made.steps, vec![(10, a(10, 2, 85)), (20, a(11, 2, 90)), (50, a(14, 3, 100)), (90, a(16, 4, 100))]);
     }
 
     #[test]

@@ -405,6 +405,18 @@ struct Part {
     node_size: Amount,
 }
 
+/// A running job as the backfill plan sees it.
+#[derive(Debug, Clone)]
+struct Running {
+    job: JobIdx,
+    /// Planned end: start + limit.
+    end: i64,
+    /// What it holds of each partition that shares a node with its own (none of the others).
+    held: Vec<(usize, Amount)>,
+    /// The nodes it shares with other jobs (none when it holds its nodes whole).
+    shared: Vec<u32>,
+}
+
 /// Each user's decayed usage, in CPU-seconds.
 #[derive(Debug, Clone, Copy, Default)]
 struct Usage {
@@ -425,8 +437,14 @@ pub struct Slurm {
     waiting: usize,
     /// Per job: it waits now.
     queued: Vec<bool>,
-    /// Running jobs and their planned ends (start + limit).
-    running: Vec<(JobIdx, i64)>,
+    /// Running jobs: planned ends (start + limit) and what they hold of each partition.
+    running: Vec<Running>,
+    /// Each partition's plan, made anew at each backfill cycle (kept to reuse its memory).
+    plans: Vec<Plan>,
+    /// Per node: when the last shared job on it ends (it is whole again then), during a cycle.
+    whole_at: Vec<i64>,
+    /// A cycle's (end, amount) events of one partition, kept to reuse its memory.
+    ends: Vec<(i64, Amount)>,
     /// Each user's usage, by dense user number ([`Info::user`]).
     users: Vec<Usage>,
     /// Each job's priority, as of the pass under way (waiting jobs only).
@@ -612,6 +630,9 @@ impl Slurm {
             waiting: 0,
             queued: vec![false; trace.jobs.len()],
             running: Vec::new(),
+            plans: Vec::new(),
+            whole_at: Vec::new(),
+            ends: Vec::new(),
             users: vec![Usage::default(); user_ids.len().max(1)],
             prio: vec![0.0; trace.jobs.len()],
             order: Vec::new(),
@@ -735,7 +756,14 @@ impl Slurm {
         let cpus = self.nodes.holding(j).cpus;
         let now = sys.now();
         self.charge(i.user, now, cpus);
-        self.running.push((j, now.saturating_add(i.limit)));
+        let held = self.parts[i.part]
+            .overlaps
+            .iter()
+            .map(|&k| (k, self.nodes.holding_in(j, &self.parts[k].nodes)))
+            .filter(|(_, a)| *a != Amount::default())
+            .collect();
+        let shared = if self.nodes.is_whole(j) { Vec::new() } else { self.nodes.nodes_of(j) };
+        self.running.push(Running { job: j, end: now.saturating_add(i.limit), held, shared });
         self.waiting -= 1;
         self.queued[j as usize] = false;
         true
@@ -832,31 +860,8 @@ impl Slurm {
         let res = self.s.resolution;
         let round = |t: i64| if t <= now { now } else { (t + res - 1) / res * res };
         let window_end = self.s.window.map_or(i64::MAX, |w| now.saturating_add(w));
-        let mut plans: Vec<Plan> = self.parts.iter().map(|p| Plan::new(now, self.nodes.size_of(&p.nodes))).collect();
-        // A node shared by jobs is whole again when the last of them ends.
-        let mut whole_at = vec![i64::MIN; self.nodes.len()];
-        for &(r, end) in &self.running {
-            let end = round(end.max(now + 1));
-            for (k, p) in self.parts.iter().enumerate() {
-                let held = self.nodes.holding_in(r, &p.nodes);
-                if held != Amount::default() {
-                    plans[k].take(now, end, &held);
-                }
-            }
-            if !self.nodes.is_whole(r) {
-                for n in self.nodes.nodes_of(r) {
-                    whole_at[n as usize] = whole_at[n as usize].max(end);
-                }
-            }
-        }
-        let one_node = Amount { nodes: 1, ..Amount::default() };
-        for (k, p) in self.parts.iter().enumerate() {
-            for &n in &p.nodes {
-                if whole_at[n] > now {
-                    plans[k].take(now, whole_at[n], &one_node);
-                }
-            }
-        }
+        self.make_plans(now);
+        let mut plans = std::mem::take(&mut self.plans);
         let (mut tested, mut started, mut reserved) = (0usize, 0usize, 0usize);
         let mut per_user = vec![0usize; self.users.len()];
         let mut per_part = vec![0usize; self.parts.len()];
@@ -1016,11 +1021,43 @@ impl Slurm {
                 });
             }
         }
+        self.plans = plans;
         let k = self.s.interval.max(1);
         self.due = (recheck < i64::MAX).then(|| {
             let t = recheck.max(now + 1);
             t.div_euclid(k) * k + if t.rem_euclid(k) == 0 { 0 } else { k }
         });
+    }
+
+    /// Each partition's plan at `now`: free resources as the running jobs end at their limits
+    /// (rounded up to `bf_resolution`), and whole nodes as the last job sharing each ends.
+    fn make_plans(&mut self, now: i64) {
+        let res = self.s.resolution;
+        let round = |t: i64| if t <= now { now } else { (t + res - 1) / res * res };
+        self.whole_at.clear();
+        self.whole_at.resize(self.nodes.len(), i64::MIN);
+        for r in &self.running {
+            let end = round(r.end.max(now + 1));
+            for &n in &r.shared {
+                self.whole_at[n as usize] = self.whole_at[n as usize].max(end);
+            }
+        }
+        let one_node = Amount { nodes: 1, ..Amount::default() };
+        self.plans.resize_with(self.parts.len(), || Plan::new(now, Amount::default()));
+        for (k, p) in self.parts.iter().enumerate() {
+            self.ends.clear();
+            for r in &self.running {
+                if let Some(&(_, held)) = r.held.iter().find(|h| h.0 == k) {
+                    self.ends.push((round(r.end.max(now + 1)), held));
+                }
+            }
+            for &n in &p.nodes {
+                if self.whole_at[n] > now {
+                    self.ends.push((self.whole_at[n], one_node));
+                }
+            }
+            self.plans[k].reset(now, self.nodes.size_of(&p.nodes), &mut self.ends);
+        }
     }
 
     /// Job `j`'s resources were free in its partition by count, but no set of its nodes held it.
@@ -1063,7 +1100,7 @@ impl Policy for Slurm {
         let cpus = self.nodes.holding(job.idx).cpus;
         self.charge(self.info[job.idx as usize].user, sys.now(), -cpus);
         self.nodes.give_back(job.idx);
-        self.running.retain(|r| r.0 != job.idx);
+        self.running.retain(|r| r.job != job.idx);
         self.changed(sys.now());
     }
 
