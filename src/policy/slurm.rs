@@ -863,8 +863,9 @@ impl Slurm {
         self.make_plans(now);
         let mut plans = std::mem::take(&mut self.plans);
         let (mut tested, mut started, mut reserved) = (0usize, 0usize, 0usize);
-        let mut per_user = vec![0usize; self.users.len()];
-        let mut per_part = vec![0usize; self.parts.len()];
+        // Counted only where capped.
+        let mut per_user = vec![0usize; if self.s.max_user > 0 { self.users.len() } else { 0 }];
+        let mut per_part = vec![0usize; if self.s.max_part > 0 { self.parts.len() } else { 0 }];
         // The first time a job found no start within the window may find one: the window's end
         // reaches its start then.
         let mut recheck = i64::MAX;
@@ -877,17 +878,17 @@ impl Slurm {
             {
                 break;
             }
+            if !self.queued[j as usize] {
+                continue;
+            }
             if tested >= self.s.max_test {
-                let left = order.len() - at;
+                let left = order[at..].iter().filter(|&&j| self.queued[j as usize]).count();
                 let limit = self.s.max_test;
                 sys.explain(|| Decision::Waits {
                     job: j,
                     why: Why::Other { text: format!("bf_max_job_test={limit}: backfill looked at {limit} jobs and stopped ({left} not looked at)") },
                 });
                 break;
-            }
-            if !self.queued[j as usize] {
-                continue;
             }
             let i = self.info[j as usize];
             if self.s.max_user > 0 && per_user[i.user] >= self.s.max_user {
@@ -896,8 +897,12 @@ impl Slurm {
             if self.s.max_part > 0 && per_part[i.part] >= self.s.max_part {
                 continue;
             }
-            per_user[i.user] += 1;
-            per_part[i.part] += 1;
+            if let Some(n) = per_user.get_mut(i.user) {
+                *n += 1;
+            }
+            if let Some(n) = per_part.get_mut(i.part) {
+                *n += 1;
+            }
             tested += 1;
             let need = self.need(j);
             let dur = round(now + i.limit) - now;
@@ -1150,7 +1155,8 @@ impl Policy for Slurm {
             return;
         }
         self.reorder(sys.now());
-        let order = self.order.clone();
+        // Starts change no job's place in the order: it is lent to the passes, not copied.
+        let order = std::mem::take(&mut self.order);
         if sys.explaining() {
             let free = self.nodes.free_in(&(0..self.nodes.len()).collect::<Vec<_>>()).cpus;
             sys.explain(|| Decision::Queue { order: order.clone(), free });
@@ -1160,14 +1166,15 @@ impl Policy for Slurm {
             self.due = None;
         }
         if !self.s.backfill || (self.waiting == 0) {
+            self.order = order;
             return;
         }
         let now = sys.now();
         let due = self.s.interval == 0 || self.due.is_some_and(|d| now >= d);
         if due {
-            let order: Vec<JobIdx> = order.into_iter().filter(|&j| self.queued[j as usize]).collect();
             self.backfill(sys, &order);
         }
+        self.order = order;
         if let Some(d) = self.due {
             if self.s.interval > 0 && self.waiting != 0 {
                 sys.wake_at(d.max(now + 1));
