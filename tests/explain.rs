@@ -416,3 +416,36 @@ fn lesson_steps_hold_the_state_after_each_pass() {
     let err = lessons(&big, &policies, &[]).unwrap_err();
     assert!(err.contains("at most 500 jobs"), "{err}");
 }
+
+/// Nor for Slurm's scheduler and EASY on every resource on a cluster, whose main passes and
+/// backfill cycles go on from the last ones when only submissions came between: with each
+/// setting that decides whether a cycle may (the caps, the window, the resolution against
+/// the interval, the age floor, the order).
+#[test]
+fn the_log_changes_no_slurm_schedule_on_a_cluster() {
+    use schedlab::workload::{cluster_log, generate, WorkloadOptions};
+    for (machine, load, seed) in [(256, 0.9, 3), (512, 0.95, 4)] {
+        let spec = format!("model=lublin99,machine={machine},jobs=700,load={load},estimate=tef,seed={seed}");
+        let w = generate(&WorkloadOptions::parse(&spec).expect("spec"));
+        let text = cluster_log::sacct(&w, seed);
+        let opts = TraceOptions { cluster: Some(cluster_log::slurm_conf(machine)), ..TraceOptions::default() };
+        let trace = parse(text.as_bytes(), &opts).expect("the generated log parses");
+        assert!(trace.cluster.is_some());
+        for settings in [
+            &[][..],
+            &["bf_max_job_test=5"],
+            &["bf_max_job_user=1"],
+            &["bf_max_job_part=2"],
+            &["bf_max_job_start=1"],
+            &["bf_window=60"],
+            &["bf_resolution=1"],
+            &["bf_resolution=300", "bf_interval=60"],
+            &["bf_interval=0"],
+            &["priority=basic"],
+            &["bf_min_age_reserve=600"],
+            &["bf_min_prio_reserve=5000"],
+        ] {
+            log_changes_no_schedule(&trace, "slurm,easy-cluster", settings);
+        }
+    }
+}

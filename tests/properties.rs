@@ -385,6 +385,20 @@ proptest! {
         prop_assert_eq!(&plain.records, &logged.records, "{:?}", &settings);
     }
 
+    /// Nor for Slurm's scheduler with any of its options, whose main passes and backfill
+    /// cycles go on from the last ones when only submissions came between; jobs running past
+    /// their limits (`overrun`) move the plan under them.
+    #[test]
+    fn slurms_shortcuts_change_no_schedule(text in random_trace(), settings in pick(SLURM), overrun in any::<bool>(), easy in any::<bool>()) {
+        let opts = TraceOptions { overrun: if overrun { Overrun::Run } else { Overrun::Kill }, ..TraceOptions::default() };
+        let t = parse(text.as_bytes(), &opts).expect("trace parses");
+        let s = Settings::parse(&settings).expect("settings parse");
+        let cfg = Configured::new(if easy { "easy-cluster" } else { "slurm" }, &s.policy).expect("policy configures");
+        let plain = simulate(&t, cfg.build(&t).as_mut(), &s.engine);
+        let logged = schedlab::run::simulate_explained(&t, &cfg, &s.engine, Default::default());
+        prop_assert_eq!(&plain.records, &logged.records, "{:?}", &settings);
+    }
+
     /// Multiple-queue backfilling with any options: invariants, partitions that sum to the
     /// machine, speculative runs within their limit, and with jobs killed at their estimates
     /// every granted reservation started exactly at its grant.

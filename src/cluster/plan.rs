@@ -154,6 +154,25 @@ impl Plan {
         start
     }
 
+    /// Whether `need` stays free from `from` for `dur` seconds while, besides, one more whole
+    /// node is taken from each time of `more` (sorted) on.
+    pub fn holds(&self, from: i64, need: &Amount, dur: i64, more: &[i64]) -> bool {
+        let end = from.saturating_add(dur);
+        let first = self.steps.partition_point(|s| s.0 <= from).max(1) - 1;
+        for (k, &(t, free)) in self.steps.iter().enumerate().skip(first) {
+            if t >= end {
+                break;
+            }
+            // The most taken in this step: every node taken from before it ends.
+            let until = self.steps.get(k + 1).map_or(end, |s| s.0.min(end));
+            let nodes = need.nodes + more.partition_point(|&m| m < until) as i64;
+            if !free.covers(&Amount { nodes, ..*need }) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// How many steps the plan has (its cost).
     pub fn len(&self) -> usize {
         self.steps.len()
@@ -206,6 +225,23 @@ mod tests {
         made.reset(10, a(16, 4, 100), &mut ends);
         assert_eq!(made.steps, by_takes.steps);
         assert_eq!(made.steps, vec![(10, a(10, 2, 85)), (20, a(11, 2, 90)), (50, a(14, 3, 100)), (90, a(16, 4, 100))]);
+    }
+
+    #[test]
+    fn a_run_holds_while_nodes_are_taken_from_later_times() {
+        // Two whole nodes free until 100, one from then (an exclusive job reserved at 100).
+        let mut p = Plan::new(0, Amount { nodes: 2, ..a(8, 0, 0) });
+        p.take(100, 200, &Amount { nodes: 1, ..a(4, 0, 0) });
+        let need = a(2, 0, 0);
+        assert!(p.holds(0, &need, 150, &[]));
+        // Keeping one node from being whole from 0 and another from 50: two taken at 100.
+        assert!(!p.holds(0, &need, 150, &[0, 50]));
+        // Only the first: one at 100, which the reservation leaves.
+        assert!(p.holds(0, &need, 150, &[0]));
+        // Both, but the run ends before the reservation begins.
+        assert!(p.holds(0, &need, 100, &[0, 50]));
+        // The CPUs themselves: 4 free from 100.
+        assert!(!p.holds(0, &a(5, 0, 0), 150, &[]));
     }
 
     #[test]

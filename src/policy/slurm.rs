@@ -417,6 +417,36 @@ struct Running {
     shared: Vec<u32>,
 }
 
+/// Where a backfill cycle stopped, for a cycle that can go on from there: with nothing changed
+/// but jobs submitted behind every job it saw, a cycle made anew would find, for each of
+/// those, what this one found (the same plan, read from a later time at which no step of it
+/// has begun), so only the new jobs are looked at. Kept by [`Slurm::backfill`], dropped at
+/// every end, main scheduler's start, refusal and reordering.
+#[derive(Debug, Clone)]
+struct Cycle {
+    at: i64,
+    /// The jobs it saw: the first `seen` of the order.
+    seen: usize,
+    tested: usize,
+    started: usize,
+    reserved: usize,
+    per_user: Vec<usize>,
+    per_part: Vec<usize>,
+    recheck: i64,
+    /// Moments counted in [`Slurm::missed`] over the jobs it saw: a cycle anew counts them again.
+    misses: u64,
+    /// The earliest planned end of a running job (a plan step at it or before the next
+    /// cycle's time would make that plan another).
+    min_end: i64,
+    /// It reserved a job at its own time (a later cycle would reserve it later).
+    reserved_now: bool,
+    /// A cap (bf_max_job_test, _user, _part, _start) kept it from a job: once the jobs it
+    /// started have left the queue, a cycle anew may look at that job.
+    capped: bool,
+    /// The jobs it started: counted in its caps, gone from the next cycle's.
+    started_jobs: Vec<JobIdx>,
+}
+
 /// Each user's decayed usage, in CPU-seconds.
 #[derive(Debug, Clone, Copy, Default)]
 struct Usage {
@@ -445,6 +475,19 @@ pub struct Slurm {
     whole_at: Vec<i64>,
     /// A cycle's (end, amount) events of one partition, kept to reuse its memory.
     ends: Vec<(i64, Amount)>,
+    /// Queued jobs per partition.
+    queued_in: Vec<usize>,
+    /// The jobs put in the order at the last [`Slurm::reorder`] (its fresh ones).
+    inserted: Vec<JobIdx>,
+    /// The job that blocked each partition at the last main pass.
+    blockers: Vec<Option<JobIdx>>,
+    /// Nothing but submissions and backfill's starts since the last main pass: its blockers
+    /// still block (no resource was freed, no priority moved), so the next pass need only try
+    /// them and the jobs submitted since.
+    main_settled: bool,
+    /// What the last backfill cycle left, while only submissions placed after every job it
+    /// saw have happened since ([`Cycle`]).
+    last_cycle: Option<Cycle>,
     /// Each user's usage, by dense user number ([`Info::user`]).
     users: Vec<Usage>,
     /// Each job's priority, as of the pass under way (waiting jobs only).
@@ -621,6 +664,7 @@ impl Slurm {
                 Info { ask, n, need, user, submit: j.submit, part, limit, size_factor, qos_factor }
             })
             .collect();
+        let n_parts = parts.len();
         Slurm {
             s,
             reservations: o.reservations,
@@ -633,6 +677,11 @@ impl Slurm {
             plans: Vec::new(),
             whole_at: Vec::new(),
             ends: Vec::new(),
+            queued_in: vec![0; n_parts],
+            inserted: Vec::new(),
+            blockers: vec![None; n_parts],
+            main_settled: false,
+            last_cycle: None,
             users: vec![Usage::default(); user_ids.len().max(1)],
             prio: vec![0.0; trace.jobs.len()],
             order: Vec::new(),
@@ -726,32 +775,48 @@ impl Slurm {
     /// `calc_period` (Slurm's PriorityCalcPeriod), else only the jobs submitted since,
     /// each put in its place.
     fn reorder(&mut self, now: i64) {
-        let fresh = std::mem::take(&mut self.fresh);
-        self.order.retain(|&j| self.queued[j as usize]);
+        let mut fresh = std::mem::take(&mut self.fresh);
+        fresh.retain(|&j| self.queued[j as usize]);
+        if self.order.len() > self.waiting - fresh.len() {
+            self.order.retain(|&j| self.queued[j as usize]);
+        }
         if self.s.multifactor && now >= self.next_calc {
             let mut order = std::mem::take(&mut self.order);
-            order.extend(fresh.iter().copied().filter(|&j| self.queued[j as usize]));
+            order.extend(fresh.iter().copied());
             self.priorities(now, &order);
             order.sort_unstable_by_key(|&j| self.key(j));
             self.order = order;
             let k = self.s.calc_period.max(1);
             self.next_calc = now.div_euclid(k) * k + k;
+            // Every priority moved: what the last passes found no longer holds.
+            self.main_settled = false;
+            self.last_cycle = None;
+            self.inserted = fresh;
             return;
         }
         self.priorities(now, &fresh);
-        for j in fresh.into_iter().filter(|&j| self.queued[j as usize]) {
+        let seen = self.last_cycle.as_ref().map_or(0, |c| c.seen);
+        for &j in &fresh {
             let key = self.key(j);
             let at = self.order.partition_point(|&o| self.key(o) < key);
+            if at < seen {
+                self.last_cycle = None;
+            }
             self.order.insert(at, j);
         }
+        self.inserted = fresh;
     }
 
     /// Starts job `j` on `place`; false if the engine refused.
     fn start(&mut self, sys: &mut System, j: JobIdx, place: Vec<(u32, Amount)>) -> bool {
         if !sys.start(j) {
+            // The engine holds something back the nodes do not show: no shortcut may assume them.
+            self.main_settled = false;
+            self.last_cycle = None;
             return false;
         }
         let i = self.info[j as usize];
+        self.queued_in[i.part] -= 1;
         self.nodes.take(j, place, i.ask.exclusive);
         let cpus = self.nodes.holding(j).cpus;
         let now = sys.now();
@@ -805,12 +870,33 @@ impl Slurm {
     }
 
     /// The main scheduler's pass: jobs in order, each started where its partition's nodes
-    /// hold it; the first that cannot start blocks its partition.
+    /// hold it; the first that cannot start blocks its partition. When only submissions came
+    /// since the last pass ([`Slurm::main_settled`]), the jobs it did not start still cannot
+    /// start and those behind a blocker stay behind it: the pass over the last blockers and
+    /// the new jobs, in order, is the pass over the whole queue.
     fn main_pass(&mut self, sys: &mut System, order: &[JobIdx]) {
+        let settled = std::mem::replace(&mut self.main_settled, true);
+        if settled && !sys.explaining() {
+            let mut some: Vec<JobIdx> = self.blockers.iter().flatten().copied().collect();
+            some.extend(self.inserted.iter().copied());
+            some.retain(|&j| self.queued[j as usize]);
+            some.sort_unstable_by_key(|&j| self.key(j));
+            some.dedup();
+            self.main_over(sys, &some, false);
+        } else {
+            self.main_over(sys, order, true);
+        }
+    }
+
+    /// The main scheduler's pass over `jobs` (in order); `every` when they are every queued job
+    /// (a partition none of whose jobs is left is done).
+    fn main_over(&mut self, sys: &mut System, jobs: &[JobIdx], every: bool) {
         let mut blocked: Vec<Option<JobIdx>> = vec![None; self.parts.len()];
-        let mut stopped = 0;
-        for &j in order {
-            // Once every partition is blocked, the rest only wait: unless explaining, they are not looked at.
+        let mut left = if every { self.queued_in.clone() } else { vec![usize::MAX; self.parts.len()] };
+        let mut stopped = left.iter().filter(|&&n| n == 0).count();
+        for &j in jobs {
+            // Once every partition is blocked or has no job left, the rest only wait: unless
+            // explaining, they are not looked at.
             if stopped == self.parts.len() && !sys.explaining() {
                 break;
             }
@@ -828,10 +914,12 @@ impl Slurm {
                 });
                 continue;
             }
+            left[i.part] -= 1;
             let p = &self.parts[i.part];
             match self.nodes.place_on(&i.ask, &p.nodes, i.n) {
                 Some(place) => {
                     if self.start(sys, j, place) {
+                        self.last_cycle = None;
                         let name = &self.parts[i.part].name;
                         sys.explain(|| Decision::Started {
                             job: j,
@@ -839,6 +927,9 @@ impl Slurm {
                                 text: format!("the main scheduler started it: the first in priority order in partition {name} whose nodes are free"),
                             },
                         });
+                    }
+                    if left[i.part] == 0 {
+                        stopped += 1;
                     }
                 }
                 None => {
@@ -851,25 +942,76 @@ impl Slurm {
                 }
             }
         }
+        self.blockers = blocked;
     }
 
-    /// One backfill cycle.
+    /// One backfill cycle: made anew, or the last one's gone on with over the jobs submitted
+    /// since when nothing else changed ([`Cycle`]).
     fn backfill(&mut self, sys: &mut System, order: &[JobIdx]) {
         self.cycles += 1;
         let now = sys.now();
         let res = self.s.resolution;
         let round = |t: i64| if t <= now { now } else { (t + res - 1) / res * res };
         let window_end = self.s.window.map_or(i64::MAX, |w| now.saturating_add(w));
-        self.make_plans(now);
+        // Durations are rounded from the cycle's time, and a job may wait to be old enough to
+        // be reserved: a cycle at another time of the resolution, or with an age floor, is made anew.
+        let goes_on = |c: &Cycle| {
+            (now - c.at) % res == 0
+                && c.min_end > now
+                && !c.reserved_now
+                && !c.capped
+                && self.s.min_age_reserve <= 0
+                && (self.s.window.is_none() || now < c.recheck)
+        };
+        let last = self.last_cycle.take().filter(|c| !sys.explaining() && goes_on(c));
+        let mut c = match last {
+            Some(mut c) => {
+                // The jobs it saw would be found as before, their moments counted again; those
+                // it started count in no cap now.
+                self.misses += c.misses;
+                for &j in &c.started_jobs {
+                    let i = &self.info[j as usize];
+                    if let Some(n) = c.per_user.get_mut(i.user) {
+                        *n -= 1;
+                    }
+                    if let Some(n) = c.per_part.get_mut(i.part) {
+                        *n -= 1;
+                    }
+                }
+                c.tested -= c.started_jobs.len();
+                c.started = 0;
+                c.started_jobs.clear();
+                c
+            }
+            None => {
+                self.make_plans(now);
+                Cycle {
+                    at: now,
+                    seen: 0,
+                    tested: 0,
+                    started: 0,
+                    reserved: 0,
+                    // Counted only where capped.
+                    per_user: vec![0; if self.s.max_user > 0 { self.users.len() } else { 0 }],
+                    per_part: vec![0; if self.s.max_part > 0 { self.parts.len() } else { 0 }],
+                    // The first time a job found no start within the window may find one: the
+                    // window's end reaches its start then.
+                    recheck: i64::MAX,
+                    misses: 0,
+                    min_end: self.running.iter().map(|r| r.end).min().unwrap_or(i64::MAX),
+                    reserved_now: false,
+                    capped: false,
+                    started_jobs: Vec::new(),
+                }
+            }
+        };
+        let misses_before = self.misses;
         let mut plans = std::mem::take(&mut self.plans);
-        let (mut tested, mut started, mut reserved) = (0usize, 0usize, 0usize);
-        // Counted only where capped.
-        let mut per_user = vec![0usize; if self.s.max_user > 0 { self.users.len() } else { 0 }];
-        let mut per_part = vec![0usize; if self.s.max_part > 0 { self.parts.len() } else { 0 }];
-        // The first time a job found no start within the window may find one: the window's end
-        // reaches its start then.
-        let mut recheck = i64::MAX;
-        for (at, &j) in order.iter().enumerate() {
+        let (mut tested, mut started, mut reserved) = (c.tested, c.started, c.reserved);
+        let mut per_user = std::mem::take(&mut c.per_user);
+        let mut per_part = std::mem::take(&mut c.per_part);
+        let mut recheck = c.recheck;
+        for (at, &j) in order.iter().enumerate().skip(c.seen) {
             // With no reservation left to give and no CPU free now in any partition, no job
             // further down can start: unless explaining, they are not looked at.
             if self.reservations.is_some_and(|k| reserved >= k)
@@ -882,6 +1024,7 @@ impl Slurm {
                 continue;
             }
             if tested >= self.s.max_test {
+                c.capped = true;
                 let left = order[at..].iter().filter(|&&j| self.queued[j as usize]).count();
                 let limit = self.s.max_test;
                 sys.explain(|| Decision::Waits {
@@ -892,9 +1035,11 @@ impl Slurm {
             }
             let i = self.info[j as usize];
             if self.s.max_user > 0 && per_user[i.user] >= self.s.max_user {
+                c.capped = true;
                 continue;
             }
             if self.s.max_part > 0 && per_part[i.part] >= self.s.max_part {
+                c.capped = true;
                 continue;
             }
             if let Some(n) = per_user.get_mut(i.user) {
@@ -937,39 +1082,44 @@ impl Slurm {
                 });
                 continue;
             };
+            c.capped |= start == now && self.s.max_start > 0 && started >= self.s.max_start;
             if start == now && (self.s.max_start == 0 || started < self.s.max_start) {
                 let p = &self.parts[i.part];
                 let place = self.nodes.place_on(&i.ask, &p.nodes, i.n);
-                // A shared job placed on an idle node keeps it from being whole until it ends:
-                // the plan must allow that too (an exclusive job may be reserved the node).
-                let breaks = |place: &Vec<(u32, Amount)>, part: &Part| -> i64 {
-                    place
+                let end = now + dur;
+                // A shared job keeps each node it goes on from being whole until it ends: an idle
+                // node from now, a shared one from when its last job was to end. The plan must
+                // allow that too (an exclusive job may be reserved the node).
+                let mut longer: Vec<(u32, i64)> = match (&place, i.ask.exclusive) {
+                    (Some(pl), false) => pl
                         .iter()
-                        .filter(|(n, _)| self.nodes.is_idle(*n) && part.nodes.binary_search(&(*n as usize)).is_ok())
-                        .count() as i64
-                };
-                let keeps_plan = place.as_ref().is_none_or(|pl| {
-                    i.ask.exclusive || {
-                        let taken = breaks(pl, p);
-                        taken == 0 || {
-                            let with = Amount { nodes: taken, ..need };
-                            plans[i.part].earliest(now, &with, dur, now) == Some(now)
-                        }
-                    }
-                });
-                let whole: Vec<(usize, i64)> = match (&place, i.ask.exclusive) {
-                    (Some(pl), false) => {
-                        self.parts[i.part].overlaps.iter().map(|&k| (k, breaks(pl, &self.parts[k]))).collect()
-                    }
+                        .map(|&(n, _)| (n, self.whole_at[n as usize].max(now)))
+                        .filter(|&(_, from)| from < end)
+                        .collect(),
                     _ => Vec::new(),
+                };
+                longer.sort_unstable_by_key(|l| l.1);
+                let keeps_plan = longer.is_empty() || {
+                    let from: Vec<i64> = longer
+                        .iter()
+                        .filter(|(n, _)| p.nodes.binary_search(&(*n as usize)).is_ok())
+                        .map(|l| l.1)
+                        .collect();
+                    plans[i.part].holds(now, &need, dur, &from)
                 };
                 if let Some(place) = place.filter(|_| keeps_plan) {
                     if self.start(sys, j, place) {
-                        for &(k, taken) in &whole {
-                            if taken > 0 {
-                                plans[k].take(now, now + dur, &Amount { nodes: taken, ..Amount::default() });
+                        let one_node = Amount { nodes: 1, ..Amount::default() };
+                        for &(n, from) in &longer {
+                            self.whole_at[n as usize] = end;
+                            for &k in &self.parts[i.part].overlaps {
+                                if self.parts[k].nodes.binary_search(&(n as usize)).is_ok() {
+                                    plans[k].take(from, end, &one_node);
+                                }
                             }
                         }
+                        c.min_end = c.min_end.min(now + i.limit);
+                        c.started_jobs.push(j);
                         started += 1;
                         sys.note_backfill(j);
                         for &k in &self.parts[i.part].overlaps {
@@ -998,6 +1148,7 @@ impl Slurm {
             }
             if may_reserve {
                 reserved += 1;
+                c.reserved_now |= start == now;
                 for &k in &self.parts[i.part].overlaps {
                     plans[k].take(start, start + dur, &need);
                 }
@@ -1027,6 +1178,9 @@ impl Slurm {
             }
         }
         self.plans = plans;
+        c.misses += self.misses - misses_before;
+        self.last_cycle =
+            Some(Cycle { at: now, seen: self.waiting, tested, started, reserved, per_user, per_part, recheck, ..c });
         let k = self.s.interval.max(1);
         self.due = (recheck < i64::MAX).then(|| {
             let t = recheck.max(now + 1);
@@ -1096,6 +1250,7 @@ fn clock(t: i64) -> String {
 impl Policy for Slurm {
     fn on_arrival(&mut self, job: JobView, sys: &mut System) {
         self.waiting += 1;
+        self.queued_in[self.info[job.idx as usize].part] += 1;
         self.fresh.push(job.idx);
         self.queued[job.idx as usize] = true;
         self.changed(sys.now());
@@ -1106,6 +1261,8 @@ impl Policy for Slurm {
         self.charge(self.info[job.idx as usize].user, sys.now(), -cpus);
         self.nodes.give_back(job.idx);
         self.running.retain(|r| r.job != job.idx);
+        self.main_settled = false;
+        self.last_cycle = None;
         self.changed(sys.now());
     }
 
