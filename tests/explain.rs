@@ -334,6 +334,11 @@ fn log_changes_no_schedule(trace: &Trace, policies: &str, settings: &[&str]) {
             "{} {settings:?}: the log changed the schedule",
             cfg.policy
         );
+        assert_eq!(
+            plain.notes, logged.notes,
+            "{} {settings:?}: the log changed what the run says of itself",
+            cfg.policy
+        );
         assert!(logged.observed.decisions.as_ref().is_some_and(|d| !d.entries.is_empty()), "{}", cfg.policy);
         assert!(plain.observed.decisions.is_none());
     }

@@ -433,8 +433,6 @@ struct Cycle {
     per_user: Vec<usize>,
     per_part: Vec<usize>,
     recheck: i64,
-    /// Moments counted in [`Slurm::missed`] over the jobs it saw: a cycle anew counts them again.
-    misses: u64,
     /// The earliest planned end of a running job (a plan step at it or before the next
     /// cycle's time would make that plan another).
     min_end: i64,
@@ -503,7 +501,6 @@ pub struct Slurm {
     /// within the window (the window moves on with time); none while nothing changes, as a
     /// cycle would find what the last one found.
     due: Option<i64>,
-    misses: u64,
     /// Per job: it was refused by the nodes at least once; and how many were.
     missed_job: Vec<bool>,
     missed_jobs: usize,
@@ -688,7 +685,6 @@ impl Slurm {
             fresh: Vec::new(),
             next_calc: i64::MIN,
             due: None,
-            misses: 0,
             missed_job: vec![false; trace.jobs.len()],
             missed_jobs: 0,
             cycles: 0,
@@ -713,9 +709,9 @@ impl Slurm {
 
     /// How many jobs were at some time free to start by the count of CPUs, GPUs and memory in
     /// their partition, yet held by no set of its nodes: what a count-only model would have
-    /// started wrongly; and how many such moments there were.
-    pub fn count_misses(&self) -> (usize, u64) {
-        (self.missed_jobs, self.misses)
+    /// started wrongly. (Not how many times: that depends on how often the scheduler looks.)
+    pub fn count_misses(&self) -> usize {
+        self.missed_jobs
     }
 
     /// Backfill cycles run.
@@ -966,9 +962,7 @@ impl Slurm {
         let last = self.last_cycle.take().filter(|c| !sys.explaining() && goes_on(c));
         let mut c = match last {
             Some(mut c) => {
-                // The jobs it saw would be found as before, their moments counted again; those
-                // it started count in no cap now.
-                self.misses += c.misses;
+                // The jobs it started count in no cap now.
                 for &j in &c.started_jobs {
                     let i = &self.info[j as usize];
                     if let Some(n) = c.per_user.get_mut(i.user) {
@@ -997,7 +991,6 @@ impl Slurm {
                     // The first time a job found no start within the window may find one: the
                     // window's end reaches its start then.
                     recheck: i64::MAX,
-                    misses: 0,
                     min_end: self.running.iter().map(|r| r.end).min().unwrap_or(i64::MAX),
                     reserved_now: false,
                     capped: false,
@@ -1005,7 +998,6 @@ impl Slurm {
                 }
             }
         };
-        let misses_before = self.misses;
         let mut plans = std::mem::take(&mut self.plans);
         let (mut tested, mut started, mut reserved) = (c.tested, c.started, c.reserved);
         let mut per_user = std::mem::take(&mut c.per_user);
@@ -1178,7 +1170,6 @@ impl Slurm {
             }
         }
         self.plans = plans;
-        c.misses += self.misses - misses_before;
         self.last_cycle =
             Some(Cycle { at: now, seen: self.waiting, tested, started, reserved, per_user, per_part, recheck, ..c });
         let k = self.s.interval.max(1);
@@ -1221,7 +1212,6 @@ impl Slurm {
 
     /// Job `j`'s resources were free in its partition by count, but no set of its nodes held it.
     fn missed(&mut self, j: JobIdx) {
-        self.misses += 1;
         if !self.missed_job[j as usize] {
             self.missed_job[j as usize] = true;
             self.missed_jobs += 1;
@@ -1288,11 +1278,10 @@ impl Policy for Slurm {
             out.push(format!("{} backfill cycles", self.cycles));
         }
         out.push(format!(
-            "{} of {} jobs ({:.1}%) were at some time free to start by the count of CPUs, GPUs and memory in their partition, yet no set of its nodes held them ({} such moments): what a count-only model would have started",
+            "{} of {} jobs ({:.1}%) were at some time free to start by the count of CPUs, GPUs and memory in their partition, yet no set of its nodes held them: what a count-only model would have started",
             self.missed_jobs,
             self.info.len(),
             100.0 * self.missed_jobs as f64 / self.info.len().max(1) as f64,
-            self.misses
         ));
         if self.held_to_size > 0 {
             out.push(format!("{} jobs asked for more than their partition has and were held to it", self.held_to_size));
