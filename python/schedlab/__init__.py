@@ -29,11 +29,36 @@ import pandas as pd
 from . import _schedlab
 from .policy import Jobs, Policy, State
 
-__all__ = ["Error", "TraceWarning", "Trace", "Result", "Policy", "State", "load", "generate", "simulate", "policies", "sweep", "loadsweep", "LoadSweep"]
+__all__ = ["__version__", "Error", "ReadError", "NotFoundError", "InputError", "TraceWarning", "Trace", "Result", "Policy", "State", "load", "generate", "simulate", "policies", "sweep", "loadsweep", "LoadSweep"]
+
+
+__version__: str = _schedlab.__version__
 
 
 class Error(Exception):
-    """A trace, an option or a policy SchedLab cannot use; the message is the command line's."""
+    """A trace, an option or a policy SchedLab cannot use; the message is the command line's.
+    Each is also the built-in exception it is a case of: :class:`NotFoundError` a
+    ``FileNotFoundError``, :class:`ReadError` an ``OSError``, :class:`InputError` a ``ValueError``."""
+
+
+class ReadError(Error, OSError):
+    """A file (a trace, a slurm.conf) that could not be read."""
+
+
+class NotFoundError(ReadError, FileNotFoundError):
+    """A file (a trace, a slurm.conf) that is not where its path says."""
+
+
+class InputError(Error, ValueError):
+    """A trace that cannot be read as one, or a policy, option or value SchedLab does not take."""
+
+
+def _error(message: str) -> Error:
+    """The library's error ``message`` as the exception of its kind."""
+    if message.startswith("cannot read "):
+        missing = "os error 2)" in message or "No such file" in message
+        return NotFoundError(message) if missing else ReadError(message)
+    return InputError(message)
 
 
 class TraceWarning(UserWarning):
@@ -51,7 +76,7 @@ def _translated(f):
         try:
             return f(*args, **kwargs)
         except _schedlab.Error as e:
-            raise Error(str(e)) from None
+            raise _error(str(e)) from None
 
     return call
 
@@ -119,17 +144,31 @@ class Trace:
 
 
 @_translated
-def _read(
-    source: Union[str, os.PathLike, bytes], trace_options: Mapping[str, Any], cluster: Optional[Union[str, os.PathLike]] = None
-) -> Trace:
+def _read(source: "Source", trace_options: Mapping[str, Any], cluster: Optional[Union[str, os.PathLike]] = None) -> Trace:
     """Reads a trace without issuing its warnings."""
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
+    elif isinstance(source, (bytearray, memoryview)):
+        source = bytes(source)
+    elif hasattr(source, "read"):
+        data = source.read()
+        source = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    elif not isinstance(source, (str, bytes)):
+        raise TypeError(f"a trace is a path, bytes, a binary file object or 'example:NAME', not {type(source).__name__}")
     conf = None
     if cluster is not None:
         text = os.fspath(cluster)
         # A path to the file, or the file's text itself (it has a NodeName line).
-        conf = text if "NodeName" in text else open(text, encoding="utf-8", errors="replace").read()
+        if "NodeName" in text:
+            conf = text
+        else:
+            try:
+                with open(text, encoding="utf-8", errors="replace") as f:
+                    conf = f.read()
+            except FileNotFoundError as e:
+                raise NotFoundError(f"cannot read {text}: {e.strerror}") from None
+            except OSError as e:
+                raise ReadError(f"cannot read {text}: {e.strerror or e}") from None
     return Trace(_schedlab.load(source, _sets(trace_options), conf))
 
 
@@ -140,13 +179,19 @@ def _warn(trace: Trace, stacklevel: int) -> None:
         warnings.warn(f"{trace.name}: {w}", TraceWarning, stacklevel=stacklevel + 1)
 
 
-def load(
-    source: Union[str, os.PathLike, bytes], cluster: Optional[Union[str, os.PathLike]] = None, **trace_options: Any
-) -> Trace:
+#: What :func:`load` reads: a path, the file's bytes, a binary file object, or the command
+#: line's ``example:NAME`` and ``generate:...`` traces.
+Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, Any]
+
+
+def load(source: Source, cluster: Optional[Union[str, os.PathLike]] = None, **trace_options: Any) -> Trace:
     """Reads a trace: SWF (plain or gzip) or an accounting log (Slurm sacct or job-completion,
-    PBS/Torque, Grid Engine, LSF), from a path or the file's bytes. Trace options are the
-    command line's (``machine=128``, ``tz="Europe/Paris"``, ``load=1.2``, ``partition="gpu"``...).
-    Raises :class:`Error` with the command line's message when it cannot be used.
+    PBS/Torque, Grid Engine, LSF), from a path, the file's bytes or a file opened in binary
+    mode; ``"example:tsafrir-fig1"`` is a worked example of the decision log's, as on the
+    command line. Trace options are the command line's (``machine=128``, ``tz="Europe/Paris"``,
+    ``load=1.2``, ``partition="gpu"``...). Raises :class:`Error` with the command line's
+    message when it cannot be used: :class:`NotFoundError` (a ``FileNotFoundError``) for a
+    missing file, :class:`InputError` (a ``ValueError``) for a trace or option it cannot take.
 
     ``cluster`` is the cluster's slurm.conf (a path, or its text), as the command line's
     ``--cluster``: the ``slurm`` policies place jobs on its nodes; without it a sacct log's
@@ -238,8 +283,9 @@ class Result:
 
 
 @_translated
-def simulate(trace: Trace, policy: Union[str, "Policy"], predictions=None, **options: Any) -> Result:
-    """Simulates one policy on a trace: a name (``"easy"``, ``"custom"`` with ``priority=...``)
+def simulate(trace: Union[Trace, str, os.PathLike], policy: Union[str, "Policy"], predictions=None, **options: Any) -> Result:
+    """Simulates one policy on a trace (a :class:`Trace`, or a path :func:`load` reads with
+    its default options, its warnings issued at the caller's line): a name (``"easy"``, ``"custom"`` with ``priority=...``)
     or a :class:`Policy` object written in Python. Options are the policy's, the engine's and
     the metrics' (``window=2``, ``observe="all"``, ``tau=10``); trace options belong to
     :func:`load`. A named policy runs with the GIL released, so threads simulate in parallel.
@@ -252,6 +298,12 @@ def simulate(trace: Trace, policy: Union[str, "Policy"], predictions=None, **opt
 
     The result keeps the trace's warnings (:attr:`Result.warnings`); they were issued when it
     was loaded, not again here."""
+    if isinstance(trace, (str, os.PathLike)):
+        trace = _read(trace, {})
+        # The caller's line: this function's frame and the wrapper that translates errors between.
+        _warn(trace, stacklevel=3)
+    elif not isinstance(trace, Trace):
+        raise TypeError(f"trace must be a schedlab.Trace or a path, not {type(trace).__name__}")
     if isinstance(policy, Policy):
         (raw, passes) = _schedlab.simulate_python(
             trace._native, policy, policy._name(), _sets(options), _predictions(predictions)

@@ -43,7 +43,9 @@ TraceArg = Union[str, os.PathLike, bytes, bytearray, Any]
 
 
 def _raise(e: Exception):
-    raise Error(str(e)) from None
+    from . import _error
+
+    raise _error(str(e)) from None
 
 
 def load_workload(trace: TraceArg):

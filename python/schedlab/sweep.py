@@ -123,9 +123,9 @@ def sweep(
     try:
         configs = _schedlab.sweep_grid(axes)
     except _schedlab.Error as e:
-        from . import Error
+        from . import _error
 
-        raise Error(str(e)) from None
+        raise _error(str(e)) from None
     base = _sets(options)
     own = None
     if client is None:

@@ -75,6 +75,15 @@ fn read_packed(py: Python<'_>, source: &Bound<'_, PyAny>, fields: Option<&str>) 
         loader.feed(swf.as_bytes());
         return Ok((loader.finish(), format!("generate:{spec}")));
     }
+    if let Some(name) = source.extract::<String>().ok().and_then(|s| s.strip_prefix("example:").map(str::to_string)) {
+        // A worked example, as the command line's `example:` traces.
+        let Some(e) = schedlab::explain::examples::find(&name) else {
+            let names: Vec<&str> = schedlab::explain::examples::EXAMPLES.iter().map(|e| e.name).collect();
+            return Err(error(format!("no example {name}: the examples are {}", names.join(", "))));
+        };
+        loader.feed(e.swf.as_bytes());
+        return Ok((loader.finish(), format!("example:{}", e.name)));
+    }
     let path: std::path::PathBuf = source.extract()?;
     let name = path.to_string_lossy().into_owned();
     py.detach(|| {
@@ -541,6 +550,7 @@ fn sweep_rank(perf: Vec<Vec<f64>>) -> (Vec<f64>, Vec<usize>) {
 #[pymodule]
 fn _schedlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Error", m.py().get_type::<Error>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Trace>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(_rebuild, m)?)?;
