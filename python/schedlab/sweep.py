@@ -82,6 +82,44 @@ def _run(trace, policy: str, sets: List[str]) -> tuple:
     return r.metrics["avg_wait_s"], r.metrics["avg_bsld"]
 
 
+def _connect(client: Any, workers: Optional[int]) -> tuple:
+    """A Dask client for ``client`` and what to close after: ``None`` starts a ``LocalCluster``
+    here; a ``distributed.Client`` is used as it is; a cluster object (``LocalCluster``, any
+    dask-jobqueue cluster: anything with a ``scheduler_address``) or a scheduler's address
+    gets a client of its own, closed after (the cluster is the caller's)."""
+    from dask.distributed import Client, LocalCluster
+
+    if client is None:
+        n = workers or os.cpu_count() or 1
+        own = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        c = Client(own)
+        return c, [c, own]
+    if isinstance(client, Client):
+        return client, []
+    if isinstance(client, (str, os.PathLike)) or hasattr(client, "scheduler_address"):
+        c = Client(client)
+        return c, [c]
+    raise TypeError(
+        "client must be a distributed.Client, a Dask cluster (LocalCluster, dask-jobqueue's SLURMCluster...) "
+        f"or a scheduler's address, not {type(client).__name__}"
+    )
+
+
+def _check(policy: str, configs: List[list], base: List[str]) -> None:
+    """Runs every configuration on a two-job example here, before any task is sent: an unknown
+    policy, an option it does not take or a bad value fails at once, with the command line's
+    message, instead of on every worker."""
+    from . import _error
+
+    tiny = _schedlab.load("example:tsafrir-fig1", [], None)
+    for c in configs:
+        try:
+            _schedlab.simulate(tiny, policy, base + [f"{k}={v}" for k, v in c], None)
+        except _schedlab.Error as e:
+            where = ", ".join(f"{k}={v}" for k, v in c)
+            raise _error(f"{e}" + (f" (in the configuration {where})" if where else "")) from None
+
+
 def sweep(
     traces: Sequence[Union[str, os.PathLike, "Trace"]],
     policy: str,
@@ -93,9 +131,12 @@ def sweep(
 ) -> pd.DataFrame:
     """Runs ``policy`` under every configuration of ``grid`` (option key -> list of values, or
     a range string such as ``"1-8"``) on every trace (paths or :class:`Trace` objects), on Dask:
-    the given ``client`` (a scheduler address's, or dask-jobqueue's ``SLURMCluster``'s), else a
-    ``LocalCluster`` of ``workers`` processes (default: every core) started and closed here.
-    Each trace is sent to each worker once, not with every task. ``options`` apply to every run.
+    ``client`` is a ``distributed.Client``, a cluster (a ``LocalCluster``, dask-jobqueue's
+    ``SLURMCluster``...) or a scheduler's address (``"tcp://host:8786"``); without one, a
+    ``LocalCluster`` of ``workers`` processes (default: every core) is started and closed here.
+    The policy, ``options`` and every configuration are checked here before any task is sent
+    (an error names the configuration). Each trace is sent to each worker once, not with every
+    task. ``options`` apply to every run.
 
     Returns one row per configuration, best first: ``rank``, ``degradation`` (average
     performance degradation in percent over the test cases, each trace's average wait and
@@ -127,13 +168,8 @@ def sweep(
 
         raise _error(str(e)) from None
     base = _sets(options)
-    own = None
-    if client is None:
-        from dask.distributed import Client, LocalCluster
-
-        n = workers or os.cpu_count() or 1
-        own = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(own)
+    _check(policy, configs, base)
+    client, close = _connect(client, workers)
     try:
         # Each trace once to every worker; the tasks carry only its key.
         shipped = [client.scatter(t, broadcast=True, hash=False) for t in loaded]
@@ -143,9 +179,8 @@ def sweep(
         ]
         results = client.gather(tasks)
     finally:
-        if own is not None:
-            client.close()
-            own.close()
+        for c in close:
+            c.close()
     perf = [[x for pair in row for x in pair] for row in results]
     degradation, order = _schedlab.sweep_rank(perf)
     keys = list(dict.fromkeys(k for c in configs for k, _ in c))
