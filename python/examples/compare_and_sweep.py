@@ -34,7 +34,7 @@ def main():
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for name, r in results.items():
         s = r.schedule
-        s = s[s["start"] >= 0].sort_values("submit")
+        s = s[s["start"].notna()].sort_values("submit")
         days = (s["submit"] - s["submit"].min()) / 86400
         wait_h = (s["start"] - s["submit"]).rolling(500, min_periods=50).mean() / 3600
         ax.plot(days, wait_h, label=name)

@@ -17,10 +17,12 @@ the trace (``t.warnings``), on each result of it and on a sweep's table.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import json
 import os
 import warnings
+import zoneinfo
 from typing import Any, Dict, List, Mapping, Optional, Union
 
 import numpy as np
@@ -91,6 +93,21 @@ def _sets(options: Mapping[str, Any]) -> List[str]:
     return out
 
 
+def _zone(header: Mapping[str, Any]) -> datetime.tzinfo:
+    """The zone a trace's times are read in, as the command line reads them: its named zone if
+    the tz database has it, else its fixed offset, else UTC."""
+    name = (header.get("time_zone_string") or "").strip()
+    if name:
+        try:
+            return zoneinfo.ZoneInfo(name)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            pass
+    offset = header.get("time_zone")
+    if isinstance(offset, int) and abs(offset) <= 18 * 3600:
+        return datetime.timezone(datetime.timedelta(seconds=offset))
+    return datetime.timezone.utc
+
+
 def _frame(columns) -> pd.DataFrame:
     """Little-endian column buffers from the library as a DataFrame (one copy per column)."""
     return pd.DataFrame({name: np.frombuffer(buf, dtype=dtype) for name, dtype, buf in columns})
@@ -108,6 +125,21 @@ class Trace:
         """What was read: lines, jobs kept and dropped by reason with their first lines, the
         machine and how it was sized, warnings, line errors."""
         return json.loads(self._native.report_json())["report"]
+
+    @functools.cached_property
+    def header(self) -> Dict[str, Any]:
+        """The trace's header: an SWF file's header comments (``unix_start_time``,
+        ``time_zone``, ``time_zone_string``, ``computer``, ``max_procs``...), or what an
+        accounting log says of itself; ``queues``, ``partitions`` and ``qos`` map each number
+        the jobs carry to its name (``{1: "jupyter-long"}``); ``zone`` is the zone its times are
+        read in (a ``tzinfo``: the named zone, else the fixed offset, else UTC) and ``start``
+        the time its seconds count from, a datetime in that zone."""
+        h = json.loads(self._native.report_json())["header"]
+        for key in ("queues", "partitions", "qos"):
+            h[key] = {int(n): name for n, name in h.get(key) or []}
+        h["zone"] = _zone(h)
+        h["start"] = pd.Timestamp(h.get("unix_start_time") or 0, unit="s", tz="UTC").tz_convert(h["zone"])
+        return h
 
     @property
     def jobs(self) -> pd.DataFrame:
@@ -239,7 +271,7 @@ def generate(
 class Result:
     """One policy's simulation of a trace."""
 
-    def __init__(self, result_json: str, schedule, series, trace_warnings: List[str]):
+    def __init__(self, result_json: str, schedule, series, trace_warnings: List[str], header: Optional[Mapping[str, Any]] = None):
         r = json.loads(result_json)
         #: The policy's name.
         self.policy: str = r["policy"]
@@ -260,12 +292,25 @@ class Result:
         self._raw = r
         self._schedule = schedule
         self._series = series
+        self._header = header or {}
 
-    @property
+    @functools.cached_property
     def schedule(self) -> pd.DataFrame:
-        """Each job: job_id, submit, start, end (-1 if never), procs, runtime, estimate, user,
-        queue, backfilled (1 if it started while a job submitted before it waited)."""
-        return _frame(self._schedule)
+        """Each job: job_id, submit, start, end (seconds, as the command line counts them;
+        start and end missing, ``<NA>``, for a job that never ran), procs, runtime, estimate,
+        user, queue, backfilled (``True`` if it started while a job submitted before it
+        waited); then ``submit_time``, ``start_time`` and ``end_time``, the same times as
+        dates in the trace's zone (:attr:`Trace.header`'s ``zone``, ``NaT`` where missing)."""
+        df = _frame(self._schedule)
+        for c in ("start", "end"):
+            df[c] = df[c].astype("Int64").where(df[c] >= 0)
+        df["backfilled"] = df["backfilled"].astype(bool)
+        zone = self._header.get("zone", datetime.timezone.utc)
+        origin = self._header.get("unix_start_time") or 0
+        for c in ("submit", "start", "end"):
+            seconds = df[c].astype("Int64") + origin
+            df[f"{c}_time"] = pd.to_datetime(seconds, unit="s", utc=True).dt.tz_convert(zone)
+        return df
 
     @property
     def series(self) -> pd.DataFrame:
@@ -308,13 +353,15 @@ def simulate(trace: Union[Trace, str, os.PathLike], policy: Union[str, "Policy"]
         (raw, passes) = _schedlab.simulate_python(
             trace._native, policy, policy._name(), _sets(options), _predictions(predictions)
         )
-        result = Result(*raw, trace.warnings)
+        result = Result(*raw, trace.warnings, trace.header)
         #: How many scheduling passes the Python policy decided.
         result.passes = passes
         return result
     if not isinstance(policy, str):
         raise TypeError(f"policy must be a name or a schedlab.Policy, not {type(policy).__name__}")
-    return Result(*_schedlab.simulate(trace._native, policy, _sets(options), _predictions(predictions)), trace.warnings)
+    return Result(
+        *_schedlab.simulate(trace._native, policy, _sets(options), _predictions(predictions)), trace.warnings, trace.header
+    )
 
 
 def _predictions(p):

@@ -171,7 +171,7 @@ impl Trace {
     fn report_json(&self) -> PyResult<String> {
         let t = &self.trace;
         let value = serde_json::json!({"report": t.report, "machine": t.machine, "name": self.name, "jobs": t.jobs.len(),
-                                       "cluster": t.cluster});
+                                       "cluster": t.cluster, "header": t.header});
         serde_json::to_string(&value).map_err(|e| error(e.to_string()))
     }
 

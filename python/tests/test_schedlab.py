@@ -70,7 +70,7 @@ def test_results_equal_the_command_line(path, policy, options):
     s = r.schedule
     assert list(s.columns[:4]) == ["job_id", "submit", "start", "end"]
     assert len(s) == len(t) == c["trace"]["jobs_kept"]
-    waits = (s["start"] - s["submit"]).where(s["start"] >= 0)
+    waits = s["start"] - s["submit"]  # missing for a job that never ran
     assert waits.mean() == pytest.approx(r.metrics["avg_wait_s"], rel=1e-9)
 
 
