@@ -89,6 +89,9 @@ def _sets(options: Mapping[str, Any]) -> List[str]:
     for k, v in options.items():
         if isinstance(v, bool):
             v = "on" if v else "off"
+        elif isinstance(v, float) and v.is_integer():
+            # A whole number read back from a table (a sweep's row) is that number.
+            v = int(v)
         out.append(f"{k}={v}")
     return out
 

@@ -194,5 +194,11 @@ def sweep(
             row[f"{name}:avg_bsld"] = bsld
         rows.append(row)
     df = pd.DataFrame(rows, columns=["rank", "degradation", *keys, *[c for n in names for c in (f"{n}:avg_wait_s", f"{n}:avg_bsld")]])
+    # A grid of numbers gives a column of numbers (sorted and plotted as such); words stay text.
+    for k in keys:
+        try:
+            df[k] = pd.to_numeric(df[k])
+        except (ValueError, TypeError):
+            pass
     df.attrs["traces"] = {n: {"name": t.name, "options": t.options, "warnings": t.warnings} for n, t in zip(names, loaded)}
     return df

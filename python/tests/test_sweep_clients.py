@@ -4,6 +4,8 @@ option or grid value refused before any task is sent."""
 
 import pathlib
 
+import pandas as pd
+
 import pytest
 
 import schedlab
@@ -31,7 +33,7 @@ def want():
 
 def waits(df, trace):
     label = "slurm2sql__test-data1.csv"
-    return [float(df.loc[df["window"] == str(w), f"{label}:avg_wait_s"].iloc[0]) for w in GRID["window"]]
+    return [float(df.loc[df["window"] == w, f"{label}:avg_wait_s"].iloc[0]) for w in GRID["window"]]
 
 
 def test_a_cluster_object_an_address_and_a_client_all_run_the_sweep(cluster, want):
@@ -67,6 +69,12 @@ def test_a_slurm_cluster_is_taken_as_it_is_built_for_a_site():
         finally:
             for c in close:
                 c.close()
+
+
+def test_grid_columns_have_their_values_types(cluster):
+    df = schedlab.sweep([SACCT], "easy++", {"window": [1, 2], "metric": ["avg", "max"], "factor": [0.5, 1.5]}, client=cluster)
+    assert df["window"].dtype.kind == "i" and df["factor"].dtype.kind == "f" and not pd.api.types.is_numeric_dtype(df["metric"])
+    assert sorted(df["window"].unique()) == [1, 2] and sorted(df["factor"].unique()) == [0.5, 1.5]
 
 
 def test_what_is_no_client_is_refused():
