@@ -35,3 +35,4 @@ npm test
 cargo fmt --check --manifest-path python/Cargo.toml
 cargo clippy --release --manifest-path python/Cargo.toml -- -D warnings
 .venv/bin/pytest -q python/tests
+./scripts/wheel-smoke.sh
