@@ -383,10 +383,59 @@ def _predictions(p):
     return np.rint(a).astype(np.int64).tolist()
 
 
+_UNITS = {"seconds": "s", "minutes": "min", "hours": "h"}
+_KINDS = {"integer": "integer", "number": "number", "seconds": "number", "minutes": "number", "hours": "number"}
+
+
+def _values(text: str) -> Dict[str, Any]:
+    """An option's values as the command line writes them (``"0, 1,2, ... | inf"``,
+    ``"number in (0, 1]"``, ``"seconds >= 0 | conf"``) in a form a program can check:
+    ``choices`` (the words it takes), and where it takes a number its ``kind`` (``"integer"``
+    or ``"number"``), ``unit``, ``min``/``max`` and whether each bound is itself allowed."""
+    import re
+
+    out: Dict[str, Any] = {"choices": [], "kind": None, "unit": None, "min": None, "max": None, "min_inclusive": None, "max_inclusive": None, "other": []}
+
+    def number(v: str):
+        return int(v) if re.fullmatch(r"-?\d+", v) else float(v)
+
+    alts = [a.strip() for a in text.split("|")]
+    for alt in alts:
+        m = re.fullmatch(r"(integer|number|seconds|minutes|hours) (>=|>) (-?[\d.]+)", alt)
+        r = re.fullmatch(r"(-?[\d.]+) - (-?[\d.]+)", alt)
+        i = re.fullmatch(r"number in ([(\[])(-?[\d.]+), (-?[\d.]+)([)\]])", alt)
+        if alt == "0, 1, 2, ...":
+            out.update(kind="integer", min=0, min_inclusive=True)
+        elif m:
+            out.update(kind=_KINDS[m[1]], unit=_UNITS.get(m[1]), min=number(m[3]), min_inclusive=m[2] == ">=")
+        elif r:
+            lo, hi = number(r[1]), number(r[2])
+            kind = "integer" if isinstance(lo, int) and isinstance(hi, int) else "number"
+            out.update(kind=kind, min=lo, max=hi, min_inclusive=True, max_inclusive=True)
+        elif i:
+            out.update(kind="number", min=number(i[2]), max=number(i[3]), min_inclusive=i[1] == "[", max_inclusive=i[4] == "]")
+        elif alt in ("number", "integer"):
+            out.update(kind=alt)
+        elif re.fullmatch(r"[a-z][a-z0-9_]*", alt) and alt != "expression" and not (alt == "text" and len(alts) == 1):
+            out["choices"].append(alt)
+        else:
+            # A form of its own (an expression, a list, a clock time): the prose says it.
+            out["other"].append(alt)
+    return out
+
+
 def policies() -> Dict[str, Any]:
     """Every policy (name, family, group, summary, and each option with its values and
-    default), and the trace, engine and metric options with their defaults."""
-    return json.loads(_schedlab.policies_json())
+    default), and the trace, engine and metric options with their defaults. Each option's
+    ``values`` is the command line's prose; beside it, the same for a program: ``choices``
+    (the words it takes), ``kind`` (``"integer"``, ``"number"`` or None), ``unit`` (``"s"``,
+    ``"min"``, ``"h"``), ``min``/``max`` with ``min_inclusive``/``max_inclusive``, and
+    ``other`` (any form of its own, such as ``"expression"`` or ``"NAME:PRIORITY,..."``)."""
+    p = json.loads(_schedlab.policies_json())
+    for policy in p["policies"]:
+        for o in policy["options"]:
+            o.update(_values(o.get("values") or ""))
+    return p
 
 
 from .sweep import sweep  # noqa: E402

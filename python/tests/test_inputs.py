@@ -122,3 +122,27 @@ def test_the_loaders_remarks_are_trace_warnings_at_the_callers_line():
 def test_the_package_says_its_version_and_that_it_is_typed():
     assert schedlab.__version__ == "0.1.0"
     assert (pathlib.Path(schedlab.__file__).parent / "py.typed").exists()
+
+
+def test_policies_give_option_values_a_program_can_check():
+    p = schedlab.policies()
+    options = {(x["name"], o["key"]): o for x in p["policies"] for o in x["options"]}
+    k = options[("easy++", "k")]
+    assert k["values"] == "0, 1, 2, ... | inf"  # the command line's prose stays
+    assert (k["kind"], k["min"], k["min_inclusive"], k["choices"]) == ("integer", 0, True, ["inf"])
+    order = options[("easy++", "backfill")]
+    assert order["choices"] == ["none", "queue", "sjbf", "best_fit", "worst_fit"] and order["kind"] is None
+    window = options[("slurm", "bf_window")]
+    assert (window["kind"], window["unit"], window["min"], window["min_inclusive"]) == ("number", "min", 0, False)
+    assert window["choices"] == ["inf", "conf"]
+    share = options[("mq-backfill", "high_priority")]
+    assert (share["min"], share["max"], share["min_inclusive"], share["max_inclusive"]) == (0, 1, True, True)
+    assert options[("custom", "priority")]["other"] == ["expression"]
+    # Every default is one of its option's choices, or within its range.
+    for (name, key), o in options.items():
+        d = o["default"]
+        if d in o["choices"] or o["other"] or o["kind"] is None:
+            continue
+        v = float(d)
+        assert o["min"] is None or (v >= o["min"] if o["min_inclusive"] else v > o["min"]), (name, key, d)
+        assert o["max"] is None or (v <= o["max"] if o["max_inclusive"] else v < o["max"]), (name, key, d)

@@ -51,7 +51,7 @@ use crate::random::{Draws, Stream};
 pub const MULTIQUEUE_OPTIONS: &[super::OptionDoc] = &[
     super::OptionDoc { key: "queues", values: "1 - 16", doc: "queues, each with its own partition of processors (1 = single-queue backfilling)" },
     super::OptionDoc { key: "thresholds", values: "seconds,seconds,...", doc: "planned-runtime bounds between the queues (Eq. 1: 1000,10000)" },
-    super::OptionDoc { key: "high_priority", values: "0 - 1", doc: "fraction of jobs drawn as high priority (local); the rest are low (external)" },
+    super::OptionDoc { key: "high_priority", values: "number in [0, 1]", doc: "fraction of jobs drawn as high priority (local); the rest are low (external)" },
     super::OptionDoc { key: "speculate_s", values: "seconds >= 0", doc: "longest speculative run of a long job (0 = no speculation)" },
     super::OptionDoc { key: "speculate_above", values: "seconds >= 0", doc: "jobs planned longer than this run speculatively first" },
     super::OptionDoc {
@@ -59,7 +59,7 @@ pub const MULTIQUEUE_OPTIONS: &[super::OptionDoc] = &[
         values: "earliest | arrival",
         doc: "speculative run booked at the earliest time the machine has room (honoured like a reservation), or only if it can start on arrival without delaying any pivot",
     },
-    super::OptionDoc { key: "reservations", values: "0 - 1", doc: "fraction of jobs drawn to ask for an advance reservation" },
+    super::OptionDoc { key: "reservations", values: "number in [0, 1]", doc: "fraction of jobs drawn to ask for an advance reservation" },
     super::OptionDoc {
         key: "lead",
         values: "SECONDS | uniform:MIN:MAX | exp:MEAN",
