@@ -321,6 +321,24 @@ class Result:
         return pd.DataFrame({name: np.frombuffer(buf, dtype="<i8") for name, buf in self._series})
 
     @property
+    def accuracy_histogram(self) -> pd.DataFrame:
+        """The finished jobs' prediction accuracy (Tsafrir et al.'s Fig. 2: for EASY, whose
+        predictions are the estimates, the estimates' accuracy), in 20 bins of 5 percent: one
+        row per bin (``from_pct``, ``to_pct``), with ``jobs`` and ``jobs_not_killed`` (without
+        those that reached their estimate). Empty unless the run observed its predictions
+        (``observe="predictions"`` or ``"all"``)."""
+        h = self._raw.get("accuracy_histogram") or {}
+        n = len(h.get("all") or [])
+        return pd.DataFrame(
+            {
+                "from_pct": [5 * i for i in range(n)],
+                "to_pct": [5 * i + 5 for i in range(n)],
+                "jobs": list(h.get("all") or []),
+                "jobs_not_killed": list(h.get("without_killed") or []),
+            }
+        )
+
+    @property
     def monthly(self) -> Dict[str, Any]:
         """Jobs, utilization and waits per calendar month (Ward et al.)."""
         return self._raw["monthly"]

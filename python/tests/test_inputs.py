@@ -146,3 +146,20 @@ def test_policies_give_option_values_a_program_can_check():
         v = float(d)
         assert o["min"] is None or (v >= o["min"] if o["min_inclusive"] else v > o["min"]), (name, key, d)
         assert o["max"] is None or (v <= o["max"] if o["max_inclusive"] else v < o["max"]), (name, key, d)
+
+
+@pytest.mark.filterwarnings("ignore::schedlab.TraceWarning")
+def test_the_accuracy_histogram_is_the_command_lines():
+    import json
+
+    t = schedlab.load(KTH)
+    h = schedlab.simulate(t, "easy", observe="predictions").accuracy_histogram
+    out = subprocess.run(
+        [str(CLI), "run", str(KTH), "--policy", "easy", "--set", "observe=predictions", "--format", "json"],
+        capture_output=True,
+        text=True,
+    )
+    want = json.loads(out.stdout)["results"][0]["accuracy_histogram"]
+    assert list(h["jobs"]) == want["all"] and list(h["jobs_not_killed"]) == want["without_killed"]
+    assert list(h["from_pct"]) == list(range(0, 100, 5)) and h["jobs"].sum() == len(t)
+    assert schedlab.simulate(t, "easy").accuracy_histogram.empty
