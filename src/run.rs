@@ -152,13 +152,36 @@ pub fn simulate_configured(
     engine: &EngineOptions,
     observe: &mut dyn FnMut(Progress),
 ) -> Outcome {
-    simulate_watched(trace, cfg, engine, Vec::new(), observe)
+    simulate_watched(trace, cfg, engine, Vec::new(), &mut every_64th(observe))
+}
+
+/// [`simulate_configured`] asking `go_on` every 64 scheduling passes whether to go on: a caller
+/// that can be interrupted (Python's Ctrl-C) stops the run there, as a time budget does.
+pub fn simulate_configured_until(
+    trace: &Trace,
+    cfg: &Configured,
+    engine: &EngineOptions,
+    go_on: &mut dyn FnMut(Progress) -> bool,
+) -> Outcome {
+    simulate_watched(trace, cfg, engine, Vec::new(), go_on)
+}
+
+/// `observe` called at one in 64 of the engine's questions (every 4096 passes), always going on.
+fn every_64th(observe: &mut dyn FnMut(Progress)) -> impl FnMut(Progress) -> bool + '_ {
+    let mut calls = 0u64;
+    move |p| {
+        calls += 1;
+        if calls.is_multiple_of(64) {
+            observe(p);
+        }
+        true
+    }
 }
 
 /// Simulates one configured policy keeping its decision log within `window`
 /// ([`Outcome::observed`]`.decisions`), as [`crate::explain`] reads it.
 pub fn simulate_explained(trace: &Trace, cfg: &Configured, engine: &EngineOptions, window: LogWindow) -> Outcome {
-    simulate_watched(trace, cfg, engine, vec![Box::new(DecisionLogger::new(window))], &mut |_| {})
+    simulate_watched(trace, cfg, engine, vec![Box::new(DecisionLogger::new(window))], &mut |_| true)
 }
 
 /// [`simulate_configured`] with `extra` observers attached besides those the settings ask for.
@@ -167,22 +190,22 @@ fn simulate_watched<'a>(
     cfg: &Configured,
     engine: &EngineOptions,
     extra: Vec<Box<dyn Observer + 'a>>,
-    observe: &mut dyn FnMut(Progress),
+    go_on: &mut dyn FnMut(Progress) -> bool,
 ) -> Outcome {
     let mut policy = cfg.build(trace);
-    simulate_built(trace, cfg, policy.as_mut(), engine, extra, observe)
+    simulate_built(trace, cfg, policy.as_mut(), engine, extra, go_on)
 }
 
 /// Simulates `policy`, built by the caller (with an outside runtime predictor, or decided
-/// outside the engine), as [`simulate_configured`] does the policy `cfg` describes.
+/// outside the engine), as [`simulate_configured_until`] does the policy `cfg` describes.
 pub fn simulate_policy(
     trace: &Trace,
     cfg: &Configured,
     policy: &mut dyn Policy,
     engine: &EngineOptions,
-    observe: &mut dyn FnMut(Progress),
+    go_on: &mut dyn FnMut(Progress) -> bool,
 ) -> Outcome {
-    simulate_built(trace, cfg, policy, engine, Vec::new(), observe)
+    simulate_built(trace, cfg, policy, engine, Vec::new(), go_on)
 }
 
 fn simulate_built<'a>(
@@ -191,19 +214,12 @@ fn simulate_built<'a>(
     policy: &mut dyn Policy,
     engine: &EngineOptions,
     extra: Vec<Box<dyn Observer + 'a>>,
-    observe: &mut dyn FnMut(Progress),
+    ask: &mut dyn FnMut(Progress) -> bool,
 ) -> Outcome {
-    // The engine is asked every 64 passes whether to go on: often enough to keep a budget to a
-    // fraction of a second, rarely enough to cost nothing measurable. Progress goes out every 4096.
+    // The engine is asked every 64 passes whether to go on: often enough to keep a budget (or
+    // a caller's interrupt) to a fraction of a second, rarely enough to cost nothing measurable.
     let deadline = engine.budget_ms.map(|b| clock_s() + b as f64 / 1000.0);
-    let mut calls = 0u64;
-    let mut go_on = |p: Progress| {
-        calls += 1;
-        if calls.is_multiple_of(64) {
-            observe(p);
-        }
-        deadline.is_none_or(|d| clock_s() < d)
-    };
+    let mut go_on = |p: Progress| ask(p) && deadline.is_none_or(|d| clock_s() < d);
     let fairshare = cfg.fairshare_options();
     let watch = match engine.fst {
         Fst::On => true,
@@ -251,7 +267,10 @@ fn stopped_message(trace: &Trace, outcome: &Outcome, budget_ms: Option<u64>) -> 
     let last = trace.jobs.last().map_or(0, |j| j.submit);
     let why = match &outcome.failed {
         Some(why) => format!("stopped: {why}"),
-        None => format!("stopped at the time budget of {} s", budget_ms.unwrap_or(0) as f64 / 1000.0),
+        None => match budget_ms {
+            Some(b) => format!("stopped at the time budget of {} s", b as f64 / 1000.0),
+            None => "stopped by its caller".to_string(),
+        },
     };
     Some(format!(
         "{why}: {finished} of {} jobs finished ({} had arrived), {:.1} of {:.1} days simulated; the statistics cover the finished jobs only",

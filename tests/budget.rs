@@ -5,7 +5,7 @@ mod common;
 
 use std::process::Command;
 
-use schedlab::run::{configure, run_one, Settings};
+use schedlab::run::{configure, result_of, run_one, simulate_configured_until, Settings};
 use schedlab::trace::parse;
 
 #[test]
@@ -44,6 +44,39 @@ fn a_run_past_its_budget_stops_with_partial_statistics() {
         let avg = waits.iter().sum::<i64>() as f64 / waits.len() as f64;
         assert!((r.metrics.avg_wait_s - avg).abs() < 1e-6, "{policy}: {} vs {avg}", r.metrics.avg_wait_s);
     }
+}
+
+#[test]
+fn a_caller_that_says_stop_stops_the_run_where_it_is_asked() {
+    let gz = common::read_shared("traces/SDSC-SP2-1998-4.2-cln.swf.gz");
+    let s = Settings::parse(&[] as &[&str]).expect("settings");
+    let trace = parse(&gz, &s.trace).expect("trace");
+    let cfg = &configure("easy", &s).expect("policy")[0];
+    let (full, _) = run_one(&trace, cfg, &s);
+    // Asked every 64 passes: the tenth question says stop.
+    let mut asked = 0;
+    let part = simulate_configured_until(&trace, cfg, &s.engine, &mut |_| {
+        asked += 1;
+        asked < 10
+    });
+    assert_eq!(asked, 10);
+    let at = part.stopped.expect("stopped by its caller");
+    let finished = part.records.iter().filter(|r| r.end >= 0).count();
+    assert!(finished > 0 && finished < trace.jobs.len() / 10, "{finished} finished");
+    for (p, f) in part.records.iter().zip(&full.records).filter(|(p, _)| p.end >= 0) {
+        assert_eq!((p.start, p.end), (f.start, f.end));
+        assert!(p.end <= at.time);
+    }
+    let r = result_of(&trace, cfg, &s, &part, &|a, b| {
+        a();
+        b();
+    });
+    let why = r.stopped.expect("a message");
+    assert!(why.starts_with("stopped by its caller: "), "{why}");
+    // Never asked to stop, it runs to the end as a plain run.
+    let whole = simulate_configured_until(&trace, cfg, &s.engine, &mut |_| true);
+    assert!(whole.stopped.is_none());
+    assert_eq!(whole.records, full.records);
 }
 
 #[test]

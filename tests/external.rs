@@ -40,7 +40,7 @@ fn external<D: Decide>(trace: &Trace, d: D, predictor: Option<Box<dyn Predictor>
     let origin = trace.jobs.first().map_or(0, |j| j.submit);
     let mut policy = External::new(d, trace.machine, trace.jobs.len(), origin, predictor);
     let cfg = Configured::external("mine");
-    let outcome = simulate_policy(trace, &cfg, &mut policy, &EngineOptions::default(), &mut |_| {});
+    let outcome = simulate_policy(trace, &cfg, &mut policy, &EngineOptions::default(), &mut |_| true);
     (schedule_hash(trace, &outcome), outcome.failed)
 }
 
@@ -83,7 +83,7 @@ fn true_runtimes_as_predictions_give_perfect() {
     let s = Settings::parse::<&str>(&[]).expect("settings");
     let cfg = &configure("easy", &s).expect("configures")[0];
     let mut policy = cfg.build_with_predictor(&t, Box::new(GivenPredictions(truth))).expect("easy predicts");
-    let outcome = simulate_policy(&t, cfg, policy.as_mut(), &s.engine, &mut |_| {});
+    let outcome = simulate_policy(&t, cfg, policy.as_mut(), &s.engine, &mut |_| true);
     assert_eq!(schedule_hash(&t, &outcome), perfect);
 }
 
@@ -126,7 +126,7 @@ fn a_reservation_is_logged_and_starts_follow_the_profile() {
     let origin = 0;
     let mut policy = External::new(Easy, t.machine, t.jobs.len(), origin, None);
     let cfg = Configured::external("mine");
-    let outcome = simulate_policy(&t, &cfg, &mut policy, &EngineOptions::default(), &mut |_| {});
+    let outcome = simulate_policy(&t, &cfg, &mut policy, &EngineOptions::default(), &mut |_| true);
     let starts: Vec<i64> = outcome.records.iter().map(|r| r.start).collect();
     assert_eq!(starts, vec![0, 60, 60]);
 }

@@ -23,7 +23,7 @@ import json
 import os
 import warnings
 import zoneinfo
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -31,7 +31,7 @@ import pandas as pd
 from . import _schedlab
 from .policy import Jobs, Policy, State
 
-__all__ = ["__version__", "Error", "ReadError", "NotFoundError", "InputError", "TraceWarning", "Trace", "Result", "Policy", "State", "load", "generate", "simulate", "policies", "sweep", "loadsweep", "LoadSweep"]
+__all__ = ["__version__", "Error", "ReadError", "NotFoundError", "InputError", "TraceWarning", "Trace", "Result", "Policy", "State", "load", "generate", "simulate", "compare", "plot", "Chart", "policies", "sweep", "loadsweep", "LoadSweep"]
 
 
 __version__: str = _schedlab.__version__
@@ -55,11 +55,16 @@ class InputError(Error, ValueError):
     """A trace that cannot be read as one, or a policy, option or value SchedLab does not take."""
 
 
-def _error(message: str) -> Error:
-    """The library's error ``message`` as the exception of its kind."""
-    if message.startswith("cannot read "):
-        missing = "os error 2)" in message or "No such file" in message
-        return NotFoundError(message) if missing else ReadError(message)
+def _error(raised: Union[str, BaseException], kind: Optional[str] = None) -> Error:
+    """The library's error (its exception, or a message) as the exception of its kind: the
+    library says which (``kind``: ``"not_found"``, ``"read"``), anything else is bad input."""
+    if isinstance(raised, BaseException):
+        kind = kind or getattr(raised, "kind", None)
+    message = str(raised)
+    if kind == "not_found":
+        return NotFoundError(message)
+    if kind == "read":
+        return ReadError(message)
     return InputError(message)
 
 
@@ -78,7 +83,7 @@ def _translated(f):
         try:
             return f(*args, **kwargs)
         except _schedlab.Error as e:
-            raise _error(str(e)) from None
+            raise _error(e) from None
 
     return call
 
@@ -274,7 +279,15 @@ def generate(
 class Result:
     """One policy's simulation of a trace."""
 
-    def __init__(self, result_json: str, schedule, series, trace_warnings: List[str], header: Optional[Mapping[str, Any]] = None):
+    def __init__(
+        self,
+        result_json: str,
+        schedule: Any,
+        series: Any,
+        run: Any,
+        trace_warnings: List[str],
+        header: Optional[Mapping[str, Any]] = None,
+    ):
         r = json.loads(result_json)
         #: The policy's name.
         self.policy: str = r["policy"]
@@ -295,7 +308,10 @@ class Result:
         self._raw = r
         self._schedule = schedule
         self._series = series
+        self._run = run
         self._header = header or {}
+        #: How many scheduling passes a Python policy decided (None for a named policy).
+        self.passes: Optional[int] = None
 
     @functools.cached_property
     def schedule(self) -> pd.DataFrame:
@@ -343,9 +359,94 @@ class Result:
         """Jobs, utilization and waits per calendar month (Ward et al.)."""
         return self._raw["monthly"]
 
+    def plot(self, kind: str, path: Optional[Union[str, "os.PathLike[str]"]] = None, width: int = 800, height: int = 450) -> "Chart":
+        """One of the command line's pictures of this run (``schedlab run --plot DIR``), drawn
+        by the same chart code: ``kind`` is the name of its file there: ``"gantt"`` (the
+        schedule; over more than two weeks, the week of the longest queue), ``"busy"``,
+        ``"queue"``, ``"wait-cdf"``, ``"gpus"`` and ``"memory"`` (when jobs hold them),
+        ``"categories"`` (bounded slowdown by job category), ``"accuracy"`` (the predictions'
+        accuracy histogram), or ``"compare-avg_wait_s"`` (a bar of any metric, also given as its
+        key alone). :func:`plot` draws several results in one chart. With ``path``, the picture
+        is written there as SVG, or as PNG when the name ends in ``.png``. A named policy is run
+        once more for its first picture, as the command line does for pictures (every job's
+        processors, every measure: the schedule is the same, which is checked)."""
+        return plot([self], kind, path, width, height)
+
+    def explain(self, job: int, format: str = "text") -> Union[str, Dict[str, Any]]:
+        """Why job number ``job`` (the trace's ``id``) started when it did, as ``schedlab
+        explain --job`` says it: what it waited for, its reservations, the jobs started ahead
+        of it and every decision about it. ``format="json"`` gives the same as a dict (the
+        command line's ``--format json``). A named policy only: it is run again with its
+        decision log."""
+        if format not in ("text", "json"):
+            raise ValueError(f"format={format!r}: expected 'text' or 'json'")
+        try:
+            text, data = self._run.explain(int(job))
+        except _schedlab.Error as e:
+            raise _error(e) from None
+        return text if format == "text" else json.loads(data)
+
     def __repr__(self) -> str:
         m = self.metrics
         return f"<Result {self.policy}: avg wait {m['avg_wait_s']:.0f} s, avg bsld {m['avg_bsld']:.2f}>"
+
+
+class Chart:
+    """A picture of one or more runs, as the command line writes it: :attr:`svg`, :meth:`png`,
+    and :attr:`hash`, the hash of its display list (the command line's ``hashes.json``, the
+    page's ``data-hash``; None for the Gantt chart, which is rasterised). Shown inline in a
+    notebook."""
+
+    def __init__(self, kind: str, runs: List[Any], width: int, height: int, svg: str, hash: Optional[str]):
+        #: The kind of picture (``"busy"``, ``"gantt"``...).
+        self.kind = kind
+        #: The picture as SVG text.
+        self.svg = svg
+        #: Its display list's hash, equal to the command line's for the same picture.
+        self.hash = hash
+        self._args = (runs, kind, width, height)
+
+    def png(self) -> bytes:
+        """The picture as PNG, as the command line writes it beside the SVG."""
+        try:
+            return _schedlab.picture(*self._args, png=True)[1]
+        except _schedlab.Error as e:
+            raise _error(e) from None
+
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Writes the picture to ``path``: PNG if its name ends in ``.png``, else SVG."""
+        p = os.fspath(path)
+        if p.lower().endswith(".png"):
+            with open(p, "wb") as f:
+                f.write(self.png())
+        else:
+            with open(p, "w", encoding="utf-8") as f:
+                f.write(self.svg)
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __repr__(self) -> str:
+        return f"<Chart {self.kind}: {len(self.svg)} bytes of SVG>"
+
+
+def plot(
+    results: List[Result], kind: str, path: Optional[Union[str, "os.PathLike[str]"]] = None, width: int = 800, height: int = 450
+) -> Chart:
+    """Several results of one trace in one of the command line's pictures, as ``schedlab run
+    --policy A,B --plot DIR`` draws them: ``kind`` is ``"compare-avg_wait_s"`` (or any metric's
+    key), ``"busy"``, ``"queue"``, ``"wait-cdf"``, ``"gpus"`` or ``"memory"``; the kinds that
+    draw one run (``"gantt"``, ``"categories"``, ``"accuracy"``) take one result
+    (:meth:`Result.plot`). With ``path``, also written there (PNG if it ends in ``.png``)."""
+    runs = [r._run for r in results]
+    try:
+        svg, _, digest = _schedlab.picture(runs, kind, int(width), int(height))
+    except _schedlab.Error as e:
+        raise _error(e) from None
+    chart = Chart(kind, runs, int(width), int(height), svg, digest)
+    if path is not None:
+        chart.save(path)
+    return chart
 
 
 @_translated
@@ -375,7 +476,6 @@ def simulate(trace: Union[Trace, str, os.PathLike], policy: Union[str, "Policy"]
             trace._native, policy, policy._name(), _sets(options), _predictions(predictions)
         )
         result = Result(*raw, trace.warnings, trace.header)
-        #: How many scheduling passes the Python policy decided.
         result.passes = passes
         return result
     if not isinstance(policy, str):
@@ -383,6 +483,52 @@ def simulate(trace: Union[Trace, str, os.PathLike], policy: Union[str, "Policy"]
     return Result(
         *_schedlab.simulate(trace._native, policy, _sets(options), _predictions(predictions)), trace.warnings, trace.header
     )
+
+
+def compare(
+    traces: Union[Trace, str, "os.PathLike[str]", Sequence[Union[Trace, str, "os.PathLike[str]"]]],
+    policies: Union[str, Sequence[str]],
+    **options: Any,
+) -> pd.DataFrame:
+    """Every policy on every trace, each pair on its own core in the library (as ``schedlab run
+    --policy A,B`` runs them), into one long table: a row per ``trace``, ``policy``, ``metric``
+    (the command line's keys: ``avg_wait_s``, ``avg_bsld``...) and ``value``. ``traces``: one
+    or a list of :class:`Trace` objects or paths (read with their default options);
+    ``policies``: names, as a list or ``"easy,conservative"``, or ``"all"``; options as for
+    :func:`simulate`, the same for every run. Metrics without a value (none of the jobs they
+    count) are left out. ``df.attrs["schedule_hash"]`` maps each (trace, policy) to its
+    schedule's hash and ``df.attrs["stopped"]`` to why it stopped early, where one did. Ctrl-C
+    stops every run."""
+    if isinstance(traces, (Trace, str, os.PathLike)):
+        traces = [traces]
+    loaded: List[Trace] = []
+    for t in traces:
+        if isinstance(t, (str, os.PathLike)):
+            t = _read(t, {})
+            _warn(t, stacklevel=2)
+        elif not isinstance(t, Trace):
+            raise TypeError(f"a trace must be a schedlab.Trace or a path, not {type(t).__name__}")
+        loaded.append(t)
+    names = policies if isinstance(policies, str) else ",".join(policies)
+    try:
+        runs = json.loads(_schedlab.compare([t._native for t in loaded], names, _sets(options)))
+    except _schedlab.Error as e:
+        raise _error(e) from None
+    rows: List[tuple] = []
+    hashes: Dict[tuple, str] = {}
+    stopped: Dict[tuple, str] = {}
+    for run in runs:
+        trace, r = loaded[run["trace"]].name, run["result"]
+        hashes[(trace, r["policy"])] = r["schedule_hash"]
+        if r.get("stopped"):
+            stopped[(trace, r["policy"])] = r["stopped"]
+        for metric, value in r["metrics"].items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                rows.append((trace, r["policy"], metric, float(value)))
+    df = pd.DataFrame(rows, columns=["trace", "policy", "metric", "value"])
+    df.attrs["schedule_hash"] = hashes
+    df.attrs["stopped"] = stopped
+    return df
 
 
 def _predictions(p):

@@ -45,7 +45,7 @@ TraceArg = Union[str, os.PathLike, bytes, bytearray, Any]
 def _raise(e: Exception):
     from . import _error
 
-    raise _error(str(e)) from None
+    raise _error(e) from None
 
 
 def load_workload(trace: TraceArg):

@@ -117,7 +117,7 @@ def _check(policy: str, configs: List[list], base: List[str]) -> None:
             _schedlab.simulate(tiny, policy, base + [f"{k}={v}" for k, v in c], None)
         except _schedlab.Error as e:
             where = ", ".join(f"{k}={v}" for k, v in c)
-            raise _error(f"{e}" + (f" (in the configuration {where})" if where else "")) from None
+            raise _error(f"{e}" + (f" (in the configuration {where})" if where else ""), getattr(e, "kind", None)) from None
 
 
 def sweep(
@@ -166,7 +166,7 @@ def sweep(
     except _schedlab.Error as e:
         from . import _error
 
-        raise _error(str(e)) from None
+        raise _error(e) from None
     base = _sets(options)
     _check(policy, configs, base)
     client, close = _connect(client, workers)

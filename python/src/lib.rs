@@ -2,21 +2,23 @@
 //! package `schedlab` (python/schedlab/) wraps it in its public API; everything here is the
 //! crate itself, called as the command line calls it, so results and messages are the same.
 
+mod gym;
+mod pictures;
 mod pypolicy;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-
-mod gym;
+use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use rayon::prelude::*;
 use schedlab::policy::external::External;
 use schedlab::policy::Configured;
 use schedlab::predict::GivenPredictions;
-use schedlab::run::{configure, result_of, run_one, simulate_policy, Settings};
+use schedlab::run::{configure, result_of, simulate_configured_until, simulate_policy, Settings};
 use schedlab::studies::sweep::{degradation, grid, ranking, Axis};
 
 pyo3::create_exception!(
@@ -30,8 +32,9 @@ pyo3::create_exception!(
 /// sent (a sweep sends each once).
 static UNPICKLED: AtomicU64 = AtomicU64::new(0);
 
-/// A simulation's result: its JSON, its schedule's columns, its steps' columns.
-type Simulated<'py> = (String, Columns<'py>, Vec<(&'static str, Bound<'py, PyBytes>)>);
+/// A simulation's result: its JSON, its schedule's columns, its steps' columns, and the run
+/// its pictures and explanations are made from.
+type Simulated<'py> = (String, Columns<'py>, Vec<(&'static str, Bound<'py, PyBytes>)>, pictures::Run);
 
 /// Columns of one table: (name, numpy dtype, little-endian values).
 type Columns<'py> = Vec<(&'static str, &'static str, Bound<'py, PyBytes>)>;
@@ -41,6 +44,45 @@ type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>, Vec<String>, Strin
 
 fn error(message: impl Into<String>) -> PyErr {
     Error::new_err(message.into())
+}
+
+/// How often a run looks for Ctrl-C.
+const SIGNALS_EVERY: Duration = Duration::from_millis(100);
+
+/// The engine's go-on question answered by Python's signal handlers: every tenth of a second
+/// they run (the GIL taken for that moment, on the thread that runs the simulation; only the
+/// main thread's see Ctrl-C), and the first error they raise (KeyboardInterrupt) stops the run.
+struct Interrupt {
+    last: Instant,
+    raised: Option<PyErr>,
+}
+
+impl Interrupt {
+    fn new() -> Interrupt {
+        Interrupt { last: Instant::now(), raised: None }
+    }
+
+    fn go_on(&mut self) -> bool {
+        if self.raised.is_some() {
+            return false;
+        }
+        if self.last.elapsed() < SIGNALS_EVERY {
+            return true;
+        }
+        self.last = Instant::now();
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => true,
+            Err(e) => {
+                self.raised = Some(e);
+                false
+            }
+        }
+    }
+
+    /// The error that stopped the run, if one did.
+    fn check(self) -> PyResult<()> {
+        self.raised.map_or(Ok(()), Err)
+    }
 }
 
 /// Settings from `KEY=VALUE` strings, with the command line's message on a bad one.
@@ -87,17 +129,27 @@ fn read_packed(py: Python<'_>, source: &Bound<'_, PyAny>, fields: Option<&str>) 
     let path: std::path::PathBuf = source.extract()?;
     let name = path.to_string_lossy().into_owned();
     py.detach(|| {
-        let mut file = std::fs::File::open(&path).map_err(|e| format!("cannot read {name}: {e}"))?;
+        let mut file = std::fs::File::open(&path)?;
         let mut buf = vec![0u8; 1 << 22];
         loop {
-            let n = std::io::Read::read(&mut file, &mut buf).map_err(|e| format!("cannot read {name}: {e}"))?;
+            let n = std::io::Read::read(&mut file, &mut buf)?;
             if n == 0 || !loader.feed(&buf[..n]) {
                 break;
             }
         }
         Ok((loader.finish(), name.clone()))
     })
-    .map_err(|m: String| error(m))
+    .map_err(|e: std::io::Error| read_error(py, &name, &e))
+}
+
+/// The error of a file that could not be read, its `kind` ("not_found", else "read") telling
+/// the package which built-in exception it is.
+fn read_error(py: Python<'_>, name: &str, e: &std::io::Error) -> PyErr {
+    let err = error(format!("cannot read {name}: {e}"));
+    let kind = if e.kind() == std::io::ErrorKind::NotFound { "not_found" } else { "read" };
+    // An attribute set on a fresh exception instance cannot fail but for lack of memory.
+    let _ = err.value(py).setattr("kind", kind);
+    err
 }
 
 fn build(py: Python<'_>, packed: Vec<u8>, sets: Vec<String>, name: String) -> PyResult<Trace> {
@@ -294,43 +346,52 @@ fn simulate<'py>(
     }
     let t = trace.trace.clone();
     let cfg = &configs[0];
-    let (outcome, result) = match predictions {
-        None => py.detach(|| run_one(&t, cfg, &s)),
+    let mut stop = Interrupt::new();
+    let join = |a: &mut (dyn FnMut() + Send), b: &mut (dyn FnMut() + Send)| {
+        a();
+        b();
+    };
+    // Placements are recorded where the run cannot be made again for its pictures.
+    let mut kept = s.clone();
+    kept.engine.placements = true;
+    let (outcome, result, run) = match predictions {
+        None => py.detach(|| {
+            let outcome = simulate_configured_until(&t, cfg, &s.engine, &mut |_| stop.go_on());
+            let result = result_of(&t, cfg, &s, &outcome, &join);
+            let run = pictures::Run::named(t.clone(), cfg, &s, &result.schedule_hash);
+            (outcome, result, run)
+        }),
         Some(p) if p.is_callable() => {
             let predictor = pypolicy::PyPredictor::new(p);
             let raised = predictor.error.clone();
             let mut built = cfg.build_with_predictor(&t, Box::new(predictor)).map_err(error)?;
-            let outcome = simulate_policy(&t, cfg, built.as_mut(), &s.engine, &mut |_| {});
+            let outcome = simulate_policy(&t, cfg, built.as_mut(), &kept.engine, &mut |_| stop.go_on());
             drop(built);
             if let Some(e) = raised.borrow_mut().take() {
                 return Err(e);
             }
-            let result = result_of(&t, cfg, &s, &outcome, &|a, b| {
-                a();
-                b();
-            });
-            (outcome, result)
+            let result = result_of(&t, cfg, &s, &outcome, &join);
+            (outcome.clone(), result.clone(), pictures::Run::kept(t.clone(), outcome, result, s.metrics.tau))
         }
         Some(p) => {
             let given = given_predictions(&p, t.jobs.len())?;
             py.detach(|| {
                 let mut built = cfg.build_with_predictor(&t, Box::new(GivenPredictions(given)))?;
-                let outcome = simulate_policy(&t, cfg, built.as_mut(), &s.engine, &mut |_| {});
-                let result = result_of(&t, cfg, &s, &outcome, &|a, b| {
-                    a();
-                    b();
-                });
-                Ok::<_, String>((outcome, result))
+                let outcome = simulate_policy(&t, cfg, built.as_mut(), &kept.engine, &mut |_| stop.go_on());
+                let result = result_of(&t, cfg, &s, &outcome, &join);
+                let run = pictures::Run::kept(t.clone(), outcome.clone(), result.clone(), s.metrics.tau);
+                Ok::<_, String>((outcome, result, run))
             })
             .map_err(error)?
         }
     };
+    stop.check()?;
     // A policy that failed (a priority or a prediction that is no number) is an error here, as
     // a bad option is; a run stopped at its time budget is a result that says so.
     if let Some(why) = &outcome.failed {
         return Err(error(why.clone()));
     }
-    package(py, &t, &outcome, &result)
+    package(py, &t, &outcome, &result, run)
 }
 
 /// Simulates a `schedlab.Policy` object on `trace`, named `name`, with engine and metric
@@ -366,7 +427,11 @@ fn simulate_python<'py>(
     let origin = t.jobs.first().map_or(0, |j| j.submit);
     let decider = pypolicy::PyDecider::new(py, policy)?;
     let mut external = External::new(decider, t.machine, t.jobs.len(), origin, predictor);
-    let outcome = simulate_policy(&t, &cfg, &mut external, &s.engine, &mut |_| {});
+    let mut stop = Interrupt::new();
+    let mut kept = s.clone();
+    kept.engine.placements = true;
+    let outcome = simulate_policy(&t, &cfg, &mut external, &kept.engine, &mut |_| stop.go_on());
+    stop.check()?;
     if let Some(e) = external.decider().error.take() {
         return Err(e);
     }
@@ -381,7 +446,8 @@ fn simulate_python<'py>(
         a();
         b();
     });
-    Ok((package(py, &t, &outcome, &result)?, passes))
+    let run = pictures::Run::kept(t.clone(), outcome.clone(), result.clone(), s.metrics.tau);
+    Ok((package(py, &t, &outcome, &result, run)?, passes))
 }
 
 /// Predictions given as a sequence: whole seconds, one per job of a trace of `jobs` jobs.
@@ -420,6 +486,7 @@ fn package<'py>(
     t: &schedlab::trace::Trace,
     outcome: &schedlab::engine::Outcome,
     result: &schedlab::run::PolicyResult,
+    run: pictures::Run,
 ) -> PyResult<Simulated<'py>> {
     let records = schedlab::metrics::records(t, outcome);
     let steps: Vec<(i64, i64, i64)> = outcome.series.iter().map(|x| (x.time, x.busy as i64, x.queued as i64)).collect();
@@ -447,7 +514,60 @@ fn package<'py>(
         ("busy", PyBytes::new(py, &steps_col(&|s| s.1))),
         ("queued", PyBytes::new(py, &steps_col(&|s| s.2))),
     ];
-    Ok((json, schedule, series))
+    Ok((json, schedule, series, run))
+}
+
+/// Every policy of `policies` (names as the command line's `--policy`, or `all`) on every
+/// trace of `traces`, with engine, metric and policy options as `KEY=VALUE`: each pair on its
+/// own core (the GIL released), as `schedlab run` runs them. Returns the results as JSON text,
+/// a list of `{"trace": index, "result": ...}` in the order of traces, then policies; Ctrl-C
+/// stops every run within a tenth of a second and raises KeyboardInterrupt.
+#[pyfunction]
+fn compare(py: Python<'_>, traces: Vec<PyRef<'_, Trace>>, policies: &str, sets: Vec<String>) -> PyResult<String> {
+    let mut pairs = Vec::new();
+    for (i, t) in traces.iter().enumerate() {
+        let s = simulation_settings(t, sets.clone())?;
+        for cfg in configure(policies, &s).map_err(|e| error(e.to_string()))? {
+            pairs.push((i, t.trace.clone(), cfg, s.clone()));
+        }
+    }
+    let stop = AtomicBool::new(false);
+    let (raised, results) = py.detach(|| {
+        let (sent, done) = std::sync::mpsc::channel();
+        let mut raised = None;
+        let results = std::thread::scope(|scope| {
+            let work = scope.spawn(|| {
+                let results: Vec<_> = pairs
+                    .par_iter()
+                    .map(|(i, t, cfg, s)| {
+                        let outcome =
+                            simulate_configured_until(t, cfg, &s.engine, &mut |_| !stop.load(Ordering::Relaxed));
+                        let result = result_of(t, cfg, s, &outcome, &|a, b| {
+                            rayon::join(a, b);
+                        });
+                        serde_json::json!({"trace": i, "result": result})
+                    })
+                    .collect();
+                let _ = sent.send(());
+                results
+            });
+            // This thread waits for the runs, looking for Ctrl-C while it does.
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(SIGNALS_EVERY) {
+                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    stop.store(true, Ordering::Relaxed);
+                    raised = Some(e);
+                    break;
+                }
+            }
+            work.join()
+        });
+        (raised, results)
+    });
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    let results = results.map_err(|_| error("a simulation failed inside the library (a bug: please report it)"))?;
+    serde_json::to_string(&results).map_err(|e| error(e.to_string()))
 }
 
 /// One load of a load sweep: every policy of `policies` on `trace` (the workload of `load` and
@@ -557,6 +677,10 @@ fn _schedlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(traces_received, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_python, m)?)?;
+    m.add_function(wrap_pyfunction!(compare, m)?)?;
+    m.add_class::<pictures::Run>()?;
+    m.add_function(wrap_pyfunction!(pictures::picture, m)?)?;
+    m.add("PLOT_KINDS", pictures::KINDS)?;
     m.add_function(wrap_pyfunction!(pass_columns, m)?)?;
     m.add_function(wrap_pyfunction!(loadsweep_points, m)?)?;
     m.add_function(wrap_pyfunction!(loadsweep_summary, m)?)?;

@@ -298,6 +298,21 @@ pub struct JobExplanation {
     pub truncated_at: Option<i64>,
 }
 
+impl JobExplanation {
+    /// The explanation as the command line prints it: its sentences, then every decision about
+    /// the job at its time in `trace`'s words.
+    pub fn text(&self, trace: &Trace) -> String {
+        let mut out: Vec<String> = self.sentences.clone();
+        if !self.decisions.is_empty() {
+            let w = Words::new(trace);
+            out.push(String::new());
+            out.push("Every decision about it:".to_string());
+            out.extend(self.decisions.iter().map(|d| format!("  {}  {}", w.time(d.entry.time), d.sentence)));
+        }
+        out.join("\n")
+    }
+}
+
 /// How many jobs started ahead of a job are checked for having delayed it (each costs a run).
 pub const COUNTERFACTUALS: usize = 20;
 

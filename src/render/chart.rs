@@ -81,6 +81,13 @@ pub struct ChartOptions {
 }
 
 impl ChartOptions {
+    /// The options of a picture written to a file (the command line's `--plot`, Python's
+    /// `plot()`): `width` x `height` pixels, compact below 480 wide as in the page, date labels
+    /// when the trace has a start time.
+    pub fn picture(width: u32, height: u32, unix_start: Option<i64>) -> ChartOptions {
+        ChartOptions { width, height, unix_start, compact: width < 480, ..Default::default() }
+    }
+
     /// The size in pixels, defaults filled in and no smaller than a chart can be laid out in.
     pub fn size(&self) -> (u32, u32) {
         let w = if self.width == 0 { 640 } else { self.width };

@@ -6,8 +6,33 @@
 
 use super::axis::{linear_ticks, time_axis_name, time_ticks, Tick};
 use super::chart::{cartesian, nothing_below, AxisSpec, Chart, ChartOptions, Frame, Sizes};
+use super::compare::RunView;
 use crate::engine::Outcome;
 use crate::trace::Trace;
+
+const DAY: i64 = 86_400;
+
+/// The window a Gantt picture written to a file shows, and the words its title takes: the
+/// whole schedule, or over more than two weeks (where single jobs are thinner than a pixel) the
+/// week around the longest queue of any run in `views`, the same for every policy's picture.
+pub fn picture_window(views: &[RunView], gantts: &[&Gantt]) -> (Option<(f64, f64)>, &'static str) {
+    let span = gantts
+        .iter()
+        .map(|g| g.span())
+        .fold(None, |acc: Option<(i64, i64)>, (a, b)| Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b)))));
+    match span {
+        Some((a, b)) if b - a > 14 * DAY => {
+            let peak = views
+                .iter()
+                .flat_map(|v| v.series.iter())
+                .max_by(|p, q| p.queued_avg.total_cmp(&q.queued_avg))
+                .map_or(a, |p| p.time);
+            let t0 = (peak - 7 * DAY / 2).clamp(a, b - 7 * DAY);
+            (Some((t0 as f64, (t0 + 7 * DAY) as f64)), "schedule in the week of the longest queue")
+        }
+        _ => (None, "schedule"),
+    }
+}
 
 /// Okabe-Ito colours (colour-blind safe) as little-endian RGBA words; jobs are coloured by user.
 const COLOURS: [u32; 8] =

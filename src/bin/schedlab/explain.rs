@@ -45,17 +45,7 @@ pub fn cmd_explain(a: &Args) -> Result<(), Fail> {
         if json {
             return print_json(&e);
         }
-        for line in &e.sentences {
-            out!("{line}");
-        }
-        if !e.decisions.is_empty() {
-            let w = Words::new(&trace);
-            out!("");
-            out!("Every decision about it:");
-            for d in &e.decisions {
-                out!("  {}  {}", w.time(d.entry.time), d.sentence);
-            }
-        }
+        out!("{}", e.text(&trace));
     } else if let Some(t) = a.at {
         let m = explain_at(&trace, cfg, &s, t);
         if json {

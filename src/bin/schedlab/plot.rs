@@ -7,12 +7,10 @@ use std::sync::OnceLock;
 
 use schedlab::render::chart::{Chart, ChartOptions};
 use schedlab::render::compare::{compare_chart, fitted, CompareChart, RunView, MAIN_METRICS};
-use schedlab::render::gantt::{gantt_png, gantt_svg, Gantt};
+use schedlab::render::gantt::{gantt_png, gantt_svg, picture_window, Gantt};
 use schedlab::render::generic::{grouped_bars, lines, Labels, Series};
 
 use crate::{fail, usage, Fail};
-
-const DAY: i64 = 86_400;
 
 /// Size of the native pictures, in pixels.
 pub const WIDTH: u32 = 800;
@@ -54,7 +52,7 @@ pub fn set_size(text: &str) -> Result<(), Fail> {
 /// date labels when the trace has a start time.
 pub fn options(unix_start: Option<i64>) -> ChartOptions {
     let (width, height) = SIZE.get().copied().unwrap_or((WIDTH, HEIGHT));
-    ChartOptions { width, height, unix_start, compact: width < 480, ..Default::default() }
+    ChartOptions::picture(width, height, unix_start)
 }
 
 /// Where pictures go: creates the directory and writes files, telling each path on stderr.
@@ -116,24 +114,8 @@ pub fn run_plots(
         out.chart(&format!("categories-{}", file_name(&v.policy)), &chart(CompareChart::Categories { run: i })?)?;
         out.chart(&format!("accuracy-{}", file_name(&v.policy)), &chart(CompareChart::Accuracy { run: i })?)?;
     }
-    // Over more than two weeks single jobs are thinner than a pixel: every policy's chart shows
-    // the same week, the one around the longest queue of any run.
-    let span = gantts
-        .iter()
-        .map(|(_, g)| g.span())
-        .fold(None, |acc: Option<(i64, i64)>, (a, b)| Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b)))));
-    let (window, what) = match span {
-        Some((a, b)) if b - a > 14 * DAY => {
-            let peak = views
-                .iter()
-                .flat_map(|v| v.series.iter())
-                .max_by(|p, q| p.queued_avg.total_cmp(&q.queued_avg))
-                .map_or(a, |p| p.time);
-            let t0 = (peak - 7 * DAY / 2).clamp(a, b - 7 * DAY);
-            (Some((t0 as f64, (t0 + 7 * DAY) as f64)), "schedule in the week of the longest queue")
-        }
-        _ => (None, "schedule"),
-    };
+    let pictured: Vec<&Gantt> = gantts.iter().map(|(_, g)| g).collect();
+    let (window, what) = picture_window(views, &pictured);
     let gopts = ChartOptions { x_range: window, ..opts.clone() };
     for (policy, g) in gantts {
         let title = format!("{policy}: {what}");
