@@ -1,5 +1,7 @@
 """Figures for docs/PERFORMANCE.md: the package's overhead against the command line, two
-threads against one, and a sweep's throughput on a 2-worker LocalCluster.
+threads against one, compare() against a Python loop over simulate() (every policy on KTH and
+HPC2N) and the command line's `run --policy all`, and a sweep's throughput on a 2-worker
+LocalCluster.
 
     .venv/bin/python python/bench.py [ROUNDS]"""
 
@@ -15,6 +17,7 @@ import schedlab
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TRACES = ROOT.parent / "shared" / "traces"
 HPC2N = TRACES / "HPC2N-2002-2.2-cln.swf.gz"
+KTH = TRACES / "KTH-SP2-1996-2.1-cln.swf.gz"
 SDSC = TRACES / "SDSC-SP2-1998-4.2-cln.swf.gz"
 CLI = ROOT / "target" / "release" / "schedlab"
 
@@ -49,6 +52,21 @@ def main():
 
     two = median_time(two_threads, max(3, rounds // 2))
     print(f"HPC2N, conservative twice: one thread {one:.3f} s, two threads {two:.3f} s, speedup {one / two:.2f}x")
+
+    names = [p["name"] for p in schedlab.policies()["policies"] if p["name"] != "custom"]
+    for path in (KTH, HPC2N):
+        trace = schedlab.load(path)
+        n = max(1, rounds // 3)
+        loop = median_time(lambda: [schedlab.simulate(trace, p).metrics for p in names], n)
+        together = median_time(lambda: schedlab.compare([trace], "all"), n)
+        cli = median_time(
+            lambda: subprocess.run([CLI, "run", path, "--policy", "all", "--format", "json"], capture_output=True, check=True),
+            n,
+        )
+        print(
+            f"{path.name.split('-')[0]}, every policy ({len(names)}): a Python loop over simulate() {loop:.2f} s, "
+            f"compare() {together:.2f} s ({loop / together:.2f}x), the command line's run --policy all {cli:.2f} s"
+        )
 
     from dask.distributed import Client, LocalCluster
 

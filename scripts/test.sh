@@ -35,4 +35,7 @@ npm test
 cargo fmt --check --manifest-path python/Cargo.toml
 cargo clippy --release --manifest-path python/Cargo.toml -- -D warnings
 .venv/bin/pytest -q python/tests
+# The annotations it ships: the package and its examples, and a typed program using it.
+(cd python && ../.venv/bin/python -m mypy --ignore-missing-imports --check-untyped-defs schedlab examples)
+.venv/bin/python -m mypy --strict --ignore-missing-imports python/tests/test_typed.py
 ./scripts/wheel-smoke.sh

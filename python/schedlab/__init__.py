@@ -23,7 +23,7 @@ import json
 import os
 import warnings
 import zoneinfo
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TypeVar, Union, cast
 
 import numpy as np
 import pandas as pd
@@ -74,18 +74,21 @@ class TraceWarning(UserWarning):
     not mean what one expects. The message is the trace's name, then the command line's remark."""
 
 
-def _translated(f):
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _translated(f: _F) -> _F:
     """Raises the library's errors as :class:`Error` (a plain Python class: it pickles, so a
     Dask worker's error reaches the caller as itself)."""
 
     @functools.wraps(f)
-    def call(*args, **kwargs):
+    def call(*args: Any, **kwargs: Any) -> Any:
         try:
             return f(*args, **kwargs)
         except _schedlab.Error as e:
             raise _error(e) from None
 
-    return call
+    return cast(_F, call)
 
 
 def _sets(options: Mapping[str, Any]) -> List[str]:
@@ -409,9 +412,11 @@ class Chart:
     def png(self) -> bytes:
         """The picture as PNG, as the command line writes it beside the SVG."""
         try:
-            return _schedlab.picture(*self._args, png=True)[1]
+            data = _schedlab.picture(*self._args, png=True)[1]
         except _schedlab.Error as e:
             raise _error(e) from None
+        assert data is not None, "a picture asked for as PNG comes with it"
+        return data
 
     def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
         """Writes the picture to ``path``: PNG if its name ends in ``.png``, else SVG."""
@@ -466,23 +471,21 @@ def simulate(trace: Union[Trace, str, os.PathLike], policy: Union[str, "Policy"]
     The result keeps the trace's warnings (:attr:`Result.warnings`); they were issued when it
     was loaded, not again here."""
     if isinstance(trace, (str, os.PathLike)):
-        trace = _read(trace, {})
+        t = _read(trace, {})
         # The caller's line: this function's frame and the wrapper that translates errors between.
-        _warn(trace, stacklevel=3)
-    elif not isinstance(trace, Trace):
+        _warn(t, stacklevel=3)
+    elif isinstance(trace, Trace):
+        t = trace
+    else:
         raise TypeError(f"trace must be a schedlab.Trace or a path, not {type(trace).__name__}")
     if isinstance(policy, Policy):
-        (raw, passes) = _schedlab.simulate_python(
-            trace._native, policy, policy._name(), _sets(options), _predictions(predictions)
-        )
-        result = Result(*raw, trace.warnings, trace.header)
+        (raw, passes) = _schedlab.simulate_python(t._native, policy, policy._name(), _sets(options), _predictions(predictions))
+        result = Result(*raw, t.warnings, t.header)
         result.passes = passes
         return result
     if not isinstance(policy, str):
         raise TypeError(f"policy must be a name or a schedlab.Policy, not {type(policy).__name__}")
-    return Result(
-        *_schedlab.simulate(trace._native, policy, _sets(options), _predictions(predictions)), trace.warnings, trace.header
-    )
+    return Result(*_schedlab.simulate(t._native, policy, _sets(options), _predictions(predictions)), t.warnings, t.header)
 
 
 def compare(

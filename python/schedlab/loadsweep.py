@@ -98,7 +98,7 @@ def loadsweep(
         policies = ",".join(policies)
     loads = [float(x) for x in loads]
     sets = _sets(options)
-    tasks = []
+    tasks: list = []
     if isinstance(workload, str) and workload.startswith("generate:"):
         seed = int((re.findall(r"seed\s*=\s*(\d+)", workload) or ["1"])[-1])
         for load in loads:

@@ -4,12 +4,15 @@ line's ``schedlab sweep``."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 import os
 
 import pandas as pd
 
 from . import _schedlab
+
+if TYPE_CHECKING:
+    from . import Trace
 
 
 def _axis(key: str, values: Any) -> str:
@@ -74,12 +77,32 @@ def _labels(traces: Sequence["Trace"]) -> List[str]:
     return out
 
 
-def _run(trace, policy: str, sets: List[str]) -> tuple:
-    """On a worker: one configuration on one trace, its average wait and bounded slowdown."""
-    from . import simulate  # the worker's own import of the package
+def _run(trace: Any, policy: str, sets: List[str]) -> tuple:
+    """On a worker: one configuration on one trace, its average wait and bounded slowdown, or
+    the library's error as a value (``(None, kind, message)``): a task that raised would have
+    the worker print its traceback, once per failing task."""
+    from . import Error, simulate  # the worker's own import of the package
 
-    r = simulate(trace, policy, **dict(s.split("=", 1) for s in sets))
+    try:
+        r = simulate(trace, policy, **dict(s.split("=", 1) for s in sets))
+    except Error as e:
+        kind = "not_found" if isinstance(e, FileNotFoundError) else "read" if isinstance(e, OSError) else None
+        return None, kind, str(e)
     return r.metrics["avg_wait_s"], r.metrics["avg_bsld"]
+
+
+def _failed(results: List[List[tuple]], configs: List[list], names: List[str]) -> None:
+    """Raises one error for the runs that failed on the workers: the first, where it was, and
+    how many others failed."""
+    from . import _error
+
+    failed = [(c, n, r) for c, row in zip(configs, results) for n, r in zip(names, row) if r[0] is None]
+    if not failed:
+        return
+    c, name, (_, kind, message) = failed[0]
+    where = ", ".join(f"{k}={v}" for k, v in c) or "the policy's defaults"
+    more = f"; {len(failed) - 1} other run(s) of the sweep failed too" if len(failed) > 1 else ""
+    raise _error(f"{message} (trace {name}, configuration {where}){more}", kind)
 
 
 def _connect(client: Any, workers: Optional[int]) -> tuple:
@@ -181,10 +204,11 @@ def sweep(
     finally:
         for c in close:
             c.close()
+    names = _labels(loaded)
+    _failed(results, configs, names)
     perf = [[x for pair in row for x in pair] for row in results]
     degradation, order = _schedlab.sweep_rank(perf)
     keys = list(dict.fromkeys(k for c in configs for k, _ in c))
-    names = _labels(loaded)
     rows = []
     for rank, i in enumerate(order, 1):
         row: Dict[str, Any] = {"rank": rank, "degradation": degradation[i]}

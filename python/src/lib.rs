@@ -347,9 +347,9 @@ fn simulate<'py>(
     let t = trace.trace.clone();
     let cfg = &configs[0];
     let mut stop = Interrupt::new();
+    // The summary and the other measures at once, on two cores, as the command line does.
     let join = |a: &mut (dyn FnMut() + Send), b: &mut (dyn FnMut() + Send)| {
-        a();
-        b();
+        rayon::join(a, b);
     };
     // Placements are recorded where the run cannot be made again for its pictures.
     let mut kept = s.clone();

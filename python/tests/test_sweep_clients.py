@@ -103,3 +103,18 @@ def test_bad_input_is_refused_before_any_task_is_sent(policy, grid, options, sai
     with pytest.raises(ValueError, match=said) as e:
         schedlab.sweep([SACCT], policy, grid, client=NoCluster(), **options)
     assert isinstance(e.value, schedlab.InputError)
+
+
+def test_runs_that_fail_on_the_workers_raise_one_error_naming_where(cluster, capfd):
+    # A priority that is a number on the two-job example (every job there has 2 processors or
+    # more) but not on KTH, whose one-processor jobs take the square root of -1.
+    kth = schedlab.load(SHARED / "traces" / "KTH-SP2-1996-2.1-cln.swf.gz")
+    grid = {"priority": ["sqrt(procs-2)", "-submit"]}
+    with pytest.raises(schedlab.InputError) as raised:
+        schedlab.sweep([kth], "custom", grid, client=cluster)
+    said = str(raised.value)
+    assert said.startswith('the priority "sqrt(procs-2)" gives no number for job ')
+    assert "(trace KTH-SP2-1996-2.1-cln, configuration priority=sqrt(procs-2))" in said
+    assert "other run" not in said
+    # The workers printed no traceback for it.
+    assert "Traceback" not in capfd.readouterr().err
