@@ -222,6 +222,18 @@ def _warn(trace: Trace, stacklevel: int) -> None:
         warnings.warn(f"{trace.name}: {w}", TraceWarning, stacklevel=stacklevel + 1)
 
 
+def _as_trace(trace: Union["Trace", str, "os.PathLike[str]"], stacklevel: int) -> "Trace":
+    """``trace`` itself, or the trace at a path read with its default options, its warnings
+    issued ``stacklevel`` frames above the caller (1: the caller's own line)."""
+    if isinstance(trace, Trace):
+        return trace
+    if not isinstance(trace, (str, os.PathLike)):
+        raise TypeError(f"a trace must be a schedlab.Trace or a path, not {type(trace).__name__}")
+    t = _read(trace, {})
+    _warn(t, stacklevel=stacklevel + 1)
+    return t
+
+
 #: What :func:`load` reads: a path, the file's bytes, a binary file object, or the command
 #: line's ``example:NAME`` and ``generate:...`` traces.
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, Any]
@@ -470,14 +482,8 @@ def simulate(trace: Union[Trace, str, os.PathLike], policy: Union[str, "Policy"]
 
     The result keeps the trace's warnings (:attr:`Result.warnings`); they were issued when it
     was loaded, not again here."""
-    if isinstance(trace, (str, os.PathLike)):
-        t = _read(trace, {})
-        # The caller's line: this function's frame and the wrapper that translates errors between.
-        _warn(t, stacklevel=3)
-    elif isinstance(trace, Trace):
-        t = trace
-    else:
-        raise TypeError(f"trace must be a schedlab.Trace or a path, not {type(trace).__name__}")
+    # The caller's line: this function's frame and the wrapper that translates errors between.
+    t = _as_trace(trace, stacklevel=3)
     if isinstance(policy, Policy):
         (raw, passes) = _schedlab.simulate_python(t._native, policy, policy._name(), _sets(options), _predictions(predictions))
         result = Result(*raw, t.warnings, t.header)
@@ -504,14 +510,10 @@ def compare(
     stops every run."""
     if isinstance(traces, (Trace, str, os.PathLike)):
         traces = [traces]
-    loaded: List[Trace] = []
+    # A loop, not a comprehension: the warnings' stack level counts frames.
+    loaded = []
     for t in traces:
-        if isinstance(t, (str, os.PathLike)):
-            t = _read(t, {})
-            _warn(t, stacklevel=2)
-        elif not isinstance(t, Trace):
-            raise TypeError(f"a trace must be a schedlab.Trace or a path, not {type(t).__name__}")
-        loaded.append(t)
+        loaded.append(_as_trace(t, stacklevel=2))
     names = policies if isinstance(policies, str) else ",".join(policies)
     try:
         runs = json.loads(_schedlab.compare([t._native for t in loaded], names, _sets(options)))

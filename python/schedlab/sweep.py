@@ -79,30 +79,28 @@ def _labels(traces: Sequence["Trace"]) -> List[str]:
 
 def _run(trace: Any, policy: str, sets: List[str]) -> tuple:
     """On a worker: one configuration on one trace, its average wait and bounded slowdown, or
-    the library's error as a value (``(None, kind, message)``): a task that raised would have
-    the worker print its traceback, once per failing task."""
+    the library's error as a value (``(None, error)``): a task that raised would have the
+    worker print its traceback, once per failing task."""
     from . import Error, simulate  # the worker's own import of the package
 
     try:
         r = simulate(trace, policy, **dict(s.split("=", 1) for s in sets))
     except Error as e:
-        kind = "not_found" if isinstance(e, FileNotFoundError) else "read" if isinstance(e, OSError) else None
-        return None, kind, str(e)
+        return None, e
     return r.metrics["avg_wait_s"], r.metrics["avg_bsld"]
 
 
 def _failed(results: List[List[tuple]], configs: List[list], names: List[str]) -> None:
     """Raises one error for the runs that failed on the workers: the first, where it was, and
     how many others failed."""
-    from . import _error
-
     failed = [(c, n, r) for c, row in zip(configs, results) for n, r in zip(names, row) if r[0] is None]
     if not failed:
         return
-    c, name, (_, kind, message) = failed[0]
+    c, name, (_, error) = failed[0]
     where = ", ".join(f"{k}={v}" for k, v in c) or "the policy's defaults"
     more = f"; {len(failed) - 1} other run(s) of the sweep failed too" if len(failed) > 1 else ""
-    raise _error(f"{message} (trace {name}, configuration {where}){more}", kind)
+    # The same kind of error (an InputError, a NotFoundError...), saying where it was.
+    raise type(error)(f"{error} (trace {name}, configuration {where}){more}") from None
 
 
 def _connect(client: Any, workers: Optional[int]) -> tuple:
@@ -173,14 +171,12 @@ def sweep(
     (those of a :class:`Trace` were when it was loaded), and every trace's stay on the table:
     ``df.attrs["traces"]`` maps each label to the trace's ``name``, ``options`` and
     ``warnings``."""
-    from . import Trace, _read, _sets, _warn
+    from . import _as_trace, _sets
 
+    # A loop, not a comprehension: the warnings' stack level counts frames.
     loaded = []
     for t in traces:
-        if not isinstance(t, Trace):
-            t = _read(t, {})
-            _warn(t, stacklevel=2)
-        loaded.append(t)
+        loaded.append(_as_trace(t, stacklevel=2))
     if not loaded:
         raise ValueError("sweep needs one or more traces")
     axes = [_axis(k, v) for k, v in grid.items()]

@@ -15,6 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use rayon::prelude::*;
+use schedlab::engine::EngineOptions;
 use schedlab::policy::external::External;
 use schedlab::policy::Configured;
 use schedlab::predict::GivenPredictions;
@@ -32,8 +33,10 @@ pyo3::create_exception!(
 /// sent (a sweep sends each once).
 static UNPICKLED: AtomicU64 = AtomicU64::new(0);
 
-/// A simulation's result: its JSON, its schedule's columns, its steps' columns, and the run
-/// its pictures and explanations are made from.
+/// A simulation's result: its JSON, its schedule's columns, its steps' columns.
+type Tables<'py> = (String, Columns<'py>, Vec<(&'static str, Bound<'py, PyBytes>)>);
+
+/// [`Tables`], and the run its pictures and explanations are made from.
 type Simulated<'py> = (String, Columns<'py>, Vec<(&'static str, Bound<'py, PyBytes>)>, pictures::Run);
 
 /// Columns of one table: (name, numpy dtype, little-endian values).
@@ -70,7 +73,7 @@ impl Interrupt {
             return true;
         }
         self.last = Instant::now();
-        match Python::attach(|py| py.check_signals()) {
+        match signals() {
             Ok(()) => true,
             Err(e) => {
                 self.raised = Some(e);
@@ -83,6 +86,11 @@ impl Interrupt {
     fn check(self) -> PyResult<()> {
         self.raised.map_or(Ok(()), Err)
     }
+}
+
+/// Runs Python's signal handlers (the GIL taken for that moment): Ctrl-C is their error.
+fn signals() -> PyResult<()> {
+    Python::attach(|py| py.check_signals())
 }
 
 /// Settings from `KEY=VALUE` strings, with the command line's message on a bad one.
@@ -352,35 +360,33 @@ fn simulate<'py>(
         rayon::join(a, b);
     };
     // Placements are recorded where the run cannot be made again for its pictures.
-    let mut kept = s.clone();
-    kept.engine.placements = true;
-    let (outcome, result, run) = match predictions {
+    let kept = EngineOptions { placements: true, ..s.engine };
+    // Whether the run can be made again (a named policy without predictions) or is kept.
+    let (outcome, result, again) = match predictions {
         None => py.detach(|| {
             let outcome = simulate_configured_until(&t, cfg, &s.engine, &mut |_| stop.go_on());
             let result = result_of(&t, cfg, &s, &outcome, &join);
-            let run = pictures::Run::named(t.clone(), cfg, &s, &result.schedule_hash);
-            (outcome, result, run)
+            (outcome, result, true)
         }),
         Some(p) if p.is_callable() => {
             let predictor = pypolicy::PyPredictor::new(p);
             let raised = predictor.error.clone();
             let mut built = cfg.build_with_predictor(&t, Box::new(predictor)).map_err(error)?;
-            let outcome = simulate_policy(&t, cfg, built.as_mut(), &kept.engine, &mut |_| stop.go_on());
+            let outcome = simulate_policy(&t, cfg, built.as_mut(), &kept, &mut |_| stop.go_on());
             drop(built);
             if let Some(e) = raised.borrow_mut().take() {
                 return Err(e);
             }
             let result = result_of(&t, cfg, &s, &outcome, &join);
-            (outcome.clone(), result.clone(), pictures::Run::kept(t.clone(), outcome, result, s.metrics.tau))
+            (outcome, result, false)
         }
         Some(p) => {
             let given = given_predictions(&p, t.jobs.len())?;
             py.detach(|| {
                 let mut built = cfg.build_with_predictor(&t, Box::new(GivenPredictions(given)))?;
-                let outcome = simulate_policy(&t, cfg, built.as_mut(), &kept.engine, &mut |_| stop.go_on());
+                let outcome = simulate_policy(&t, cfg, built.as_mut(), &kept, &mut |_| stop.go_on());
                 let result = result_of(&t, cfg, &s, &outcome, &join);
-                let run = pictures::Run::kept(t.clone(), outcome.clone(), result.clone(), s.metrics.tau);
-                Ok::<_, String>((outcome, result, run))
+                Ok::<_, String>((outcome, result, false))
             })
             .map_err(error)?
         }
@@ -391,7 +397,13 @@ fn simulate<'py>(
     if let Some(why) = &outcome.failed {
         return Err(error(why.clone()));
     }
-    package(py, &t, &outcome, &result, run)
+    let (json, schedule, series) = package(py, &t, &outcome, &result)?;
+    let run = if again {
+        pictures::Run::named(t, cfg, &s, &result.schedule_hash)
+    } else {
+        pictures::Run::kept(t, outcome, result, s.metrics.tau)
+    };
+    Ok((json, schedule, series, run))
 }
 
 /// Simulates a `schedlab.Policy` object on `trace`, named `name`, with engine and metric
@@ -428,9 +440,9 @@ fn simulate_python<'py>(
     let decider = pypolicy::PyDecider::new(py, policy)?;
     let mut external = External::new(decider, t.machine, t.jobs.len(), origin, predictor);
     let mut stop = Interrupt::new();
-    let mut kept = s.clone();
-    kept.engine.placements = true;
-    let outcome = simulate_policy(&t, &cfg, &mut external, &kept.engine, &mut |_| stop.go_on());
+    // Every job's processors, for its pictures: a Python policy cannot be run again for them.
+    let kept = EngineOptions { placements: true, ..s.engine };
+    let outcome = simulate_policy(&t, &cfg, &mut external, &kept, &mut |_| stop.go_on());
     stop.check()?;
     if let Some(e) = external.decider().error.take() {
         return Err(e);
@@ -446,8 +458,8 @@ fn simulate_python<'py>(
         a();
         b();
     });
-    let run = pictures::Run::kept(t.clone(), outcome.clone(), result.clone(), s.metrics.tau);
-    Ok((package(py, &t, &outcome, &result, run)?, passes))
+    let (json, schedule, series) = package(py, &t, &outcome, &result)?;
+    Ok(((json, schedule, series, pictures::Run::kept(t, outcome, result, s.metrics.tau)), passes))
 }
 
 /// Predictions given as a sequence: whole seconds, one per job of a trace of `jobs` jobs.
@@ -480,14 +492,13 @@ fn simulation_settings(trace: &Trace, sets: Vec<String>) -> PyResult<Settings> {
     settings(&all)
 }
 
-/// A simulation's result as [`simulate`] returns it.
+/// A simulation's JSON and tables, as [`simulate`] returns them beside its run.
 fn package<'py>(
     py: Python<'py>,
     t: &schedlab::trace::Trace,
     outcome: &schedlab::engine::Outcome,
     result: &schedlab::run::PolicyResult,
-    run: pictures::Run,
-) -> PyResult<Simulated<'py>> {
+) -> PyResult<Tables<'py>> {
     let records = schedlab::metrics::records(t, outcome);
     let steps: Vec<(i64, i64, i64)> = outcome.series.iter().map(|x| (x.time, x.busy as i64, x.queued as i64)).collect();
     let json = serde_json::to_string(result).map_err(|e| error(e.to_string()))?;
@@ -514,7 +525,7 @@ fn package<'py>(
         ("busy", PyBytes::new(py, &steps_col(&|s| s.1))),
         ("queued", PyBytes::new(py, &steps_col(&|s| s.2))),
     ];
-    Ok((json, schedule, series, run))
+    Ok((json, schedule, series))
 }
 
 /// Every policy of `policies` (names as the command line's `--policy`, or `all`) on every
@@ -553,7 +564,7 @@ fn compare(py: Python<'_>, traces: Vec<PyRef<'_, Trace>>, policies: &str, sets: 
             });
             // This thread waits for the runs, looking for Ctrl-C while it does.
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(SIGNALS_EVERY) {
-                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                if let Err(e) = signals() {
                     stop.store(true, Ordering::Relaxed);
                     raised = Some(e);
                     break;

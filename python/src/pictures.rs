@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use schedlab::engine::{Observe, Outcome};
+use schedlab::engine::Outcome;
 use schedlab::policy::Configured;
 use schedlab::render::chart::ChartOptions;
 use schedlab::render::compare::{compare_chart, fitted, CompareChart, RunView};
@@ -75,12 +75,8 @@ impl Run {
             match &self.made {
                 Made::Named(b) => {
                     let (cfg, s) = &**b;
-                    // The command line's `--plot` settings: they change no schedule.
                     let mut s = s.clone();
-                    s.engine.placements = true;
-                    if s.engine.observe.auto {
-                        s.engine.observe = Observe::ALL;
-                    }
+                    s.engine = s.engine.pictured();
                     let outcome = simulate_configured(t, cfg, &s.engine, &mut |_| {});
                     let result = result_of(t, cfg, &s, &outcome, &|a, b| {
                         a();

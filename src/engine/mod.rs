@@ -108,6 +108,18 @@ pub const ENGINE_KEYS: &[(&str, &str, &str)] = &[
 ];
 
 impl EngineOptions {
+    /// These options as a run is made for its pictures (the command line's `--plot`, Python's
+    /// `plot()`): each job's processors recorded, for the Gantt chart, and every measure when
+    /// none was chosen, as the page shows them (the accuracy histograms among them). Neither
+    /// changes the schedule.
+    pub fn pictured(mut self) -> EngineOptions {
+        self.placements = true;
+        if self.observe.auto {
+            self.observe = Observe::ALL;
+        }
+        self
+    }
+
     /// Sets one option by its normalised key; `Ok(false)` means the key is not an engine option.
     pub fn set(&mut self, key: &str, value: &str) -> Result<bool, KeyError> {
         match key {

@@ -15,7 +15,8 @@ pub type Tick = (f64, String);
 
 const MINUTE: i64 = 60;
 const HOUR: i64 = 3600;
-const DAY: i64 = 86_400;
+/// Seconds in a day.
+pub(super) const DAY: i64 = 86_400;
 
 /// At most `max` ticks from plotters' key points over `[lo, hi]`, labelled with the precision
 /// their spacing needs.

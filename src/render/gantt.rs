@@ -4,13 +4,11 @@
 //! pixel buffer does, because jobs never overlap on (processor, time), so the work is bounded by
 //! the pixels plus one cheap test per job.
 
-use super::axis::{linear_ticks, time_axis_name, time_ticks, Tick};
+use super::axis::{linear_ticks, time_axis_name, time_ticks, Tick, DAY};
 use super::chart::{cartesian, nothing_below, AxisSpec, Chart, ChartOptions, Frame, Sizes};
 use super::compare::RunView;
 use crate::engine::Outcome;
 use crate::trace::Trace;
-
-const DAY: i64 = 86_400;
 
 /// The window a Gantt picture written to a file shows, and the words its title takes: the
 /// whole schedule, or over more than two weeks (where single jobs are thinner than a pixel) the

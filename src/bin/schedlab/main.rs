@@ -350,11 +350,8 @@ fn schedule_path(base: &str, policy: &str, many: bool) -> String {
 fn cmd_run(a: &Args) -> Result<(), Fail> {
     let path = one_trace(a)?;
     let mut s = settings(a)?;
-    // The Gantt charts need each job's processors; recording them changes no schedule.
-    s.engine.placements |= a.plot.is_some();
-    // The pictures are the page's, which shows every measure (the accuracy histograms among them).
-    if a.plot.is_some() && s.engine.observe.auto {
-        s.engine.observe = schedlab::engine::Observe::ALL;
+    if a.plot.is_some() {
+        s.engine = s.engine.pictured();
     }
     let names = a.policy.as_deref().ok_or_else(|| usage("run needs --policy NAME[,NAME...] or --policy all"))?;
     let configs = configure(names, &s).map_err(|e| usage(e.to_string()))?;
