@@ -92,9 +92,9 @@ impl Nodes {
         let each = |v: i64| (v + n - 1) / n;
         let share =
             Amount { cpus: each(ask.total.cpus), gpus: each(ask.total.gpus), mem_mb: each(ask.total.mem_mb), nodes: 0 };
-        let mut out = Vec::with_capacity(n as usize);
         if ask.exclusive {
             // Idle nodes, first fit in node order.
+            let mut out = Vec::with_capacity(n as usize);
             for &i in among {
                 let node = &self.nodes[i];
                 if node.jobs == 0 && node.size.covers(&share) {
@@ -107,12 +107,15 @@ impl Nodes {
         } else {
             // Best fit, as select/cons_tres packs jobs: the nodes with the fewest free CPUs that
             // hold the share, so idle nodes stay whole for jobs that need them.
-            let mut fit: Vec<(i64, usize)> = among
-                .iter()
-                .filter(|&&i| !self.nodes[i].owned && self.nodes[i].free.covers(&share))
-                .map(|&i| (self.nodes[i].free.cpus, i))
-                .collect();
-            if fit.len() as i64 >= n {
+            let fits = |i: usize| !self.nodes[i].owned && self.nodes[i].free.covers(&share);
+            let fit = among.iter().filter(|&&i| fits(i)).map(|&i| (self.nodes[i].free.cpus, i));
+            if n == 1 {
+                // The one best node, without gathering the others.
+                if let Some((_, i)) = fit.min() {
+                    return Some(vec![(i as u32, share)]);
+                }
+            } else if among.iter().filter(|&&i| fits(i)).count() as i64 >= n {
+                let mut fit: Vec<(i64, usize)> = fit.collect();
                 fit.sort_unstable();
                 return Some(fit[..n as usize].iter().map(|&(_, i)| (i as u32, share)).collect());
             }
@@ -120,7 +123,7 @@ impl Nodes {
         // A job that names no node count may spread its CPUs over the nodes with any free.
         if ask.nodes == 0 && !ask.exclusive && ask.total.gpus == 0 {
             let mut left = ask.total;
-            out.clear();
+            let mut out = Vec::new();
             for &i in among {
                 let node = &self.nodes[i];
                 if node.owned || node.free.cpus <= 0 {

@@ -22,6 +22,11 @@ impl Amount {
         need.cpus <= self.cpus && need.gpus <= self.gpus && need.mem_mb <= self.mem_mb && need.nodes <= self.nodes
     }
 
+    /// Whether this amount is at most `other`, resource by resource.
+    pub fn within(&self, other: &Amount) -> bool {
+        other.covers(self)
+    }
+
     /// This amount with `other` added.
     pub fn plus(&self, other: &Amount) -> Amount {
         Amount {
@@ -75,7 +80,8 @@ impl Plan {
     /// until its end: running jobs, in one sort rather than a step insertion each. Ends at or
     /// before the origin hold nothing; `ends` is left sorted.
     pub fn reset(&mut self, origin: i64, size: Amount, ends: &mut [(i64, Amount)]) {
-        ends.sort_unstable_by_key(|e| e.0);
+        // Callers give them mostly sorted: a sort that finds runs takes them as they come.
+        ends.sort_by_key(|e| e.0);
         let later = ends.partition_point(|e| e.0 <= origin);
         let mut free = ends[later..].iter().fold(size, |f, e| f.minus(&e.1));
         self.steps.clear();

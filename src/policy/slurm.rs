@@ -373,6 +373,10 @@ impl Ord for OrdF64 {
     }
 }
 
+/// How many asks that found no start within the window a cycle keeps per partition: enough for
+/// the few shapes a queue repeats, few enough to be read faster than the plan.
+const BEYOND_KEPT: usize = 8;
+
 /// One job as the scheduler holds it.
 #[derive(Debug, Clone, Copy)]
 struct Info {
@@ -403,6 +407,8 @@ struct Part {
     overlaps: Vec<usize>,
     /// A whole node of its largest kind (what an exclusive job takes per node in the plan).
     node_size: Amount,
+    /// All its nodes hold.
+    size: Amount,
 }
 
 /// A running job as the backfill plan sees it.
@@ -471,10 +477,13 @@ pub struct Slurm {
     plans: Vec<Plan>,
     /// Per node: when the last shared job on it ends (it is whole again then), during a cycle.
     whole_at: Vec<i64>,
-    /// A cycle's (end, amount) events of one partition, kept to reuse its memory.
-    ends: Vec<(i64, Amount)>,
+    /// A cycle's (end, amount) events of each partition, kept to reuse their memory.
+    ends: Vec<Vec<(i64, Amount)>>,
     /// Queued jobs per partition.
     queued_in: Vec<usize>,
+    /// Per partition, during a cycle: what jobs that found no start within the window asked
+    /// (need, planned length), at most [`BEYOND_KEPT`].
+    beyond: Vec<Vec<(Amount, i64)>>,
     /// The jobs put in the order at the last [`Slurm::reorder`] (its fresh ones).
     inserted: Vec<JobIdx>,
     /// The job that blocked each partition at the last main pass.
@@ -490,6 +499,11 @@ pub struct Slurm {
     users: Vec<Usage>,
     /// Each job's priority, as of the pass under way (waiting jobs only).
     prio: Vec<f64>,
+    /// Every user's fairshare factor as of `usage_now`.
+    usage: Vec<f64>,
+    usage_now: Option<i64>,
+    /// The sort keys of a reordering, kept to reuse their memory.
+    keyed: Vec<(std::cmp::Reverse<u32>, std::cmp::Reverse<OrdF64>, JobIdx)>,
     /// The waiting jobs in Slurm's order as of the last pass (with the jobs started since).
     order: Vec<JobIdx>,
     /// Jobs submitted since the last pass: their priorities are computed at the next.
@@ -556,6 +570,7 @@ impl Slurm {
                     tier: p.priority_tier,
                     overlaps: Vec::new(),
                     node_size: Amount::default(),
+                    size: Amount::default(),
                 }
             })
             .filter(|p| !p.nodes.is_empty())
@@ -567,6 +582,7 @@ impl Slurm {
                 tier: 1,
                 overlaps: Vec::new(),
                 node_size: Amount::default(),
+                size: Amount::default(),
             });
         }
         for i in 0..parts.len() {
@@ -582,6 +598,10 @@ impl Slurm {
             });
             parts[i].node_size = big;
         }
+        let nodes = Nodes::new(&cluster, trace.jobs.len());
+        for p in &mut parts {
+            p.size = nodes.size_of(&p.nodes);
+        }
         let default_part =
             cluster.partitions.iter().filter(|p| !p.nodes.is_empty()).position(|p| p.default).unwrap_or(0);
         let by_name: HashMap<&str, usize> = parts.iter().enumerate().map(|(i, p)| (p.name.as_str(), i)).collect();
@@ -592,7 +612,6 @@ impl Slurm {
             .iter()
             .map(|p| cluster.partitions.iter().find(|c| c.name == p.name).and_then(|c| c.max_time_s))
             .collect();
-        let nodes = Nodes::new(&cluster, trace.jobs.len());
         let total_nodes = cluster.nodes.len().max(1) as f64;
         let total_cpus = cluster.cpus().max(1) as f64;
         let qos_max = o.qos_priority.iter().map(|q| q.1).fold(0.0f64, f64::max);
@@ -611,7 +630,7 @@ impl Slurm {
                     .unwrap_or(default_part.min(parts.len() - 1));
                 let p = &parts[part];
                 let mem_mb = if j.memory_kb > 0 { (j.memory_kb * j.procs as i64 + 1023) / 1024 } else { 0 };
-                let size = nodes.size_of(&p.nodes);
+                let size = p.size;
                 // A job asking more than its partition has could never start: it is held to it.
                 let total = Amount {
                     cpus: (j.procs as i64).min(size.cpus),
@@ -675,12 +694,16 @@ impl Slurm {
             whole_at: Vec::new(),
             ends: Vec::new(),
             queued_in: vec![0; n_parts],
+            beyond: Vec::new(),
             inserted: Vec::new(),
             blockers: vec![None; n_parts],
             main_settled: false,
             last_cycle: None,
             users: vec![Usage::default(); user_ids.len().max(1)],
             prio: vec![0.0; trace.jobs.len()],
+            usage: Vec::new(),
+            usage_now: None,
+            keyed: Vec::new(),
             order: Vec::new(),
             fresh: Vec::new(),
             next_calc: i64::MIN,
@@ -744,16 +767,28 @@ impl Slurm {
         if !self.s.multifactor || jobs.is_empty() {
             return;
         }
+        // Every user's fairshare factor as of `now`, once per time: a start or an end at `now` changes
+        // no usage as of `now` (none has accrued since), so it stays right through the time.
+        if self.usage_now != Some(now) {
+            let mut usage = std::mem::take(&mut self.usage);
+            usage.clear();
+            usage.extend(self.users.iter().map(|u| self.usage_at(u, now)));
+            let total: f64 = usage.iter().sum();
+            // Each user's fairshare factor, in place of the usage it is made of.
+            let share = 1.0 / self.users.len().max(1) as f64;
+            for u in usage.iter_mut() {
+                let used = if total > 0.0 { *u / total } else { 0.0 };
+                *u = (-used / share).exp2();
+            }
+            self.usage = usage;
+            self.usage_now = Some(now);
+        }
         let w = self.s.weights;
-        let usage: Vec<f64> = self.users.iter().map(|u| self.usage_at(u, now)).collect();
-        let total: f64 = usage.iter().sum();
         let max_tier = self.parts.iter().map(|p| p.tier).max().unwrap_or(1).max(1) as f64;
-        let share = 1.0 / self.users.len().max(1) as f64;
         for &j in jobs {
             let i = &self.info[j as usize];
             let age = ((now - i.submit).max(0) as f64 / self.s.max_age as f64).min(1.0);
-            let used = if total > 0.0 { usage[i.user] / total } else { 0.0 };
-            let fairshare = (-used / share).exp2();
+            let fairshare = self.usage[i.user];
             let part = self.parts[i.part].tier as f64 / max_tier;
             let p = w[0] * age + w[1] * fairshare + w[2] * i.size_factor + w[3] * part + w[4] * i.qos_factor;
             self.prio[j as usize] = p.floor();
@@ -780,7 +815,14 @@ impl Slurm {
             let mut order = std::mem::take(&mut self.order);
             order.extend(fresh.iter().copied());
             self.priorities(now, &order);
-            order.sort_unstable_by_key(|&j| self.key(j));
+            // The keys side by side, sorted as they are: the last order is most of the new one.
+            let mut keyed = std::mem::take(&mut self.keyed);
+            keyed.clear();
+            keyed.extend(order.iter().map(|&j| self.key(j)));
+            keyed.sort();
+            order.clear();
+            order.extend(keyed.iter().map(|k| k.2));
+            self.keyed = keyed;
             self.order = order;
             let k = self.s.calc_period.max(1);
             self.next_calc = now.div_euclid(k) * k + k;
@@ -824,7 +866,10 @@ impl Slurm {
             .filter(|(_, a)| *a != Amount::default())
             .collect();
         let shared = if self.nodes.is_whole(j) { Vec::new() } else { self.nodes.nodes_of(j) };
-        self.running.push(Running { job: j, end: now.saturating_add(i.limit), held, shared });
+        // Kept in order of planned end, so each cycle's plan reads them sorted.
+        let end = now.saturating_add(i.limit);
+        let at = self.running.partition_point(|r| r.end <= end);
+        self.running.insert(at, Running { job: j, end, held, shared });
         self.waiting -= 1;
         self.queued[j as usize] = false;
         true
@@ -947,7 +992,7 @@ impl Slurm {
         self.cycles += 1;
         let now = sys.now();
         let res = self.s.resolution;
-        let round = |t: i64| if t <= now { now } else { (t + res - 1) / res * res };
+        let round = |t: i64| if t <= now || res == 1 { t.max(now) } else { (t + res - 1) / res * res };
         let window_end = self.s.window.map_or(i64::MAX, |w| now.saturating_add(w));
         // Durations are rounded from the cycle's time, and a job may wait to be old enough to
         // be reserved: a cycle at another time of the resolution, or with an age floor, is made anew.
@@ -991,7 +1036,7 @@ impl Slurm {
                     // The first time a job found no start within the window may find one: the
                     // window's end reaches its start then.
                     recheck: i64::MAX,
-                    min_end: self.running.iter().map(|r| r.end).min().unwrap_or(i64::MAX),
+                    min_end: self.running.first().map_or(i64::MAX, |r| r.end),
                     reserved_now: false,
                     capped: false,
                     started_jobs: Vec::new(),
@@ -1003,13 +1048,15 @@ impl Slurm {
         let mut per_user = std::mem::take(&mut c.per_user);
         let mut per_part = std::mem::take(&mut c.per_part);
         let mut recheck = c.recheck;
+        self.beyond.resize_with(self.parts.len(), Vec::new);
+        self.beyond.iter_mut().for_each(Vec::clear);
+        // Whether some partition has a CPU free now: it changes only as jobs start or are
+        // reserved now.
+        let mut cpus_free = plans.iter().any(|p| p.free_at(now).cpus > 0);
         for (at, &j) in order.iter().enumerate().skip(c.seen) {
             // With no reservation left to give and no CPU free now in any partition, no job
             // further down can start: unless explaining, they are not looked at.
-            if self.reservations.is_some_and(|k| reserved >= k)
-                && !sys.explaining()
-                && plans.iter().all(|p| p.free_at(now).cpus <= 0)
-            {
+            if self.reservations.is_some_and(|k| reserved >= k) && !sys.explaining() && !cpus_free {
                 break;
             }
             if !self.queued[j as usize] {
@@ -1053,14 +1100,26 @@ impl Slurm {
                 sys.explain(|| Decision::Waits { job: j, why: self.why_not(j) });
                 continue;
             }
+            // A job asking at least what one that found no start within the window asked, for at
+            // least as long, finds none either: the plan only loses resources during a cycle.
+            let window = may_reserve && self.s.window.is_some();
+            if window && !sys.explaining() && self.beyond[i.part].iter().any(|(n, d)| *d <= dur && n.within(&need)) {
+                continue;
+            }
             let latest = if may_reserve { window_end } else { now };
-            let Some(start) = plans[i.part].earliest(now, &need, dur, latest) else {
+            // With a window, where the job would start past it tells when to look again: one scan
+            // finds both.
+            let found = plans[i.part].earliest(now, &need, dur, if window { i64::MAX } else { latest });
+            let Some(start) = found.filter(|&s| s <= latest) else {
                 if !may_reserve {
                     sys.explain(|| Decision::Waits { job: j, why: self.why_not(j) });
                     continue;
                 }
-                if let (Some(w), Some(s)) = (self.s.window, plans[i.part].earliest(now, &need, dur, i64::MAX)) {
+                if let (Some(w), Some(s)) = (self.s.window, found) {
                     recheck = recheck.min(s - w);
+                }
+                if self.beyond[i.part].len() < BEYOND_KEPT {
+                    self.beyond[i.part].push((need, dur));
                 }
                 let end = window_end;
                 sys.explain(|| Decision::Waits {
@@ -1118,6 +1177,7 @@ impl Slurm {
                             let held = self.nodes.holding_in(j, &self.parts[k].nodes);
                             plans[k].take(now, now + dur, &held);
                         }
+                        cpus_free = plans.iter().any(|p| p.free_at(now).cpus > 0);
                         let end = window_end;
                         sys.explain(|| Decision::Started {
                             job: j,
@@ -1143,6 +1203,9 @@ impl Slurm {
                 c.reserved_now |= start == now;
                 for &k in &self.parts[i.part].overlaps {
                     plans[k].take(start, start + dur, &need);
+                }
+                if start == now {
+                    cpus_free = plans.iter().any(|p| p.free_at(now).cpus > 0);
                 }
                 sys.explain(|| Decision::Reserved { job: j, start, was: None, procs: need.cpus });
                 sys.explain(|| Decision::Waits {
@@ -1183,30 +1246,33 @@ impl Slurm {
     /// (rounded up to `bf_resolution`), and whole nodes as the last job sharing each ends.
     fn make_plans(&mut self, now: i64) {
         let res = self.s.resolution;
-        let round = |t: i64| if t <= now { now } else { (t + res - 1) / res * res };
+        let round = |t: i64| if t <= now || res == 1 { t.max(now) } else { (t + res - 1) / res * res };
         self.whole_at.clear();
         self.whole_at.resize(self.nodes.len(), i64::MIN);
+        let n_parts = self.parts.len();
+        self.ends.resize_with(n_parts, Vec::new);
+        self.ends.iter_mut().for_each(Vec::clear);
+        // One pass over the running jobs, each end rounded once and given to every partition
+        // the job holds some of.
         for r in &self.running {
             let end = round(r.end.max(now + 1));
             for &n in &r.shared {
                 self.whole_at[n as usize] = self.whole_at[n as usize].max(end);
             }
+            for &(k, held) in &r.held {
+                self.ends[k].push((end, held));
+            }
         }
         let one_node = Amount { nodes: 1, ..Amount::default() };
-        self.plans.resize_with(self.parts.len(), || Plan::new(now, Amount::default()));
+        self.plans.resize_with(n_parts, || Plan::new(now, Amount::default()));
         for (k, p) in self.parts.iter().enumerate() {
-            self.ends.clear();
-            for r in &self.running {
-                if let Some(&(_, held)) = r.held.iter().find(|h| h.0 == k) {
-                    self.ends.push((round(r.end.max(now + 1)), held));
-                }
-            }
+            let ends = &mut self.ends[k];
             for &n in &p.nodes {
                 if self.whole_at[n] > now {
-                    self.ends.push((self.whole_at[n], one_node));
+                    ends.push((self.whole_at[n], one_node));
                 }
             }
-            self.plans[k].reset(now, self.nodes.size_of(&p.nodes), &mut self.ends);
+            self.plans[k].reset(now, p.size, ends);
         }
     }
 
