@@ -80,14 +80,26 @@ impl Plan {
     /// until its end: running jobs, in one sort rather than a step insertion each. Ends at or
     /// before the origin hold nothing; `ends` is left sorted.
     pub fn reset(&mut self, origin: i64, size: Amount, ends: &mut [(i64, Amount)]) {
-        // Callers give them mostly sorted: a sort that finds runs takes them as they come.
-        ends.sort_by_key(|e| e.0);
-        let later = ends.partition_point(|e| e.0 <= origin);
-        let mut free = ends[later..].iter().fold(size, |f, e| f.minus(&e.1));
+        ends.sort_unstable_by_key(|e| e.0);
+        self.reset_sorted(origin, size, ends, &[]);
+    }
+
+    /// [`Plan::reset`] from two lists of ends each sorted by time, read together as one.
+    pub fn reset_sorted(&mut self, origin: i64, size: Amount, a: &[(i64, Amount)], b: &[(i64, Amount)]) {
+        let (a, b) = (&a[a.partition_point(|e| e.0 <= origin)..], &b[b.partition_point(|e| e.0 <= origin)..]);
+        let mut free = a.iter().chain(b).fold(size, |f, e| f.minus(&e.1));
         self.steps.clear();
         self.steps.push((origin, free));
-        for &(t, a) in &ends[later..] {
-            free = free.plus(&a);
+        let (mut i, mut k) = (0, 0);
+        while i < a.len() || k < b.len() {
+            let (t, amount) = if k == b.len() || (i < a.len() && a[i].0 <= b[k].0) {
+                i += 1;
+                a[i - 1]
+            } else {
+                k += 1;
+                b[k - 1]
+            };
+            free = free.plus(&amount);
             match self.steps.last_mut() {
                 Some(last) if last.0 == t => last.1 = free,
                 _ => self.steps.push((t, free)),
@@ -120,6 +132,15 @@ impl Plan {
         }
     }
 
+    /// The index of the step holding time `from` (the first for times before the origin).
+    fn first_step(&self, from: i64) -> usize {
+        // Most asks are from the plan's origin (now): no search for it.
+        if self.steps.get(1).is_none_or(|s| from < s.0) {
+            return 0;
+        }
+        self.steps.partition_point(|s| s.0 <= from) - 1
+    }
+
     /// Free resources at time `t`.
     pub fn free_at(&self, t: i64) -> Amount {
         // Most asks are of the plan's first step (now): no search for it.
@@ -134,7 +155,7 @@ impl Plan {
     /// `latest` (none: no such time up to it). One pass over the steps: a step too short of
     /// some resource moves the candidate start past it.
     pub fn earliest(&self, from: i64, need: &Amount, dur: i64, latest: i64) -> Option<i64> {
-        let first = self.steps.partition_point(|s| s.0 <= from).max(1) - 1;
+        let first = self.first_step(from);
         let mut start: Option<i64> = None;
         for (k, &(t, free)) in self.steps.iter().enumerate().skip(first) {
             let t = t.max(from);
@@ -164,7 +185,7 @@ impl Plan {
     /// node is taken from each time of `more` (sorted) on.
     pub fn holds(&self, from: i64, need: &Amount, dur: i64, more: &[i64]) -> bool {
         let end = from.saturating_add(dur);
-        let first = self.steps.partition_point(|s| s.0 <= from).max(1) - 1;
+        let first = self.first_step(from);
         for (k, &(t, free)) in self.steps.iter().enumerate().skip(first) {
             if t >= end {
                 break;
@@ -231,6 +252,12 @@ mod tests {
         made.reset(10, a(16, 4, 100), &mut ends);
         assert_eq!(made.steps, by_takes.steps);
         assert_eq!(made.steps, vec![(10, a(10, 2, 85)), (20, a(11, 2, 90)), (50, a(14, 3, 100)), (90, a(16, 4, 100))]);
+        // Two sorted lists read together make the same plan as one.
+        let (odd, even): (Vec<_>, Vec<_>) = ends.iter().enumerate().partition(|(k, _)| k % 2 == 1);
+        let (odd, even): (Vec<_>, Vec<_>) = (odd.iter().map(|e| *e.1).collect(), even.iter().map(|e| *e.1).collect());
+        let mut merged = Plan::new(0, Amount::default());
+        merged.reset_sorted(10, a(16, 4, 100), &odd, &even);
+        assert_eq!(merged.steps, made.steps);
     }
 
     #[test]

@@ -477,8 +477,10 @@ pub struct Slurm {
     plans: Vec<Plan>,
     /// Per node: when the last shared job on it ends (it is whole again then), during a cycle.
     whole_at: Vec<i64>,
-    /// A cycle's (end, amount) events of each partition, kept to reuse their memory.
+    /// A cycle's (end, amount) events of each partition's running jobs, and of one partition's
+    /// nodes becoming whole, kept to reuse their memory.
     ends: Vec<Vec<(i64, Amount)>>,
+    wholes: Vec<(i64, Amount)>,
     /// Queued jobs per partition.
     queued_in: Vec<usize>,
     /// Per partition, during a cycle: what jobs that found no start within the window asked
@@ -693,6 +695,7 @@ impl Slurm {
             plans: Vec::new(),
             whole_at: Vec::new(),
             ends: Vec::new(),
+            wholes: Vec::new(),
             queued_in: vec![0; n_parts],
             beyond: Vec::new(),
             inserted: Vec::new(),
@@ -1266,13 +1269,16 @@ impl Slurm {
         let one_node = Amount { nodes: 1, ..Amount::default() };
         self.plans.resize_with(n_parts, || Plan::new(now, Amount::default()));
         for (k, p) in self.parts.iter().enumerate() {
-            let ends = &mut self.ends[k];
+            // The running jobs' ends come sorted (their order, rounding keeps it); the nodes'
+            // are sorted apart and the two read together.
+            self.wholes.clear();
             for &n in &p.nodes {
                 if self.whole_at[n] > now {
-                    ends.push((self.whole_at[n], one_node));
+                    self.wholes.push((self.whole_at[n], one_node));
                 }
             }
-            self.plans[k].reset(now, p.size, ends);
+            self.wholes.sort_unstable_by_key(|e| e.0);
+            self.plans[k].reset_sorted(now, p.size, &self.ends[k], &self.wholes);
         }
     }
 
