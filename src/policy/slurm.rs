@@ -392,6 +392,10 @@ struct Info {
     part: usize,
     /// Planned length: its limit (the partition's MaxTime at most).
     limit: i64,
+    /// Its limit in whole steps of `bf_resolution` and the seconds left over, so a cycle
+    /// rounds its planned end without a division.
+    limit_steps: i64,
+    limit_rest: i64,
     size_factor: f64,
     qos_factor: f64,
 }
@@ -501,9 +505,12 @@ pub struct Slurm {
     users: Vec<Usage>,
     /// Each job's priority, as of the pass under way (waiting jobs only).
     prio: Vec<f64>,
-    /// Every user's fairshare factor as of `usage_now`.
+    /// Every user's usage as of `usage_now`, and their sum.
     usage: Vec<f64>,
+    usage_total: f64,
     usage_now: Option<i64>,
+    /// Each user's fairshare factor and the time it is of.
+    fair: Vec<(i64, f64)>,
     /// The sort keys of a reordering, kept to reuse their memory.
     keyed: Vec<(std::cmp::Reverse<u32>, std::cmp::Reverse<OrdF64>, JobIdx)>,
     /// The waiting jobs in Slurm's order as of the last pass (with the jobs started since).
@@ -679,7 +686,21 @@ impl Slurm {
                     0.0
                 };
                 let user = user_ids.binary_search(&j.user).unwrap_or(0);
-                Info { ask, n, need, user, submit: j.submit, part, limit, size_factor, qos_factor }
+                let res = s.resolution.max(1);
+                let (limit_steps, limit_rest) = (limit.div_euclid(res), limit.rem_euclid(res));
+                Info {
+                    ask,
+                    n,
+                    need,
+                    user,
+                    submit: j.submit,
+                    part,
+                    limit,
+                    limit_steps,
+                    limit_rest,
+                    size_factor,
+                    qos_factor,
+                }
             })
             .collect();
         let n_parts = parts.len();
@@ -705,7 +726,9 @@ impl Slurm {
             users: vec![Usage::default(); user_ids.len().max(1)],
             prio: vec![0.0; trace.jobs.len()],
             usage: Vec::new(),
+            usage_total: 0.0,
             usage_now: None,
+            fair: Vec::new(),
             keyed: Vec::new(),
             order: Vec::new(),
             fresh: Vec::new(),
@@ -770,28 +793,41 @@ impl Slurm {
         if !self.s.multifactor || jobs.is_empty() {
             return;
         }
-        // Every user's fairshare factor as of `now`, once per time: a start or an end at `now` changes
-        // no usage as of `now` (none has accrued since), so it stays right through the time.
+        // Every user's usage as of `now`, once per time: a start or an end at `now` changes no
+        // usage as of `now` (none has accrued since), so it stays right through the time.
         if self.usage_now != Some(now) {
             let mut usage = std::mem::take(&mut self.usage);
             usage.clear();
-            usage.extend(self.users.iter().map(|u| self.usage_at(u, now)));
-            let total: f64 = usage.iter().sum();
-            // Each user's fairshare factor, in place of the usage it is made of.
-            let share = 1.0 / self.users.len().max(1) as f64;
-            for u in usage.iter_mut() {
-                let used = if total > 0.0 { *u / total } else { 0.0 };
-                *u = (-used / share).exp2();
-            }
+            // A user with no usage and nothing running has none still.
+            usage.extend(self.users.iter().map(|u| {
+                if u.value == 0.0 && u.cpus == 0 {
+                    0.0
+                } else {
+                    self.usage_at(u, now)
+                }
+            }));
+            self.usage_total = usage.iter().sum();
             self.usage = usage;
             self.usage_now = Some(now);
+            self.fair.resize(self.users.len(), (i64::MIN, 0.0));
         }
         let w = self.s.weights;
         let max_tier = self.parts.iter().map(|p| p.tier).max().unwrap_or(1).max(1) as f64;
+        let share = 1.0 / self.users.len().max(1) as f64;
+        let total = self.usage_total;
         for &j in jobs {
             let i = &self.info[j as usize];
             let age = ((now - i.submit).max(0) as f64 / self.s.max_age as f64).min(1.0);
-            let fairshare = self.usage[i.user];
+            // Each user's fairshare factor as of `now`, worked out for the first of its jobs.
+            let fairshare = match self.fair[i.user] {
+                (at, f) if at == now => f,
+                _ => {
+                    let used = if total > 0.0 { self.usage[i.user] / total } else { 0.0 };
+                    let f = (-used / share).exp2();
+                    self.fair[i.user] = (now, f);
+                    f
+                }
+            };
             let part = self.parts[i.part].tier as f64 / max_tier;
             let p = w[0] * age + w[1] * fairshare + w[2] * i.size_factor + w[3] * part + w[4] * i.qos_factor;
             self.prio[j as usize] = p.floor();
@@ -996,6 +1032,7 @@ impl Slurm {
         let now = sys.now();
         let res = self.s.resolution;
         let round = |t: i64| if t <= now || res == 1 { t.max(now) } else { (t + res - 1) / res * res };
+        let (now_steps, now_rest) = (now.div_euclid(res), now.rem_euclid(res));
         let window_end = self.s.window.map_or(i64::MAX, |w| now.saturating_add(w));
         // Durations are rounded from the cycle's time, and a job may wait to be old enough to
         // be reserved: a cycle at another time of the resolution, or with an age floor, is made anew.
@@ -1092,7 +1129,11 @@ impl Slurm {
             }
             tested += 1;
             let need = self.need(j);
-            let dur = round(now + i.limit) - now;
+            let dur = if now >= 0 && res > 1 {
+                rounded_length(now, (now_steps, now_rest), (i.limit_steps, i.limit_rest), res)
+            } else {
+                round(now + i.limit) - now
+            };
             let submit = i.submit;
             let may_reserve = self.reservations.is_none_or(|k| reserved < k)
                 && self.prio[j as usize] >= self.s.min_prio_reserve
@@ -1298,6 +1339,23 @@ impl Slurm {
     }
 }
 
+/// How long a job of limit `limit` (in whole steps of `res` and seconds left over) is planned
+/// from `now` (split alike), its end rounded up to a step: `now + limit` is that many steps
+/// and `over` seconds, one step more for part of one, two for more than one. For `now >= 0`.
+fn rounded_length(now: i64, (now_steps, now_rest): (i64, i64), (steps, rest): (i64, i64), res: i64) -> i64 {
+    let over = now_rest + rest;
+    let steps = now_steps
+        + steps
+        + if over == 0 {
+            0
+        } else if over <= res {
+            1
+        } else {
+            2
+        };
+    steps * res - now
+}
+
 /// A time as the decision log writes it inside Slurm's sentences: an accounting log's clock as
 /// a UTC date and time, an SWF trace's as seconds from its start.
 fn clock(t: i64) -> String {
@@ -1396,6 +1454,24 @@ impl Policy for Slurm {
         if let Some(d) = self.due {
             if self.s.interval > 0 && self.waiting != 0 {
                 sys.wake_at(d.max(now + 1));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_planned_length_is_rounded_as_by_division() {
+        for res in [2, 7, 60] {
+            for now in 0..300 {
+                for limit in 1..300 {
+                    let by_division = ((now + limit) + res - 1) / res * res - now;
+                    let split = |t: i64| (t.div_euclid(res), t.rem_euclid(res));
+                    assert_eq!(rounded_length(now, split(now), split(limit), res), by_division, "{now} {limit} {res}");
+                }
             }
         }
     }
