@@ -22,11 +22,6 @@ impl Amount {
         need.cpus <= self.cpus && need.gpus <= self.gpus && need.mem_mb <= self.mem_mb && need.nodes <= self.nodes
     }
 
-    /// Whether this amount is at most `other`, resource by resource.
-    pub fn within(&self, other: &Amount) -> bool {
-        other.covers(self)
-    }
-
     /// This amount with `other` added.
     pub fn plus(&self, other: &Amount) -> Amount {
         Amount {

@@ -1031,7 +1031,7 @@ impl Slurm {
         self.cycles += 1;
         let now = sys.now();
         let res = self.s.resolution;
-        let round = |t: i64| if t <= now || res == 1 { t.max(now) } else { (t + res - 1) / res * res };
+        let round = |t: i64| round_up(t, now, res);
         let (now_steps, now_rest) = (now.div_euclid(res), now.rem_euclid(res));
         let window_end = self.s.window.map_or(i64::MAX, |w| now.saturating_add(w));
         // Durations are rounded from the cycle's time, and a job may wait to be old enough to
@@ -1147,7 +1147,7 @@ impl Slurm {
             // A job asking at least what one that found no start within the window asked, for at
             // least as long, finds none either: the plan only loses resources during a cycle.
             let window = may_reserve && self.s.window.is_some();
-            if window && !sys.explaining() && self.beyond[i.part].iter().any(|(n, d)| *d <= dur && n.within(&need)) {
+            if window && !sys.explaining() && self.beyond[i.part].iter().any(|(n, d)| *d <= dur && need.covers(n)) {
                 continue;
             }
             let latest = if may_reserve { window_end } else { now };
@@ -1290,7 +1290,7 @@ impl Slurm {
     /// (rounded up to `bf_resolution`), and whole nodes as the last job sharing each ends.
     fn make_plans(&mut self, now: i64) {
         let res = self.s.resolution;
-        let round = |t: i64| if t <= now || res == 1 { t.max(now) } else { (t + res - 1) / res * res };
+        let round = |t: i64| round_up(t, now, res);
         self.whole_at.clear();
         self.whole_at.resize(self.nodes.len(), i64::MIN);
         let n_parts = self.parts.len();
@@ -1336,6 +1336,16 @@ impl Slurm {
         let k = self.s.interval.max(1);
         let tick = now.div_euclid(k) * k + if now.rem_euclid(k) == 0 { 0 } else { k };
         self.due = Some(self.due.map_or(tick, |d| d.min(tick)));
+    }
+}
+
+/// Time `t` as a backfill cycle at `now` plans it: rounded up to a multiple of `res`
+/// (`bf_resolution`), and no earlier than `now`.
+fn round_up(t: i64, now: i64, res: i64) -> i64 {
+    if t <= now || res == 1 {
+        t.max(now)
+    } else {
+        (t + res - 1) / res * res
     }
 }
 
