@@ -126,6 +126,23 @@ fn memory_blocks_a_job_that_cores_would_allow() {
 }
 
 #[test]
+fn nodes_of_unknown_memory_hold_any_job_and_a_reservation() {
+    // Eight nodes of 2 CPUs whose memory is not known (an inferred cluster): memory limits no
+    // job, however many nodes are summed. A holds 1 CPU of n0 until 100. B at 1 takes all
+    // eight nodes whole: n0 is not idle, so B is reserved them all from 100 (until 110). C at
+    // 2 asks 1 CPU and 100 MB for 200 s: a CPU is free, but C would hold it past 100 and so
+    // delay B: C waits until B ends at 110.
+    let c = Cluster { nodes: (0..8).map(|k| node(&format!("n{k}"), 2, 0, 0)).collect(), ..Default::default() };
+    let jobs = [
+        job(0, 100, 1, 100),
+        J { exclusive: true, nodes: 8, ..job(1, 10, 16, 10) },
+        J { mem_mb: 100, ..job(2, 200, 1, 200) },
+    ];
+    let t = on(c, &jobs);
+    assert_eq!(starts(&run(&t, EASY, &[])), vec![0, 100, 110]);
+}
+
+#[test]
 fn a_partitions_max_time_and_nodes_are_respected() {
     // Two nodes of 4 CPUs: partition short is n0 with MaxTime 60 s, partition long is n1.
     // A (short, 2 CPUs) asks 1000 s but the partition allows 60: the plan ends it at 60 (it

@@ -6,6 +6,10 @@
 use super::plan::Amount;
 use super::Cluster;
 
+/// The memory, MB, of a node whose memory is not known: more than any job asks, and little
+/// enough that the sum over a million such nodes does not overflow.
+pub const UNKNOWN_MEMORY_MB: i64 = 1 << 40;
+
 /// What a job asks of the nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ask {
@@ -46,7 +50,7 @@ impl Nodes {
             .nodes
             .iter()
             .map(|n| {
-                let mem = if n.memory_mb == 0 { i64::MAX / 4 } else { n.memory_mb as i64 };
+                let mem = if n.memory_mb == 0 { UNKNOWN_MEMORY_MB } else { n.memory_mb as i64 };
                 let size = Amount { cpus: n.cpus as i64, gpus: n.gpus as i64, mem_mb: mem, nodes: 1 };
                 NodeState { free: size, size, jobs: 0, owned: false }
             })

@@ -29,7 +29,7 @@
 
 use std::collections::HashMap;
 
-use crate::cluster::nodes::{Ask, Nodes};
+use crate::cluster::nodes::{Ask, Nodes, UNKNOWN_MEMORY_MB};
 use crate::cluster::plan::{Amount, Plan};
 use crate::cluster::{Cluster, Node, Partition};
 use crate::engine::{Decision, JobIdx, JobView, Policy, System, Why};
@@ -602,7 +602,7 @@ impl Slurm {
             let big = parts[i].nodes.iter().map(|&n| &cluster.nodes[n]).fold(Amount::default(), |m, n| Amount {
                 cpus: m.cpus.max(n.cpus as i64),
                 gpus: m.gpus.max(n.gpus as i64),
-                mem_mb: m.mem_mb.max(if n.memory_mb == 0 { i64::MAX / 4 } else { n.memory_mb as i64 }),
+                mem_mb: m.mem_mb.max(if n.memory_mb == 0 { UNKNOWN_MEMORY_MB } else { n.memory_mb as i64 }),
                 nodes: 1,
             });
             parts[i].node_size = big;
@@ -1265,7 +1265,7 @@ impl Slurm {
                             },
                             need.cpus,
                             need.gpus,
-                            if need.mem_mb >= i64::MAX / 8 { 0 } else { need.mem_mb }
+                            if need.mem_mb >= UNKNOWN_MEMORY_MB { 0 } else { need.mem_mb }
                         ),
                     },
                 });
