@@ -63,12 +63,15 @@ impl Amount {
 #[derive(Debug, Clone)]
 pub struct Plan {
     steps: Vec<(i64, Amount)>,
+    /// The least of each resource over the first steps: `least[k]` of steps `0..=k`, for the
+    /// `least.len()` first steps (a change to a step drops what is kept from it on).
+    least: Vec<Amount>,
 }
 
 impl Plan {
     /// A plan in which `free` is free from `origin` on.
     pub fn new(origin: i64, free: Amount) -> Self {
-        Plan { steps: vec![(origin, free)] }
+        Plan { steps: vec![(origin, free)], least: Vec::new() }
     }
 
     /// Makes this the plan of `size` from `origin` on, less each `(end, amount)` of `ends` held
@@ -84,6 +87,7 @@ impl Plan {
         let (a, b) = (&a[a.partition_point(|e| e.0 <= origin)..], &b[b.partition_point(|e| e.0 <= origin)..]);
         let mut free = a.iter().chain(b).fold(size, |f, e| f.minus(&e.1));
         self.steps.clear();
+        self.least.clear();
         self.steps.push((origin, free));
         let (mut i, mut k) = (0, 0);
         while i < a.len() || k < b.len() {
@@ -110,6 +114,7 @@ impl Plan {
         }
         let free = self.steps[i].1;
         self.steps.insert(i + 1, (t, free));
+        self.least.truncate(i + 1);
         i + 1
     }
 
@@ -122,6 +127,7 @@ impl Plan {
         }
         let a = self.split(start);
         let b = self.split(end);
+        self.least.truncate(a);
         for s in &mut self.steps[a..b] {
             s.1 = s.1.minus(amount);
         }
@@ -174,6 +180,32 @@ impl Plan {
             }
         }
         start
+    }
+
+    /// Whether `need` stays free from `from` for `dur` seconds: what [`Plan::earliest`] with
+    /// `latest` at `from` tells, from the least of each resource over the steps the run spans
+    /// when `from` is in the first step (a cycle asks it of most jobs that fit now).
+    pub fn stays_free(&mut self, from: i64, need: &Amount, dur: i64) -> bool {
+        if self.first_step(from) != 0 {
+            return self.earliest(from, need, dur, from).is_some();
+        }
+        let end = from.saturating_add(dur);
+        let last = self.steps.partition_point(|s| s.0 < end).max(1) - 1;
+        while self.least.len() <= last {
+            let k = self.least.len();
+            let free = self.steps[k].1;
+            let least = match self.least.last() {
+                Some(m) => Amount {
+                    cpus: m.cpus.min(free.cpus),
+                    gpus: m.gpus.min(free.gpus),
+                    mem_mb: m.mem_mb.min(free.mem_mb),
+                    nodes: m.nodes.min(free.nodes),
+                },
+                None => free,
+            };
+            self.least.push(least);
+        }
+        self.least[last].covers(need)
     }
 
     /// Whether `need` stays free from `from` for `dur` seconds while, besides, one more whole
@@ -270,6 +302,28 @@ mod tests {
         assert!(p.holds(0, &need, 100, &[0, 50]));
         // The CPUs themselves: 4 free from 100.
         assert!(!p.holds(0, &a(5, 0, 0), 150, &[]));
+    }
+
+    proptest::proptest! {
+        /// The least of each resource kept over the first steps tells what a scan of the steps
+        /// tells, as the plan changes between asks.
+        #[test]
+        fn staying_free_is_what_a_scan_finds(
+            takes in proptest::collection::vec((0i64..60, 1i64..50, 0i64..4, 0i64..2, 0i64..30), 0..12),
+            asks in proptest::collection::vec((0i64..20, 0i64..5, 0i64..3, 0i64..40, 0i64..80), 1..12),
+        ) {
+            let mut p = Plan::new(10, Amount { nodes: 3, ..a(8, 2, 100) });
+            for (k, &(from, dur, cpus, gpus, mem)) in takes.iter().enumerate() {
+                p.take(from, from + dur, &Amount { nodes: (k % 2) as i64, ..a(cpus, gpus, mem) });
+                // Asks between the takes, so what is kept is dropped and made again.
+                for &(at, cpus, gpus, mem, dur) in &asks {
+                    let need = Amount { nodes: at % 2, ..a(cpus, gpus, mem) };
+                    let from = 10 + at % 3;
+                    let scan = p.earliest(from, &need, dur, from).is_some();
+                    proptest::prop_assert_eq!(p.stays_free(from, &need, dur), scan);
+                }
+            }
+        }
     }
 
     #[test]

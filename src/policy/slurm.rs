@@ -490,6 +490,8 @@ pub struct Slurm {
     /// Per partition, during a cycle: what jobs that found no start within the window asked
     /// (need, planned length), at most [`BEYOND_KEPT`].
     beyond: Vec<Vec<(Amount, i64)>>,
+    /// Per partition, during a cycle: what its plan has free now.
+    free_now: Vec<Amount>,
     /// The jobs put in the order at the last [`Slurm::reorder`] (its fresh ones).
     inserted: Vec<JobIdx>,
     /// The job that blocked each partition at the last main pass.
@@ -719,6 +721,7 @@ impl Slurm {
             wholes: Vec::new(),
             queued_in: vec![0; n_parts],
             beyond: Vec::new(),
+            free_now: Vec::new(),
             inserted: Vec::new(),
             blockers: vec![None; n_parts],
             main_settled: false,
@@ -1090,9 +1093,12 @@ impl Slurm {
         let mut recheck = c.recheck;
         self.beyond.resize_with(self.parts.len(), Vec::new);
         self.beyond.iter_mut().for_each(Vec::clear);
-        // Whether some partition has a CPU free now: it changes only as jobs start or are
-        // reserved now.
-        let mut cpus_free = plans.iter().any(|p| p.free_at(now).cpus > 0);
+        // What each partition has free now, and whether any has a CPU free: they change only
+        // as jobs start or are reserved now.
+        let mut free_now = std::mem::take(&mut self.free_now);
+        free_now.clear();
+        free_now.extend(plans.iter().map(|p| p.free_at(now)));
+        let mut cpus_free = free_now.iter().any(|f| f.cpus > 0);
         for (at, &j) in order.iter().enumerate().skip(c.seen) {
             // With no reservation left to give and no CPU free now in any partition, no job
             // further down can start: unless explaining, they are not looked at.
@@ -1112,48 +1118,56 @@ impl Slurm {
                 });
                 break;
             }
-            let i = self.info[j as usize];
-            if self.s.max_user > 0 && per_user[i.user] >= self.s.max_user {
+            // Most jobs looked at cannot start now and hold no reservation: they are told
+            // apart by a few of their fields, and the rest is read only for the others.
+            let (user, part, submit) = {
+                let i = &self.info[j as usize];
+                (i.user, i.part, i.submit)
+            };
+            if self.s.max_user > 0 && per_user[user] >= self.s.max_user {
                 c.capped = true;
                 continue;
             }
-            if self.s.max_part > 0 && per_part[i.part] >= self.s.max_part {
+            if self.s.max_part > 0 && per_part[part] >= self.s.max_part {
                 c.capped = true;
                 continue;
             }
-            if let Some(n) = per_user.get_mut(i.user) {
+            if let Some(n) = per_user.get_mut(user) {
                 *n += 1;
             }
-            if let Some(n) = per_part.get_mut(i.part) {
+            if let Some(n) = per_part.get_mut(part) {
                 *n += 1;
             }
             tested += 1;
-            let need = self.need(j);
-            let dur = if now >= 0 && res > 1 {
-                rounded_length(now, (now_steps, now_rest), (i.limit_steps, i.limit_rest), res)
-            } else {
-                round(now + i.limit) - now
-            };
-            let submit = i.submit;
             let may_reserve = self.reservations.is_none_or(|k| reserved < k)
                 && self.prio[j as usize] >= self.s.min_prio_reserve
                 && now - submit >= self.s.min_age_reserve;
             // A job that may not be reserved can only start now: most cannot, which the
             // resources free now tell at once.
-            if !may_reserve && !plans[i.part].free_at(now).covers(&need) {
+            if !may_reserve && !free_now[part].covers(&self.info[j as usize].need) {
                 sys.explain(|| Decision::Waits { job: j, why: self.why_not(j) });
                 continue;
             }
+            let Info { ask, n, limit, limit_steps, limit_rest, need, .. } = self.info[j as usize];
+            let dur = if now >= 0 && res > 1 {
+                rounded_length(now, (now_steps, now_rest), (limit_steps, limit_rest), res)
+            } else {
+                round(now + limit) - now
+            };
             // A job asking at least what one that found no start within the window asked, for at
             // least as long, finds none either: the plan only loses resources during a cycle.
             let window = may_reserve && self.s.window.is_some();
-            if window && !sys.explaining() && self.beyond[i.part].iter().any(|(n, d)| *d <= dur && need.covers(n)) {
+            if window && !sys.explaining() && self.beyond[part].iter().any(|(n, d)| *d <= dur && need.covers(n)) {
                 continue;
             }
             let latest = if may_reserve { window_end } else { now };
             // With a window, where the job would start past it tells when to look again: one scan
             // finds both.
-            let found = plans[i.part].earliest(now, &need, dur, if window { i64::MAX } else { latest });
+            let found = if may_reserve {
+                plans[part].earliest(now, &need, dur, if window { i64::MAX } else { latest })
+            } else {
+                plans[part].stays_free(now, &need, dur).then_some(now)
+            };
             let Some(start) = found.filter(|&s| s <= latest) else {
                 if !may_reserve {
                     sys.explain(|| Decision::Waits { job: j, why: self.why_not(j) });
@@ -1162,8 +1176,8 @@ impl Slurm {
                 if let (Some(w), Some(s)) = (self.s.window, found) {
                     recheck = recheck.min(s - w);
                 }
-                if self.beyond[i.part].len() < BEYOND_KEPT {
-                    self.beyond[i.part].push((need, dur));
+                if self.beyond[part].len() < BEYOND_KEPT {
+                    self.beyond[part].push((need, dur));
                 }
                 let end = window_end;
                 sys.explain(|| Decision::Waits {
@@ -1179,13 +1193,13 @@ impl Slurm {
             };
             c.capped |= start == now && self.s.max_start > 0 && started >= self.s.max_start;
             if start == now && (self.s.max_start == 0 || started < self.s.max_start) {
-                let p = &self.parts[i.part];
-                let place = self.nodes.place_on(&i.ask, &p.nodes, i.n);
+                let p = &self.parts[part];
+                let place = self.nodes.place_on(&ask, &p.nodes, n);
                 let end = now + dur;
                 // A shared job keeps each node it goes on from being whole until it ends: an idle
                 // node from now, a shared one from when its last job was to end. The plan must
                 // allow that too (an exclusive job may be reserved the node).
-                let mut longer: Vec<(u32, i64)> = match (&place, i.ask.exclusive) {
+                let mut longer: Vec<(u32, i64)> = match (&place, ask.exclusive) {
                     (Some(pl), false) => pl
                         .iter()
                         .map(|&(n, _)| (n, self.whole_at[n as usize].max(now)))
@@ -1200,28 +1214,31 @@ impl Slurm {
                         .filter(|(n, _)| p.nodes.binary_search(&(*n as usize)).is_ok())
                         .map(|l| l.1)
                         .collect();
-                    plans[i.part].holds(now, &need, dur, &from)
+                    plans[part].holds(now, &need, dur, &from)
                 };
                 if let Some(place) = place.filter(|_| keeps_plan) {
                     if self.start(sys, j, place) {
                         let one_node = Amount { nodes: 1, ..Amount::default() };
                         for &(n, from) in &longer {
                             self.whole_at[n as usize] = end;
-                            for &k in &self.parts[i.part].overlaps {
+                            for &k in &self.parts[part].overlaps {
                                 if self.parts[k].nodes.binary_search(&(n as usize)).is_ok() {
                                     plans[k].take(from, end, &one_node);
                                 }
                             }
                         }
-                        c.min_end = c.min_end.min(now + i.limit);
+                        c.min_end = c.min_end.min(now + limit);
                         c.started_jobs.push(j);
                         started += 1;
                         sys.note_backfill(j);
-                        for &k in &self.parts[i.part].overlaps {
+                        for &k in &self.parts[part].overlaps {
                             let held = self.nodes.holding_in(j, &self.parts[k].nodes);
                             plans[k].take(now, now + dur, &held);
                         }
-                        cpus_free = plans.iter().any(|p| p.free_at(now).cpus > 0);
+                        for &k in &self.parts[part].overlaps {
+                            free_now[k] = plans[k].free_at(now);
+                        }
+                        cpus_free = free_now.iter().any(|f| f.cpus > 0);
                         let end = window_end;
                         sys.explain(|| Decision::Started {
                             job: j,
@@ -1245,11 +1262,14 @@ impl Slurm {
             if may_reserve {
                 reserved += 1;
                 c.reserved_now |= start == now;
-                for &k in &self.parts[i.part].overlaps {
+                for &k in &self.parts[part].overlaps {
                     plans[k].take(start, start + dur, &need);
                 }
                 if start == now {
-                    cpus_free = plans.iter().any(|p| p.free_at(now).cpus > 0);
+                    for &k in &self.parts[part].overlaps {
+                        free_now[k] = plans[k].free_at(now);
+                    }
+                    cpus_free = free_now.iter().any(|f| f.cpus > 0);
                 }
                 sys.explain(|| Decision::Reserved { job: j, start, was: None, procs: need.cpus });
                 sys.explain(|| Decision::Waits {
@@ -1277,6 +1297,7 @@ impl Slurm {
             }
         }
         self.plans = plans;
+        self.free_now = free_now;
         self.last_cycle =
             Some(Cycle { at: now, seen: self.waiting, tested, started, reserved, per_user, per_part, recheck, ..c });
         let k = self.s.interval.max(1);
