@@ -481,10 +481,12 @@ pub struct Slurm {
     plans: Vec<Plan>,
     /// Per node: when the last shared job on it ends (it is whole again then), during a cycle.
     whole_at: Vec<i64>,
-    /// A cycle's (end, amount) events of each partition's running jobs, and of one partition's
-    /// nodes becoming whole, kept to reuse their memory.
+    /// A cycle's (end, amount) events of each partition's running jobs, and of its nodes
+    /// becoming whole, kept to reuse their memory.
     ends: Vec<Vec<(i64, Amount)>>,
-    wholes: Vec<(i64, Amount)>,
+    wholes: Vec<Vec<(i64, Amount)>>,
+    /// Per node: the partitions it is in.
+    node_parts: Vec<Vec<usize>>,
     /// Queued jobs per partition.
     queued_in: Vec<usize>,
     /// Per partition, during a cycle: what jobs that found no start within the window asked
@@ -496,6 +498,9 @@ pub struct Slurm {
     inserted: Vec<JobIdx>,
     /// The job that blocked each partition at the last main pass.
     blockers: Vec<Option<JobIdx>>,
+    /// A main pass's jobs to try and jobs left per partition, kept to reuse their memory.
+    some: Vec<JobIdx>,
+    left: Vec<usize>,
     /// Nothing but submissions and backfill's starts since the last main pass: its blockers
     /// still block (no resource was freed, no priority moved), so the next pass need only try
     /// them and the jobs submitted since.
@@ -706,6 +711,12 @@ impl Slurm {
             })
             .collect();
         let n_parts = parts.len();
+        let mut node_parts = vec![Vec::new(); nodes.len()];
+        for (k, p) in parts.iter().enumerate() {
+            for &n in &p.nodes {
+                node_parts[n].push(k);
+            }
+        }
         Slurm {
             s,
             reservations: o.reservations,
@@ -719,11 +730,14 @@ impl Slurm {
             whole_at: Vec::new(),
             ends: Vec::new(),
             wholes: Vec::new(),
+            node_parts,
             queued_in: vec![0; n_parts],
             beyond: Vec::new(),
             free_now: Vec::new(),
             inserted: Vec::new(),
             blockers: vec![None; n_parts],
+            some: Vec::new(),
+            left: Vec::new(),
             main_settled: false,
             last_cycle: None,
             users: vec![Usage::default(); user_ids.len().max(1)],
@@ -960,12 +974,17 @@ impl Slurm {
     fn main_pass(&mut self, sys: &mut System, order: &[JobIdx]) {
         let settled = std::mem::replace(&mut self.main_settled, true);
         if settled && !sys.explaining() {
-            let mut some: Vec<JobIdx> = self.blockers.iter().flatten().copied().collect();
+            let mut some = std::mem::take(&mut self.some);
+            some.clear();
+            some.extend(self.blockers.iter().flatten().copied());
             some.extend(self.inserted.iter().copied());
             some.retain(|&j| self.queued[j as usize]);
-            some.sort_unstable_by_key(|&j| self.key(j));
-            some.dedup();
+            if some.len() > 1 {
+                some.sort_unstable_by_key(|&j| self.key(j));
+                some.dedup();
+            }
             self.main_over(sys, &some, false);
+            self.some = some;
         } else {
             self.main_over(sys, order, true);
         }
@@ -974,8 +993,16 @@ impl Slurm {
     /// The main scheduler's pass over `jobs` (in order); `every` when they are every queued job
     /// (a partition none of whose jobs is left is done).
     fn main_over(&mut self, sys: &mut System, jobs: &[JobIdx], every: bool) {
-        let mut blocked: Vec<Option<JobIdx>> = vec![None; self.parts.len()];
-        let mut left = if every { self.queued_in.clone() } else { vec![usize::MAX; self.parts.len()] };
+        let mut blocked = std::mem::take(&mut self.blockers);
+        blocked.clear();
+        blocked.resize(self.parts.len(), None);
+        let mut left = std::mem::take(&mut self.left);
+        left.clear();
+        if every {
+            left.extend_from_slice(&self.queued_in);
+        } else {
+            left.resize(self.parts.len(), usize::MAX);
+        }
         let mut stopped = left.iter().filter(|&&n| n == 0).count();
         for &j in jobs {
             // Once every partition is blocked or has no job left, the rest only wait: unless
@@ -1026,6 +1053,7 @@ impl Slurm {
             }
         }
         self.blockers = blocked;
+        self.left = left;
     }
 
     /// One backfill cycle: made anew, or the last one's gone on with over the jobs submitted
@@ -1317,30 +1345,38 @@ impl Slurm {
         let n_parts = self.parts.len();
         self.ends.resize_with(n_parts, Vec::new);
         self.ends.iter_mut().for_each(Vec::clear);
+        self.wholes.resize_with(n_parts, Vec::new);
+        self.wholes.iter_mut().for_each(Vec::clear);
         // One pass over the running jobs, each end rounded once and given to every partition
         // the job holds some of.
         for r in &self.running {
             let end = round(r.end.max(now + 1));
-            for &n in &r.shared {
-                self.whole_at[n as usize] = self.whole_at[n as usize].max(end);
-            }
             for &(k, held) in &r.held {
                 self.ends[k].push((end, held));
             }
         }
+        // A node is whole again when the last job sharing it ends: read from the last end back,
+        // the first job seen on a node is that one, so each partition's times come in order
+        // (latest first) without a sort. Rounding keeps the order of the ends.
         let one_node = Amount { nodes: 1, ..Amount::default() };
-        self.plans.resize_with(n_parts, || Plan::new(now, Amount::default()));
-        for (k, p) in self.parts.iter().enumerate() {
-            // The running jobs' ends come sorted (their order, rounding keeps it); the nodes'
-            // are sorted apart and the two read together.
-            self.wholes.clear();
-            for &n in &p.nodes {
-                if self.whole_at[n] > now {
-                    self.wholes.push((self.whole_at[n], one_node));
+        for r in self.running.iter().rev() {
+            if r.shared.is_empty() {
+                continue;
+            }
+            let end = round(r.end.max(now + 1));
+            for &n in &r.shared {
+                if self.whole_at[n as usize] == i64::MIN {
+                    self.whole_at[n as usize] = end;
+                    for &k in &self.node_parts[n as usize] {
+                        self.wholes[k].push((end, one_node));
+                    }
                 }
             }
-            self.wholes.sort_unstable_by_key(|e| e.0);
-            self.plans[k].reset_sorted(now, p.size, &self.ends[k], &self.wholes);
+        }
+        self.plans.resize_with(n_parts, || Plan::new(now, Amount::default()));
+        for (k, p) in self.parts.iter().enumerate() {
+            self.wholes[k].reverse();
+            self.plans[k].reset_sorted(now, p.size, &self.ends[k], &self.wholes[k]);
         }
     }
 
