@@ -186,7 +186,7 @@ impl Plan {
     /// `latest` at `from` tells, from the least of each resource over the steps the run spans
     /// when `from` is in the first step (a cycle asks it of most jobs that fit now).
     pub fn stays_free(&mut self, from: i64, need: &Amount, dur: i64) -> bool {
-        if self.first_step(from) != 0 {
+        if from < self.steps[0].0 || self.first_step(from) != 0 {
             return self.earliest(from, need, dur, from).is_some();
         }
         let end = from.saturating_add(dur);
@@ -318,7 +318,8 @@ mod tests {
                 // Asks between the takes, so what is kept is dropped and made again.
                 for &(at, cpus, gpus, mem, dur) in &asks {
                     let need = Amount { nodes: at % 2, ..a(cpus, gpus, mem) };
-                    let from = 10 + at % 3;
+                    // From before the origin, in the first step, and past it.
+                    let from = 9 + at % 4;
                     let scan = p.earliest(from, &need, dur, from).is_some();
                     proptest::prop_assert_eq!(p.stays_free(from, &need, dur), scan);
                 }
