@@ -1256,10 +1256,7 @@ impl Slurm {
                             let held = self.nodes.holding_in(j, &self.parts[k].nodes);
                             plans[k].take(now, now + dur, &held);
                         }
-                        for &k in &self.parts[part].overlaps {
-                            free_now[k] = plans[k].free_at(now);
-                        }
-                        cpus_free = free_now.iter().any(|f| f.cpus > 0);
+                        cpus_free = read_free(&mut free_now, &plans, &self.parts[part].overlaps, now);
                         let end = window_end;
                         sys.explain(|| Decision::Started {
                             job: j,
@@ -1287,10 +1284,7 @@ impl Slurm {
                     plans[k].take(start, start + dur, &need);
                 }
                 if start == now {
-                    for &k in &self.parts[part].overlaps {
-                        free_now[k] = plans[k].free_at(now);
-                    }
-                    cpus_free = free_now.iter().any(|f| f.cpus > 0);
+                    cpus_free = read_free(&mut free_now, &plans, &self.parts[part].overlaps, now);
                 }
                 sys.explain(|| Decision::Reserved { job: j, start, was: None, procs: need.cpus });
                 sys.explain(|| Decision::Waits {
@@ -1387,6 +1381,15 @@ impl Slurm {
         let tick = now.div_euclid(k) * k + if now.rem_euclid(k) == 0 { 0 } else { k };
         self.due = Some(self.due.map_or(tick, |d| d.min(tick)));
     }
+}
+
+/// Reads what each partition of `parts` has free at `now` in its plan into `free_now`; whether
+/// any partition has a CPU free then.
+fn read_free(free_now: &mut [Amount], plans: &[Plan], parts: &[usize], now: i64) -> bool {
+    for &k in parts {
+        free_now[k] = plans[k].free_at(now);
+    }
+    free_now.iter().any(|f| f.cpus > 0)
 }
 
 /// Time `t` as a backfill cycle at `now` plans it: rounded up to a multiple of `res`
